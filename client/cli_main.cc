@@ -1,0 +1,136 @@
+// The `wasserwarp` command line: dispatch to a command and map its outcome to an exit status
+// that release pipelines can branch on.
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "args.h"
+#include "command.h"
+#include "twed_command.h"
+#include "validate_command.h"
+
+namespace wasserwarp::cli {
+namespace {
+
+constexpr int kExitSuccess = 0;
+constexpr int kExitBadInput = 2;
+constexpr int kExitInternal = 3;
+
+// Codes a user can fix by changing the input or the command line; every other code is a
+// failure of the program or its environment.
+int ExitCodeFor(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kOk:
+      return kExitSuccess;
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kPermissionDenied:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kOutOfRange:
+    case absl::StatusCode::kAlreadyExists:
+      return kExitBadInput;
+    default:
+      return kExitInternal;
+  }
+}
+
+std::string Usage(const std::vector<Command>& commands) {
+  std::string usage =
+      "usage: wasserwarp <command> [options]\n"
+      "\n"
+      "How well do simulated runs reproduce measured ones? Runs are CSV files with a header\n"
+      "\"time,<channel>,...\"; two runs are compared by their TWED (time warp edit distance),\n"
+      "two sets of runs by the Wasserstein distance over it.\n"
+      "\n"
+      "commands:\n";
+  for (const Command& command : commands) {
+    absl::StrAppendFormat(&usage, "  wasserwarp %s\n", command.synopsis);
+  }
+  absl::StrAppend(&usage,
+                  "  wasserwarp help [command]\n"
+                  "  wasserwarp <command> --help\n"
+                  "  wasserwarp --version\n"
+                  "\n"
+                  "exit status: 0 success, 2 bad input or usage, 3 internal error\n");
+  return usage;
+}
+
+int Fail(const absl::Status& status) {
+  std::fprintf(stderr, "wasserwarp: %s\n", std::string(status.message()).c_str());
+  return ExitCodeFor(status);
+}
+
+int Main(const std::vector<std::string>& args) {
+  const std::vector<Command> commands = {TwedCommand(), ValidateCommand()};
+  const auto find = [&commands](const std::string& name) -> const Command* {
+    for (const Command& command : commands) {
+      if (command.name == name) return &command;
+    }
+    return nullptr;
+  };
+  const auto unknown = [](const std::string& name) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown command \"", name, "\"; see 'wasserwarp --help'"));
+  };
+
+  if (args.empty()) {
+    std::fputs(Usage(commands).c_str(), stderr);
+    return kExitBadInput;
+  }
+  const std::string& first = args.front();
+  if (first == "--version") {
+    std::printf("wasserwarp %s\n", WASSERWARP_VERSION);
+    return kExitSuccess;
+  }
+  if (first == "help" || first == "--help" || first == "-h") {
+    if (args.size() == 1) {
+      std::fputs(Usage(commands).c_str(), stdout);
+      return kExitSuccess;
+    }
+    const Command* command = find(args[1]);
+    if (command == nullptr) return Fail(unknown(args[1]));
+    std::fputs(command->usage.c_str(), stdout);
+    return kExitSuccess;
+  }
+  const Command* command = find(first);
+  if (command == nullptr) return Fail(unknown(first));
+
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (WantsHelp(rest)) {
+    std::fputs(command->usage.c_str(), stdout);
+    return kExitSuccess;
+  }
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(rest, command->flags);
+  if (!parsed.ok()) {
+    return Fail(
+        absl::InvalidArgumentError(absl::StrCat(command->name, ": ", parsed.status().message(),
+                                                "; see 'wasserwarp ", command->name, " --help'")));
+  }
+  if (absl::Status status = command->run(*parsed); !status.ok()) return Fail(status);
+  // A full disk or a closed pipe must not pass for a complete answer.
+  if (std::fflush(stdout) != 0) {
+    return Fail(absl::UnavailableError("cannot write to standard output"));
+  }
+  return kExitSuccess;
+}
+
+}  // namespace
+}  // namespace wasserwarp::cli
+
+int main(int argc, char** argv) {
+  // The library reports errors as absl::Status; an exception here (std::bad_alloc, a bug) is
+  // by definition unexpected.
+  try {
+    return wasserwarp::cli::Main(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "wasserwarp: internal error: %s\n", error.what());
+  } catch (...) {
+    std::fputs("wasserwarp: internal error\n", stderr);
+  }
+  return wasserwarp::cli::kExitInternal;
+}

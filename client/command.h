@@ -1,0 +1,26 @@
+// What the entry point needs to know about a command to dispatch to it.
+
+#ifndef WASSERWARP_CLIENT_COMMAND_H_
+#define WASSERWARP_CLIENT_COMMAND_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "args.h"
+
+namespace wasserwarp::cli {
+
+struct Command {
+  absl::string_view name;
+  absl::string_view synopsis;  // for the overall usage
+  std::string usage;           // `wasserwarp <name> --help`
+  std::vector<FlagSpec> flags;
+  // Writes results to stdout; errors come back for the entry point to report.
+  absl::Status (*run)(const ParsedArgs& args);
+};
+
+}  // namespace wasserwarp::cli
+
+#endif  // WASSERWARP_CLIENT_COMMAND_H_

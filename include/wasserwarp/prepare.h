@@ -1,0 +1,55 @@
+// Preparation of simulated and reference runs before distances are taken:
+// channel selection, time alignment and per-channel scaling.
+
+#ifndef WASSERWARP_PREPARE_H_
+#define WASSERWARP_PREPARE_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "wasserwarp/series.h"
+
+namespace wasserwarp {
+
+enum class Align {
+  kNone,   // timestamps used as given
+  kStart,  // each run shifted so that its first timestamp is 0
+};
+
+enum class Scale {
+  kNone,          // channels compared in their own units
+  kReferenceStd,  // each channel divided by its std over all reference samples
+};
+
+std::string_view AlignName(Align align);
+std::string_view ScaleName(Scale scale);
+absl::StatusOr<Align> ParseAlign(std::string_view name);
+absl::StatusOr<Scale> ParseScale(std::string_view name);
+
+struct PrepareOptions {
+  // Channels to compare, by name. Empty: every channel of the first
+  // simulated run.
+  std::vector<std::string> channels;
+  Align align = Align::kStart;
+  Scale scale = Scale::kNone;
+};
+
+struct PreparedRuns {
+  std::vector<Series> simulation;  // holds exactly `channels`, in that order
+  std::vector<Series> reference;
+  std::vector<std::string> channels;
+  std::vector<double> channel_divisors;  // 1.0 for every channel unless scaled
+};
+
+// Validates every run, selects and reorders the chosen channels, aligns and
+// scales. Errors name the run and the channel or sample at fault; an empty
+// side or a channel missing from any run is InvalidArgument.
+absl::StatusOr<PreparedRuns> PrepareRuns(const std::vector<Series>& simulation,
+                                         const std::vector<Series>& reference,
+                                         const PrepareOptions& options);
+
+}  // namespace wasserwarp
+
+#endif  // WASSERWARP_PREPARE_H_

@@ -1,0 +1,302 @@
+#include "wasserwarp/assignment.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "network_simplex.h"
+#include "wasserwarp/cost_matrix.h"
+
+namespace wasserwarp {
+namespace {
+
+using ::testing::HasSubstr;
+
+CostMatrix UniformCosts(size_t n, uint64_t seed, double low = 0.0, double high = 1.0) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> dist(low, high);
+  CostMatrix costs(n, n);
+  for (double& c : costs.values) c = dist(rng);
+  return costs;
+}
+
+// Small integers: many ties, many optimal permutations.
+CostMatrix IntegerCosts(size_t n, int max_value, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> dist(0, max_value);
+  CostMatrix costs(n, n);
+  for (double& c : costs.values) c = dist(rng);
+  return costs;
+}
+
+// Euclidean distances between random points, the shape of TWED matrices.
+CostMatrix MetricCosts(size_t n, size_t dim, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> dist(0.0, 1.0);
+  std::vector<double> a(n * dim);
+  std::vector<double> b(n * dim);
+  for (double& x : a) x = dist(rng);
+  for (double& x : b) x = dist(rng);
+  CostMatrix costs(n, n);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < n; ++j) {
+      double sum = 0.0;
+      for (size_t k = 0; k < dim; ++k) sum += std::pow(a[i * dim + k] - b[j * dim + k], 2);
+      costs.at(i, j) = std::sqrt(sum);
+    }
+  }
+  return costs;
+}
+
+double BruteForceCost(const CostMatrix& costs) {
+  std::vector<int> perm(costs.rows);
+  std::iota(perm.begin(), perm.end(), 0);
+  double best = std::numeric_limits<double>::infinity();
+  do {
+    double cost = 0.0;
+    for (size_t i = 0; i < costs.rows; ++i) cost += costs.at(i, perm[i]);
+    best = std::min(best, cost);
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  return best;
+}
+
+double MaxAbs(const CostMatrix& costs) {
+  double max = 0.0;
+  for (double c : costs.values) max = std::max(max, std::abs(c));
+  return max;
+}
+
+// A permutation whose cost is `cost`, with duals feasible everywhere and tight
+// on the assignment, all to `tolerance`.
+void ExpectCertified(const CostMatrix& costs, const Assignment& result, double tolerance) {
+  const size_t n = costs.rows;
+  ASSERT_EQ(result.row_to_col.size(), n);
+  ASSERT_EQ(result.u.size(), n);
+  ASSERT_EQ(result.v.size(), n);
+  std::vector<bool> used(n, false);
+  double cost = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    const int j = result.row_to_col[i];
+    ASSERT_GE(j, 0);
+    ASSERT_LT(j, static_cast<int>(n));
+    ASSERT_FALSE(used[j]) << "column " << j << " assigned twice";
+    used[j] = true;
+    cost += costs.at(i, j);
+    EXPECT_NEAR(result.u[i] + result.v[j], costs.at(i, j), tolerance) << "row " << i;
+  }
+  EXPECT_NEAR(result.cost, cost, tolerance * n);
+  double violation = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < n; ++j) {
+      violation = std::max(violation, result.u[i] + result.v[j] - costs.at(i, j));
+    }
+  }
+  EXPECT_LE(violation, tolerance);
+  const double dual = std::accumulate(result.u.begin(), result.u.end(), 0.0) +
+                      std::accumulate(result.v.begin(), result.v.end(), 0.0);
+  EXPECT_NEAR(dual, result.cost, tolerance * n);
+}
+
+double NetworkSimplexCost(const CostMatrix& costs) {
+  absl::StatusOr<NetworkSimplexSolution> flow = SolveNetworkSimplex(
+      costs, std::vector<int64_t>(costs.rows, 1), std::vector<int64_t>(costs.cols, 1));
+  EXPECT_TRUE(flow.ok()) << flow.status();
+  if (!flow.ok()) return 0.0;
+  double cost = 0.0;
+  for (const FlowEntry& entry : flow->flows) {
+    cost += entry.flow * costs.at(entry.row, entry.col);
+  }
+  return cost;
+}
+
+TEST(AssignmentTest, MatchesBruteForceOnRandomCosts) {
+  for (size_t n = 1; n <= 7; ++n) {
+    for (uint64_t seed = 0; seed < 20; ++seed) {
+      const CostMatrix costs = UniformCosts(n, 100 * n + seed);
+      absl::StatusOr<Assignment> result = SolveAssignment(costs);
+      ASSERT_TRUE(result.ok()) << result.status();
+      EXPECT_NEAR(result->cost, BruteForceCost(costs), 1e-12) << "n=" << n << " seed=" << seed;
+      ExpectCertified(costs, *result, 1e-12);
+    }
+  }
+}
+
+TEST(AssignmentTest, MatchesBruteForceOnIntegerCostsWithTies) {
+  for (size_t n = 1; n <= 7; ++n) {
+    for (int max_value : {0, 1, 2, 5}) {
+      for (uint64_t seed = 0; seed < 10; ++seed) {
+        const CostMatrix costs = IntegerCosts(n, max_value, 1000 * n + 10 * max_value + seed);
+        absl::StatusOr<Assignment> result = SolveAssignment(costs);
+        ASSERT_TRUE(result.ok()) << result.status();
+        // Integers: every operation is exact.
+        EXPECT_EQ(result->cost, BruteForceCost(costs)) << "n=" << n << " seed=" << seed;
+        ExpectCertified(costs, *result, 0.0);
+      }
+    }
+  }
+}
+
+TEST(AssignmentTest, MatchesBruteForceWithNegativeCosts) {
+  for (size_t n = 2; n <= 7; ++n) {
+    const CostMatrix costs = UniformCosts(n, 7 * n, -5.0, 3.0);
+    absl::StatusOr<Assignment> result = SolveAssignment(costs);
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_NEAR(result->cost, BruteForceCost(costs), 1e-12);
+    ExpectCertified(costs, *result, 1e-12);
+  }
+}
+
+TEST(AssignmentTest, SingleEntry) {
+  CostMatrix costs(1, 1, 3.5);
+  absl::StatusOr<Assignment> result = SolveAssignment(costs);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->row_to_col, std::vector<int>{0});
+  EXPECT_EQ(result->cost, 3.5);
+  EXPECT_EQ(result->u[0] + result->v[0], 3.5);
+}
+
+TEST(AssignmentTest, ConstantMatrix) {
+  for (size_t n : {2, 3, 50, 257}) {
+    const CostMatrix costs(n, n, 2.25);
+    absl::StatusOr<Assignment> result = SolveAssignment(costs);
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_EQ(result->cost, 2.25 * n);
+    ExpectCertified(costs, *result, 0.0);
+  }
+}
+
+TEST(AssignmentTest, IdentityLikeMatrices) {
+  const size_t n = 40;
+  CostMatrix diagonal(n, n, 1.0);
+  CostMatrix shifted(n, n, 1.0);
+  for (size_t i = 0; i < n; ++i) {
+    diagonal.at(i, i) = 0.0;
+    shifted.at(i, (i + 7) % n) = 0.0;
+  }
+  absl::StatusOr<Assignment> result = SolveAssignment(diagonal);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->cost, 0.0);
+  for (size_t i = 0; i < n; ++i) EXPECT_EQ(result->row_to_col[i], static_cast<int>(i));
+  ExpectCertified(diagonal, *result, 0.0);
+
+  result = SolveAssignment(shifted);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->cost, 0.0);
+  for (size_t i = 0; i < n; ++i) EXPECT_EQ(result->row_to_col[i], static_cast<int>((i + 7) % n));
+}
+
+TEST(AssignmentTest, IdenticalRowsMakeEveryPermutationOptimal) {
+  const size_t n = 120;
+  CostMatrix costs(n, n);
+  double expected = 0.0;
+  for (size_t j = 0; j < n; ++j) {
+    expected += 0.5 + j % 9;
+    for (size_t i = 0; i < n; ++i) costs.at(i, j) = 0.5 + j % 9;
+  }
+  absl::StatusOr<Assignment> result = SolveAssignment(costs);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->cost, expected);
+  ExpectCertified(costs, *result, 0.0);
+}
+
+// Entries equal up to the last few bits drive augmenting row reduction into
+// long chains of tiny price changes; it must stay bounded and exact.
+TEST(AssignmentTest, NearlyEqualEntriesTerminate) {
+  const size_t n = 300;
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<int> ulps(0, 8);
+  CostMatrix costs(n, n);
+  for (double& c : costs.values) c = 1.0 + ulps(rng) * std::numeric_limits<double>::epsilon();
+  absl::StatusOr<Assignment> result = SolveAssignment(costs);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ExpectCertified(costs, *result, 1e-13);
+
+  const CostMatrix binary = IntegerCosts(n, 1, 6);
+  result = SolveAssignment(binary);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ExpectCertified(binary, *result, 0.0);
+}
+
+TEST(AssignmentTest, HugeAndTinyMagnitudes) {
+  const CostMatrix base = MetricCosts(60, 3, 11);
+  absl::StatusOr<Assignment> reference = SolveAssignment(base);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  for (double scale : {1e300, 1e-300, 1e-305, 0x1p-1000}) {
+    CostMatrix scaled = base;
+    for (double& c : scaled.values) c *= scale;
+    absl::StatusOr<Assignment> result = SolveAssignment(scaled);
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_NEAR(result->cost / scale, reference->cost, 1e-12 * reference->cost) << scale;
+    ExpectCertified(scaled, *result, 1e-13 * MaxAbs(scaled));
+  }
+  // As large as a cost sum can be: intermediate prices would overflow unscaled.
+  CostMatrix huge = base;
+  const double top = std::numeric_limits<double>::max() / (2 * 60 * MaxAbs(base));
+  for (double& c : huge.values) c *= top;
+  absl::StatusOr<Assignment> result = SolveAssignment(huge);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(std::isfinite(result->cost));
+  for (size_t i = 0; i < 60; ++i) {
+    ASSERT_TRUE(std::isfinite(result->u[i]) && std::isfinite(result->v[i]));
+  }
+  EXPECT_NEAR(result->cost / top, reference->cost, 1e-12 * reference->cost);
+}
+
+TEST(AssignmentTest, AgreesWithNetworkSimplexAtScale) {
+  const size_t n = 300;
+  for (const CostMatrix& costs : {MetricCosts(n, 10, 21), UniformCosts(n, 22)}) {
+    absl::StatusOr<Assignment> result = SolveAssignment(costs);
+    ASSERT_TRUE(result.ok()) << result.status();
+    ExpectCertified(costs, *result, 1e-12);
+    EXPECT_NEAR(result->cost, NetworkSimplexCost(costs), 1e-10);
+  }
+}
+
+// Sizes where the Dijkstra phase does most of the work, with and without ties.
+TEST(AssignmentTest, AgreesWithNetworkSimplexOnManySizes) {
+  for (size_t n = 8; n <= 80; n += 8) {
+    for (const CostMatrix& costs :
+         {UniformCosts(n, 3 * n), IntegerCosts(n, 3, 3 * n + 1), MetricCosts(n, 2, 3 * n + 2)}) {
+      absl::StatusOr<Assignment> result = SolveAssignment(costs);
+      ASSERT_TRUE(result.ok()) << result.status();
+      ExpectCertified(costs, *result, 1e-12);
+      EXPECT_NEAR(result->cost, NetworkSimplexCost(costs), 1e-11) << "n=" << n;
+    }
+  }
+}
+
+TEST(AssignmentTest, IsDeterministic) {
+  const CostMatrix costs = IntegerCosts(200, 3, 9);
+  absl::StatusOr<Assignment> first = SolveAssignment(costs);
+  absl::StatusOr<Assignment> second = SolveAssignment(costs);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(first->row_to_col, second->row_to_col);
+  EXPECT_EQ(first->u, second->u);
+  EXPECT_EQ(first->v, second->v);
+}
+
+TEST(AssignmentTest, RejectsBadMatrices) {
+  EXPECT_THAT(SolveAssignment(CostMatrix()).status().message(), HasSubstr("0 x 0"));
+  EXPECT_THAT(SolveAssignment(CostMatrix(2, 3)).status().message(), HasSubstr("2 x 3"));
+  CostMatrix short_values(2, 2);
+  short_values.values.pop_back();
+  EXPECT_EQ(SolveAssignment(short_values).status().code(), absl::StatusCode::kInvalidArgument);
+  for (double bad :
+       {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    CostMatrix costs(3, 3, 1.0);
+    costs.at(1, 2) = bad;
+    absl::Status status = SolveAssignment(costs).status();
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(status.message(), HasSubstr("(1, 2)"));
+  }
+}
+
+}  // namespace
+}  // namespace wasserwarp
