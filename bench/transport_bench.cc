@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "network_simplex.h"
+#include "random_costs.h"
 #include "wasserwarp/assignment.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/transport.h"
@@ -22,41 +23,11 @@ namespace {
 
 constexpr size_t kDimension = 10;
 
-// Euclidean distances between random points in the unit cube, the shape of
-// TWED matrices; many near-equal entries, unlike uniform random costs.
-CostMatrix MetricCosts(size_t rows, size_t cols, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> dist(0.0, 1.0);
-  std::vector<double> a(rows * kDimension);
-  std::vector<double> b(cols * kDimension);
-  for (double& x : a) x = dist(rng);
-  for (double& x : b) x = dist(rng);
-  CostMatrix costs(rows, cols);
-  for (size_t i = 0; i < rows; ++i) {
-    for (size_t j = 0; j < cols; ++j) {
-      double sum = 0.0;
-      for (size_t k = 0; k < kDimension; ++k) {
-        const double d = a[i * kDimension + k] - b[j * kDimension + k];
-        sum += d * d;
-      }
-      costs.at(i, j) = std::sqrt(sum);
-    }
-  }
-  return costs;
-}
-
-CostMatrix UniformCosts(size_t rows, size_t cols, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> dist(0.0, 1.0);
-  CostMatrix costs(rows, cols);
-  for (double& c : costs.values) c = dist(rng);
-  return costs;
-}
-
 enum CostKind : int64_t { kMetric, kUniform };
 
 CostMatrix Costs(int64_t kind, size_t rows, size_t cols) {
-  return kind == kMetric ? MetricCosts(rows, cols, 1) : UniformCosts(rows, cols, 1);
+  return kind == kMetric ? test_data::MetricCosts(rows, cols, kDimension, 1)
+                         : test_data::UniformCosts(rows, cols, 1);
 }
 
 void BM_Assignment(benchmark::State& state) {

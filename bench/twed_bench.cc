@@ -6,34 +6,14 @@
 #include <cstdint>
 #include <random>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
+#include "random_runs.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
 
 namespace wasserwarp {
 namespace {
-
-// A random walk per channel at irregular times, like a resampled measurement.
-Series RandomWalk(std::mt19937_64& rng, std::string id, int64_t samples, int64_t channels) {
-  std::uniform_real_distribution<double> gap(0.05, 0.15);
-  std::normal_distribution<double> step(0.0, 1.0);
-  Series s{.id = std::move(id), .channels = {}, .times = {}, .values = {}};
-  for (int64_t k = 0; k < channels; ++k) s.channels.push_back(absl::StrCat("c", k));
-  std::vector<double> level(channels, 0.0);
-  double t = 0.0;
-  for (int64_t i = 0; i < samples; ++i) {
-    t += gap(rng);
-    s.times.push_back(t);
-    for (double& x : level) {
-      x += step(rng);
-      s.values.push_back(x);
-    }
-  }
-  return s;
-}
 
 // Seconds per DP cell (CPU time); the console shows it with an SI prefix, as in "1.6ns".
 void SetTimePerCell(benchmark::State& state, uint64_t cells) {
@@ -53,8 +33,8 @@ TwedParams BenchParams() {
 // Arguments: series length, channels.
 void BM_Twed(benchmark::State& state) {
   std::mt19937_64 rng(42);
-  const Series a = RandomWalk(rng, "a", state.range(0), state.range(1));
-  const Series b = RandomWalk(rng, "b", state.range(0), state.range(1));
+  const Series a = test_data::RandomWalkRun(rng, "a", state.range(0), state.range(1), {0.05, 0.15});
+  const Series b = test_data::RandomWalkRun(rng, "b", state.range(0), state.range(1), {0.05, 0.15});
   const TwedParams params = BenchParams();
   for (auto _ : state) benchmark::DoNotOptimize(Twed(a, b, params));
   SetTimePerCell(state, TwedCells(a, b));
@@ -63,8 +43,8 @@ BENCHMARK(BM_Twed)->ArgsProduct({{100, 1000, 10000}, {1, 3}});
 
 void BM_TwedWithPath(benchmark::State& state) {
   std::mt19937_64 rng(42);
-  const Series a = RandomWalk(rng, "a", state.range(0), state.range(1));
-  const Series b = RandomWalk(rng, "b", state.range(0), state.range(1));
+  const Series a = test_data::RandomWalkRun(rng, "a", state.range(0), state.range(1), {0.05, 0.15});
+  const Series b = test_data::RandomWalkRun(rng, "b", state.range(0), state.range(1), {0.05, 0.15});
   const TwedParams params = BenchParams();
   for (auto _ : state) benchmark::DoNotOptimize(TwedWithPath(a, b, params));
   SetTimePerCell(state, TwedCells(a, b));

@@ -11,61 +11,19 @@
 #include <random>
 #include <vector>
 
+#include "brute_force.h"
 #include "network_simplex.h"
+#include "random_costs.h"
 #include "wasserwarp/cost_matrix.h"
 
 namespace wasserwarp {
 namespace {
 
+using test_data::IntegerCosts;
+using test_data::MetricCosts;
+using test_data::MinPermutationCost;
+using test_data::UniformCosts;
 using ::testing::HasSubstr;
-
-CostMatrix UniformCosts(size_t n, uint64_t seed, double low = 0.0, double high = 1.0) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> dist(low, high);
-  CostMatrix costs(n, n);
-  for (double& c : costs.values) c = dist(rng);
-  return costs;
-}
-
-// Small integers: many ties, many optimal permutations.
-CostMatrix IntegerCosts(size_t n, int max_value, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int> dist(0, max_value);
-  CostMatrix costs(n, n);
-  for (double& c : costs.values) c = dist(rng);
-  return costs;
-}
-
-// Euclidean distances between random points, the shape of TWED matrices.
-CostMatrix MetricCosts(size_t n, size_t dim, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> dist(0.0, 1.0);
-  std::vector<double> a(n * dim);
-  std::vector<double> b(n * dim);
-  for (double& x : a) x = dist(rng);
-  for (double& x : b) x = dist(rng);
-  CostMatrix costs(n, n);
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t j = 0; j < n; ++j) {
-      double sum = 0.0;
-      for (size_t k = 0; k < dim; ++k) sum += std::pow(a[i * dim + k] - b[j * dim + k], 2);
-      costs.at(i, j) = std::sqrt(sum);
-    }
-  }
-  return costs;
-}
-
-double BruteForceCost(const CostMatrix& costs) {
-  std::vector<int> perm(costs.rows);
-  std::iota(perm.begin(), perm.end(), 0);
-  double best = std::numeric_limits<double>::infinity();
-  do {
-    double cost = 0.0;
-    for (size_t i = 0; i < costs.rows; ++i) cost += costs.at(i, perm[i]);
-    best = std::min(best, cost);
-  } while (std::next_permutation(perm.begin(), perm.end()));
-  return best;
-}
 
 double MaxAbs(const CostMatrix& costs) {
   double max = 0.0;
@@ -119,10 +77,10 @@ double NetworkSimplexCost(const CostMatrix& costs) {
 TEST(AssignmentTest, MatchesBruteForceOnRandomCosts) {
   for (size_t n = 1; n <= 7; ++n) {
     for (uint64_t seed = 0; seed < 20; ++seed) {
-      const CostMatrix costs = UniformCosts(n, 100 * n + seed);
+      const CostMatrix costs = UniformCosts(n, n, 100 * n + seed);
       absl::StatusOr<Assignment> result = SolveAssignment(costs);
       ASSERT_TRUE(result.ok()) << result.status();
-      EXPECT_NEAR(result->cost, BruteForceCost(costs), 1e-12) << "n=" << n << " seed=" << seed;
+      EXPECT_NEAR(result->cost, MinPermutationCost(costs), 1e-12) << "n=" << n << " seed=" << seed;
       ExpectCertified(costs, *result, 1e-12);
     }
   }
@@ -132,11 +90,11 @@ TEST(AssignmentTest, MatchesBruteForceOnIntegerCostsWithTies) {
   for (size_t n = 1; n <= 7; ++n) {
     for (int max_value : {0, 1, 2, 5}) {
       for (uint64_t seed = 0; seed < 10; ++seed) {
-        const CostMatrix costs = IntegerCosts(n, max_value, 1000 * n + 10 * max_value + seed);
+        const CostMatrix costs = IntegerCosts(n, n, max_value, 1000 * n + 10 * max_value + seed);
         absl::StatusOr<Assignment> result = SolveAssignment(costs);
         ASSERT_TRUE(result.ok()) << result.status();
         // Integers: every operation is exact.
-        EXPECT_EQ(result->cost, BruteForceCost(costs)) << "n=" << n << " seed=" << seed;
+        EXPECT_EQ(result->cost, MinPermutationCost(costs)) << "n=" << n << " seed=" << seed;
         ExpectCertified(costs, *result, 0.0);
       }
     }
@@ -145,10 +103,10 @@ TEST(AssignmentTest, MatchesBruteForceOnIntegerCostsWithTies) {
 
 TEST(AssignmentTest, MatchesBruteForceWithNegativeCosts) {
   for (size_t n = 2; n <= 7; ++n) {
-    const CostMatrix costs = UniformCosts(n, 7 * n, -5.0, 3.0);
+    const CostMatrix costs = UniformCosts(n, n, 7 * n, -5.0, 3.0);
     absl::StatusOr<Assignment> result = SolveAssignment(costs);
     ASSERT_TRUE(result.ok()) << result.status();
-    EXPECT_NEAR(result->cost, BruteForceCost(costs), 1e-12);
+    EXPECT_NEAR(result->cost, MinPermutationCost(costs), 1e-12);
     ExpectCertified(costs, *result, 1e-12);
   }
 }
@@ -218,14 +176,14 @@ TEST(AssignmentTest, NearlyEqualEntriesTerminate) {
   ASSERT_TRUE(result.ok()) << result.status();
   ExpectCertified(costs, *result, 1e-13);
 
-  const CostMatrix binary = IntegerCosts(n, 1, 6);
+  const CostMatrix binary = IntegerCosts(n, n, 1, 6);
   result = SolveAssignment(binary);
   ASSERT_TRUE(result.ok()) << result.status();
   ExpectCertified(binary, *result, 0.0);
 }
 
 TEST(AssignmentTest, HugeAndTinyMagnitudes) {
-  const CostMatrix base = MetricCosts(60, 3, 11);
+  const CostMatrix base = MetricCosts(60, 60, 3, 11);
   absl::StatusOr<Assignment> reference = SolveAssignment(base);
   ASSERT_TRUE(reference.ok()) << reference.status();
   for (double scale : {1e300, 1e-300, 1e-305, 0x1p-1000}) {
@@ -251,7 +209,7 @@ TEST(AssignmentTest, HugeAndTinyMagnitudes) {
 
 TEST(AssignmentTest, AgreesWithNetworkSimplexAtScale) {
   const size_t n = 300;
-  for (const CostMatrix& costs : {MetricCosts(n, 10, 21), UniformCosts(n, 22)}) {
+  for (const CostMatrix& costs : {MetricCosts(n, n, 10, 21), UniformCosts(n, n, 22)}) {
     absl::StatusOr<Assignment> result = SolveAssignment(costs);
     ASSERT_TRUE(result.ok()) << result.status();
     ExpectCertified(costs, *result, 1e-12);
@@ -262,8 +220,8 @@ TEST(AssignmentTest, AgreesWithNetworkSimplexAtScale) {
 // Sizes where the Dijkstra phase does most of the work, with and without ties.
 TEST(AssignmentTest, AgreesWithNetworkSimplexOnManySizes) {
   for (size_t n = 8; n <= 80; n += 8) {
-    for (const CostMatrix& costs :
-         {UniformCosts(n, 3 * n), IntegerCosts(n, 3, 3 * n + 1), MetricCosts(n, 2, 3 * n + 2)}) {
+    for (const CostMatrix& costs : {UniformCosts(n, n, 3 * n), IntegerCosts(n, n, 3, 3 * n + 1),
+                                    MetricCosts(n, n, 2, 3 * n + 2)}) {
       absl::StatusOr<Assignment> result = SolveAssignment(costs);
       ASSERT_TRUE(result.ok()) << result.status();
       ExpectCertified(costs, *result, 1e-12);
@@ -273,7 +231,7 @@ TEST(AssignmentTest, AgreesWithNetworkSimplexOnManySizes) {
 }
 
 TEST(AssignmentTest, IsDeterministic) {
-  const CostMatrix costs = IntegerCosts(200, 3, 9);
+  const CostMatrix costs = IntegerCosts(200, 200, 3, 9);
   absl::StatusOr<Assignment> first = SolveAssignment(costs);
   absl::StatusOr<Assignment> second = SolveAssignment(costs);
   ASSERT_TRUE(first.ok() && second.ok());

@@ -1,5 +1,5 @@
-// Deterministic random runs for tests and benchmarks: random walks sampled
-// at irregular, strictly increasing times.
+// Deterministic random runs for tests and benchmarks: Gaussian random walks
+// sampled at irregular, strictly increasing times.
 
 #ifndef WASSERWARP_TESTS_RANDOM_RUNS_H_
 #define WASSERWARP_TESTS_RANDOM_RUNS_H_
@@ -9,39 +9,50 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp::test_data {
 
-inline Series RandomWalkRun(std::string id, size_t samples, size_t channels, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> step(-1.0, 1.0);
-  std::uniform_real_distribution<double> dt(0.005, 0.015);
+// Gaps between samples drawn uniformly from [min_gap, max_gap] seconds; the
+// first sample comes one gap after start_time.
+struct Sampling {
+  double min_gap = 0.005;
+  double max_gap = 0.015;
+  double start_time = 0.0;
+};
+
+inline Series RandomWalkRun(std::mt19937_64& rng, std::string id, size_t samples, size_t channels,
+                            const Sampling& sampling = {}) {
+  std::uniform_real_distribution<double> gap(sampling.min_gap, sampling.max_gap);
+  std::normal_distribution<double> step(0.0, 1.0);
   Series run;
   run.id = std::move(id);
-  for (size_t c = 0; c < channels; ++c) run.channels.push_back("ch" + std::to_string(c));
+  for (size_t c = 0; c < channels; ++c) run.channels.push_back(absl::StrCat("c", c));
   std::vector<double> level(channels, 0.0);
-  double time = dt(rng);
+  double time = sampling.start_time;
   for (size_t i = 0; i < samples; ++i) {
+    time += gap(rng);
     run.times.push_back(time);
-    time += dt(rng);
-    for (size_t c = 0; c < channels; ++c) {
-      level[c] += step(rng);
-      run.values.push_back(level[c]);
+    for (double& x : level) {
+      x += step(rng);
+      run.values.push_back(x);
     }
   }
   return run;
 }
 
-// `count` runs with lengths drawn from [min_samples, max_samples].
-inline std::vector<Series> RandomWalkRuns(const std::string& prefix, size_t count,
+// `count` runs named prefix0, prefix1, ... with lengths drawn from
+// [min_samples, max_samples].
+inline std::vector<Series> RandomWalkRuns(absl::string_view prefix, size_t count,
                                           size_t min_samples, size_t max_samples, size_t channels,
                                           uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<size_t> length(min_samples, max_samples);
   std::vector<Series> runs;
   for (size_t k = 0; k < count; ++k) {
-    runs.push_back(RandomWalkRun(prefix + std::to_string(k), length(rng), channels, rng()));
+    const size_t samples = length(rng);
+    runs.push_back(RandomWalkRun(rng, absl::StrCat(prefix, k), samples, channels));
   }
   return runs;
 }

@@ -10,12 +10,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
 
@@ -123,27 +121,6 @@ inline double ReferenceTwed(const Series& a, const Series& b, const TwedParams& 
 inline Series UnitSpacedSeries(std::string id, std::vector<double> values) {
   Series s{.id = std::move(id), .channels = {"x"}, .times = {}, .values = std::move(values)};
   for (size_t i = 0; i < s.values.size(); ++i) s.times.push_back(static_cast<double>(i));
-  return s;
-}
-
-// A random walk in each channel at irregular, strictly increasing times
-// starting at `start_time`.
-inline Series RandomSeries(std::mt19937_64& rng, std::string id, size_t samples, size_t channels,
-                           double start_time = 0.0) {
-  std::uniform_real_distribution<double> gap(0.05, 1.5);
-  std::normal_distribution<double> step(0.0, 1.0);
-  Series s{.id = std::move(id), .channels = {}, .times = {}, .values = {}};
-  for (size_t k = 0; k < channels; ++k) s.channels.push_back(absl::StrCat("c", k));
-  std::vector<double> level(channels, 0.0);
-  double t = start_time;
-  for (size_t i = 0; i < samples; ++i) {
-    t += gap(rng);
-    s.times.push_back(t);
-    for (double& x : level) {
-      x += step(rng);
-      s.values.push_back(x);
-    }
-  }
   return s;
 }
 

@@ -11,51 +11,20 @@
 #include <random>
 #include <vector>
 
+#include "brute_force.h"
+#include "random_costs.h"
 #include "wasserwarp/assignment.h"
 #include "wasserwarp/cost_matrix.h"
 
 namespace wasserwarp {
 namespace {
 
+using test_data::IntegerCosts;
+using test_data::MetricCosts;
+using test_data::UniformCosts;
 using ::testing::HasSubstr;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-CostMatrix UniformCosts(size_t rows, size_t cols, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> dist(0.0, 1.0);
-  CostMatrix costs(rows, cols);
-  for (double& c : costs.values) c = dist(rng);
-  return costs;
-}
-
-CostMatrix IntegerCosts(size_t rows, size_t cols, int max_value, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int> dist(0, max_value);
-  CostMatrix costs(rows, cols);
-  for (double& c : costs.values) c = dist(rng);
-  return costs;
-}
-
-// Euclidean distances between random points, the shape of TWED matrices.
-CostMatrix MetricCosts(size_t rows, size_t cols, uint64_t seed) {
-  constexpr size_t kDim = 4;
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> dist(0.0, 10.0);
-  std::vector<double> a(rows * kDim);
-  std::vector<double> b(cols * kDim);
-  for (double& x : a) x = dist(rng);
-  for (double& x : b) x = dist(rng);
-  CostMatrix costs(rows, cols);
-  for (size_t i = 0; i < rows; ++i) {
-    for (size_t j = 0; j < cols; ++j) {
-      double sum = 0.0;
-      for (size_t k = 0; k < kDim; ++k) sum += std::pow(a[i * kDim + k] - b[j * kDim + k], 2);
-      costs.at(i, j) = std::sqrt(sum);
-    }
-  }
-  return costs;
-}
 
 std::vector<double> RandomWeights(size_t count, uint64_t seed, double zero_share = 0.0) {
   std::mt19937_64 rng(seed);
@@ -86,15 +55,7 @@ double MaxEntry(const CostMatrix& costs) {
 
 // min over permutations of the mean of C^q.
 double BruteForceAssignment(const CostMatrix& costs_to_q) {
-  std::vector<int> perm(costs_to_q.rows);
-  std::iota(perm.begin(), perm.end(), 0);
-  double best = std::numeric_limits<double>::infinity();
-  do {
-    double cost = 0.0;
-    for (size_t i = 0; i < costs_to_q.rows; ++i) cost += costs_to_q.at(i, perm[i]);
-    best = std::min(best, cost);
-  } while (std::next_permutation(perm.begin(), perm.end()));
-  return best / costs_to_q.rows;
+  return test_data::MinPermutationCost(costs_to_q) / costs_to_q.rows;
 }
 
 // Solves the square system `a` x = `b` (row-major) by Gaussian elimination;
@@ -310,7 +271,7 @@ TEST(TransportTest, UnequalSizesMatchReplicatedBruteForce) {
 TEST(TransportTest, UnequalSizesMatchReplicatedAssignment) {
   for (size_t k : {2, 3, 5}) {
     const size_t n = 40;
-    const CostMatrix costs = MetricCosts(n, n * k, k);
+    const CostMatrix costs = MetricCosts(n, n * k, 4, k, 10.0);
     for (double q : {1.0, 2.0}) {
       TransportOptions options;
       options.order = q;
@@ -372,7 +333,7 @@ TEST(TransportTest, CertifiedOnRandomInstances) {
                         Case{300, 200, 1.0, false, false}, Case{300, 200, 2.0, true, true},
                         Case{200, 300, 1.0, true, true}, Case{150, 150, 2.0, false, false}}) {
     for (const CostMatrix& costs :
-         {MetricCosts(c.n, c.m, c.n + c.m), IntegerCosts(c.n, c.m, 4, c.n * c.m)}) {
+         {MetricCosts(c.n, c.m, 4, c.n + c.m, 10.0), IntegerCosts(c.n, c.m, 4, c.n * c.m)}) {
       TransportOptions options;
       options.order = c.q;
       if (c.row_weights) options.row_weights = RandomWeights(c.n, c.n, 0.2);
@@ -391,7 +352,7 @@ TEST(TransportTest, CertifiedOnRandomInstances) {
 }
 
 TEST(TransportTest, EqualUserWeightsCountAsUniform) {
-  const CostMatrix costs = MetricCosts(12, 12, 3);
+  const CostMatrix costs = MetricCosts(12, 12, 4, 3, 10.0);
   TransportOptions options;
   options.row_weights.assign(12, 2.5);
   absl::StatusOr<TransportResult> equal = SolveTransport(costs, options);
@@ -409,7 +370,7 @@ TEST(TransportTest, EqualUserWeightsCountAsUniform) {
 }
 
 TEST(TransportTest, UniformSideStaysExactBesideUserWeights) {
-  const CostMatrix costs = MetricCosts(7, 9, 4);
+  const CostMatrix costs = MetricCosts(7, 9, 4, 4, 10.0);
   TransportOptions options;
   options.col_weights = RandomWeights(9, 5);
   absl::StatusOr<TransportResult> result = SolveTransport(costs, options);
@@ -454,7 +415,7 @@ TEST(TransportTest, ConstantAndZeroCosts) {
 }
 
 TEST(TransportTest, ScalesWithTheCosts) {
-  const CostMatrix base = MetricCosts(15, 25, 6);
+  const CostMatrix base = MetricCosts(15, 25, 4, 6, 10.0);
   TransportOptions options;
   options.row_weights = RandomWeights(15, 7);
   absl::StatusOr<TransportResult> reference = SolveTransport(base, options);

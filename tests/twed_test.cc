@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "random_runs.h"
 #include "reference_twed.h"
 #include "wasserwarp/series.h"
 
@@ -23,7 +24,11 @@ namespace {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
-using ::wasserwarp::testing::RandomSeries;
+using ::wasserwarp::test_data::RandomWalkRun;
+using ::wasserwarp::test_data::Sampling;
+
+// Irregular gaps of 0.05 to 1.5 s: time mismatch weighs as much as values.
+constexpr Sampling kGaps{0.05, 1.5, 0.0};
 using ::wasserwarp::testing::ReferenceResult;
 using ::wasserwarp::testing::ReferenceTwed;
 using ::wasserwarp::testing::ReferenceTwedWithPath;
@@ -106,8 +111,8 @@ RandomCase MakeRandomCase(std::mt19937_64& rng, size_t max_length) {
   const double norms[] = {1.0, 2.0, 3.0};
   const size_t d = channels(rng);
   return {
-      .a = RandomSeries(rng, "a", length(rng), d),
-      .b = RandomSeries(rng, "b", length(rng), d, 4.0 * unit(rng) - 2.0),
+      .a = RandomWalkRun(rng, "a", length(rng), d, kGaps),
+      .b = RandomWalkRun(rng, "b", length(rng), d, {0.05, 1.5, 4.0 * unit(rng) - 2.0}),
       .params = Params(unit(rng), 2.0 * unit(rng), norms[rng() % 3]),
   };
 }
@@ -204,7 +209,7 @@ TEST(TwedTest, TriangleInequality) {
   for (int trial = 0; trial < 200; ++trial) {
     RandomCase c = MakeRandomCase(rng, 30);
     c.params.nu += 1e-3;  // TWED is a metric only for nu > 0
-    const Series x = RandomSeries(rng, "c", length(rng), c.a.num_channels(), -1.0);
+    const Series x = RandomWalkRun(rng, "c", length(rng), c.a.num_channels(), {0.05, 1.5, -1.0});
     SCOPED_TRACE(Describe(c));
     const double ac = Ok(Twed(c.a, x, c.params));
     const double ab = Ok(Twed(c.a, c.b, c.params));
@@ -247,7 +252,7 @@ TEST(TwedTest, LengthOneSeries) {
 
 TEST(TwedTest, PathOfShiftedCopy) {
   std::mt19937_64 rng(7);
-  const Series a = RandomSeries(rng, "a", 50, 2);
+  const Series a = RandomWalkRun(rng, "a", 50, 2, kGaps);
   Series b = a;
   b.id = "b";
   for (double& t : b.times) t += 0.25;
@@ -263,13 +268,14 @@ TEST(TwedTest, PathOfShiftedCopy) {
 
 TEST(TwedTest, Cells) {
   std::mt19937_64 rng(8);
-  EXPECT_EQ(TwedCells(RandomSeries(rng, "a", 7, 1), RandomSeries(rng, "b", 11, 1)), 77);
+  EXPECT_EQ(TwedCells(RandomWalkRun(rng, "a", 7, 1, kGaps), RandomWalkRun(rng, "b", 11, 1, kGaps)),
+            77);
 }
 
 TEST(TwedTest, RejectsDifferentChannelCounts) {
   std::mt19937_64 rng(9);
-  const Series a = RandomSeries(rng, "left", 5, 2);
-  const Series b = RandomSeries(rng, "right", 5, 3);
+  const Series a = RandomWalkRun(rng, "left", 5, 2, kGaps);
+  const Series b = RandomWalkRun(rng, "right", 5, 3, kGaps);
   for (const absl::Status& status : {Twed(a, b, {}).status(), TwedWithPath(a, b, {}).status()}) {
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
     EXPECT_THAT(status.message(), AllOf(HasSubstr("left"), HasSubstr("right")));
@@ -288,7 +294,7 @@ TEST(TwedTest, RejectsInvalidParams) {
       Params(0.1, 0.0, 2.0, -1.0), Params(0.1, 0.0, 2.0, kNaN), Params(0.1, 0.0, 2.0, kInf),
   };
   std::mt19937_64 rng(10);
-  const Series a = RandomSeries(rng, "a", 5, 1);
+  const Series a = RandomWalkRun(rng, "a", 5, 1, kGaps);
   for (const TwedParams& params : invalid) {
     EXPECT_EQ(ValidateTwedParams(params).code(), absl::StatusCode::kInvalidArgument);
     EXPECT_EQ(Twed(a, a, params).status().code(), absl::StatusCode::kInvalidArgument);
@@ -307,7 +313,7 @@ TEST(TwedTest, ReportsOverflow) {
 
 TEST(TwedTest, RejectsInvalidSeries) {
   std::mt19937_64 rng(11);
-  const Series good = RandomSeries(rng, "good", 5, 1);
+  const Series good = RandomWalkRun(rng, "good", 5, 1, kGaps);
   Series unsorted = good;
   unsorted.id = "unsorted";
   std::swap(unsorted.times[1], unsorted.times[2]);

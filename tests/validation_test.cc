@@ -9,6 +9,7 @@
 #include <numeric>
 #include <vector>
 
+#include "brute_force.h"
 #include "nlohmann/json.hpp"
 #include "random_runs.h"
 #include "wasserwarp/report_json.h"
@@ -22,17 +23,13 @@ using ::testing::HasSubstr;
 // W_q by enumerating every permutation of the TWED matrix computed pair by pair.
 double BruteForceDistance(const std::vector<Series>& sim, const std::vector<Series>& ref,
                           const TwedParams& params, double order) {
-  std::vector<int> perm(sim.size());
-  std::iota(perm.begin(), perm.end(), 0);
-  double best = std::numeric_limits<double>::infinity();
-  do {
-    double total = 0.0;
-    for (size_t i = 0; i < sim.size(); ++i) {
-      total += std::pow(*Twed(sim[i], ref[perm[i]], params), order);
+  CostMatrix costs_to_q(sim.size(), ref.size());
+  for (size_t i = 0; i < sim.size(); ++i) {
+    for (size_t j = 0; j < ref.size(); ++j) {
+      costs_to_q.at(i, j) = std::pow(*Twed(sim[i], ref[j], params), order);
     }
-    best = std::min(best, total / sim.size());
-  } while (std::next_permutation(perm.begin(), perm.end()));
-  return std::pow(best, 1.0 / order);
+  }
+  return std::pow(test_data::MinPermutationCost(costs_to_q) / sim.size(), 1.0 / order);
 }
 
 ValidationOptions NoAlignment() {
