@@ -10,11 +10,13 @@ DEMO_ARGS   ?= --scale reference-std --lambda 0.3
 
 DEB_PACKAGES := g++ cmake ninja-build make clang-format \
   libabsl-dev libtbb-dev liblemon-dev nlohmann-json3-dev \
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev \
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libspdlog-dev \
+  python3-grpcio python3-protobuf
 
 CPP_SOURCES = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
 
-.PHONY: all deps configure build demo test bench format check-format clean
+.PHONY: all deps configure build demo test bench format check-format lint clean
 
 all: build
 
@@ -56,10 +58,24 @@ bench: build
 	$(BUILD_DIR)/bench/transport_bench
 	$(BUILD_DIR)/bench/validate_bench
 
+# buf lint on the wire contract, when the @bufbuild/buf npm package is at hand
+# (npx finds a local or global install; nothing is downloaded).
+lint:
+	@if npx --no-install buf --version >/dev/null 2>&1; then \
+	  cd proto && npx --no-install buf lint && echo "buf lint: clean"; \
+	else echo "lint: @bufbuild/buf is not installed (npm install -g @bufbuild/buf); skipped"; fi
+
 format:
 	clang-format -i $(CPP_SOURCES)
 
-check-format:
+check-# buf lint on the wire contract, when the @bufbuild/buf npm package is at hand
+# (npx finds a local or global install; nothing is downloaded).
+lint:
+	@if npx --no-install buf --version >/dev/null 2>&1; then \
+	  cd proto && npx --no-install buf lint && echo "buf lint: clean"; \
+	else echo "lint: @bufbuild/buf is not installed (npm install -g @bufbuild/buf); skipped"; fi
+
+format:
 	clang-format --dry-run --Werror $(CPP_SOURCES)
 
 clean:

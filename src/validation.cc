@@ -78,19 +78,26 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
       !status.ok()) {
     return status;
   }
+  const auto enter = [&](ValidationPhase phase) {
+    if (options.on_phase) options.on_phase(phase);
+  };
+  enter(ValidationPhase::kPreparing);
   absl::StatusOr<PreparedRuns> runs = PrepareRuns(simulation, reference, options.prepare);
   if (!runs.ok()) return runs.status();
 
+  enter(ValidationPhase::kCostMatrix);
   absl::StatusOr<CostMatrix> costs =
       ComputeCostMatrix(runs->simulation, runs->reference, options.twed, options.compute);
   if (!costs.ok()) return costs.status();
 
+  enter(ValidationPhase::kTransport);
   absl::StatusOr<TransportResult> transport = SolveTransport(*costs, transport_options);
   if (!transport.ok()) return transport.status();
   if (absl::Status status = CheckNotCancelled(options.compute.cancel); !status.ok()) {
     return status;
   }
 
+  enter(ValidationPhase::kDiagnostics);
   absl::StatusOr<std::vector<PairDiagnostics>> pairs =
       DiagnosePairs(*runs, transport->plan, options.twed, options.compute.max_threads);
   if (!pairs.ok()) return pairs.status();

@@ -165,6 +165,18 @@ TEST(ValidationTest, BadTransportOptionsFailBeforeAnyDistance) {
   EXPECT_THAT(report.status().message(), HasSubstr("3 entries"));
 }
 
+TEST(ValidationTest, ReportsEveryPhaseInOrder) {
+  const std::vector<Series> sim = RandomWalkRuns("sim", 2, 10, 10, 1, 37);
+  std::vector<ValidationPhase> phases;
+  ValidationOptions options;
+  options.on_phase = [&](ValidationPhase phase) { phases.push_back(phase); };
+  ASSERT_TRUE(Validate(sim, sim, options).ok());
+  EXPECT_THAT(phases, ::testing::ElementsAre(ValidationPhase::kPreparing,
+                                             ValidationPhase::kCostMatrix,
+                                             ValidationPhase::kTransport,
+                                             ValidationPhase::kDiagnostics));
+}
+
 TEST(ValidationTest, CancelledBeforeStartReturnsCancelled) {
   const std::vector<Series> sim = RandomWalkRuns("sim", 2, 10, 10, 1, 32);
   CancellationToken token;

@@ -6,6 +6,7 @@
 #define WASSERWARP_VALIDATION_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,13 @@
 
 namespace wasserwarp {
 
+enum class ValidationPhase {
+  kPreparing,
+  kCostMatrix,  // progress in detail through compute.progress
+  kTransport,
+  kDiagnostics,
+};
+
 struct ValidationOptions {
   PrepareOptions prepare;
   TwedParams twed;
@@ -28,6 +36,8 @@ struct ValidationOptions {
   std::vector<double> reference_weights;
   bool keep_cost_matrix = false;
   CostMatrixOptions compute;
+  // Called on the calling thread as each phase starts.
+  std::function<void(ValidationPhase)> on_phase;
 };
 
 struct RunSummary {

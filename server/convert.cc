@@ -1,0 +1,255 @@
+#include "convert.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace wasserwarp::wire {
+namespace {
+
+template <class Repeated>
+std::vector<typename Repeated::value_type> ToVector(const Repeated& repeated) {
+  return {repeated.begin(), repeated.end()};
+}
+
+template <class T>
+void Assign(const std::vector<T>& values, google::protobuf::RepeatedField<T>* field) {
+  field->Assign(values.begin(), values.end());
+}
+
+void ToProto(const std::vector<RunSummary>& runs,
+             google::protobuf::RepeatedPtrField<v1::RunSummary>* out) {
+  for (const RunSummary& run : runs) {
+    v1::RunSummary* summary = out->Add();
+    summary->set_id(run.id);
+    summary->set_samples(static_cast<int64_t>(run.samples));
+    summary->set_weight(run.weight);
+  }
+}
+
+std::vector<RunSummary> FromProto(const google::protobuf::RepeatedPtrField<v1::RunSummary>& runs) {
+  std::vector<RunSummary> out;
+  out.reserve(runs.size());
+  for (const v1::RunSummary& run : runs) {
+    out.push_back({run.id(), static_cast<uint64_t>(run.samples()), run.weight()});
+  }
+  return out;
+}
+
+}  // namespace
+
+v1::Alignment ToProto(Align align) {
+  return align == Align::kNone ? v1::ALIGNMENT_NONE : v1::ALIGNMENT_START;
+}
+
+v1::Scaling ToProto(Scale scale) {
+  return scale == Scale::kNone ? v1::SCALING_NONE : v1::SCALING_REFERENCE_STD;
+}
+
+v1::Solver ToProto(TransportSolver solver) {
+  return solver == TransportSolver::kAssignment ? v1::SOLVER_ASSIGNMENT
+                                                : v1::SOLVER_NETWORK_SIMPLEX;
+}
+
+void MergeParameters(const v1::ValidationParameters& overrides, v1::ValidationParameters& base) {
+  if (overrides.has_nu()) base.set_nu(overrides.nu());
+  if (overrides.has_lambda()) base.set_lambda(overrides.lambda());
+  if (overrides.has_p()) base.set_p(overrides.p());
+  if (overrides.has_time_window()) base.set_time_window(overrides.time_window());
+  if (overrides.align() != v1::ALIGNMENT_UNSPECIFIED) base.set_align(overrides.align());
+  if (overrides.scale() != v1::SCALING_UNSPECIFIED) base.set_scale(overrides.scale());
+  if (overrides.has_order()) base.set_order(overrides.order());
+  if (!overrides.channels().empty()) *base.mutable_channels() = overrides.channels();
+}
+
+absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationOptions& options) {
+  if (params.has_nu()) options.twed.nu = params.nu();
+  if (params.has_lambda()) options.twed.lambda = params.lambda();
+  if (params.has_p()) options.twed.p = params.p();
+  if (params.has_time_window()) options.twed.time_window = params.time_window();
+  switch (params.align()) {
+    case v1::ALIGNMENT_UNSPECIFIED:
+      break;
+    case v1::ALIGNMENT_NONE:
+      options.prepare.align = Align::kNone;
+      break;
+    case v1::ALIGNMENT_START:
+      options.prepare.align = Align::kStart;
+      break;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat("unknown align value ", params.align()));
+  }
+  switch (params.scale()) {
+    case v1::SCALING_UNSPECIFIED:
+      break;
+    case v1::SCALING_NONE:
+      options.prepare.scale = Scale::kNone;
+      break;
+    case v1::SCALING_REFERENCE_STD:
+      options.prepare.scale = Scale::kReferenceStd;
+      break;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat("unknown scale value ", params.scale()));
+  }
+  if (params.has_order()) options.order = params.order();
+  if (!params.channels().empty()) options.prepare.channels = ToVector(params.channels());
+  return absl::OkStatus();
+}
+
+v1::ValidationParameters ParametersOf(const ValidationOptions& options) {
+  v1::ValidationParameters params;
+  params.set_nu(options.twed.nu);
+  params.set_lambda(options.twed.lambda);
+  params.set_p(options.twed.p);
+  if (options.twed.time_window.has_value()) params.set_time_window(*options.twed.time_window);
+  params.set_align(ToProto(options.prepare.align));
+  params.set_scale(ToProto(options.prepare.scale));
+  params.set_order(options.order);
+  for (const std::string& channel : options.prepare.channels) params.add_channels(channel);
+  return params;
+}
+
+absl::StatusOr<Series> SeriesFromInline(const v1::InlineSeries& inline_series) {
+  Series series;
+  series.id = inline_series.series_id();
+  series.channels = ToVector(inline_series.channels());
+  series.times = ToVector(inline_series.times());
+  series.values = ToVector(inline_series.values());
+  if (absl::Status status = ValidateSeries(series); !status.ok()) return status;
+  return series;
+}
+
+v1::InlineSeries InlineFromSeries(const Series& series) {
+  v1::InlineSeries out;
+  out.set_series_id(series.id);
+  for (const std::string& channel : series.channels) out.add_channels(channel);
+  Assign(series.times, out.mutable_times());
+  Assign(series.values, out.mutable_values());
+  return out;
+}
+
+void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) {
+  proto.set_distance(report.distance);
+  proto.set_order(report.order);
+  proto.set_solver(ToProto(report.solver));
+  v1::ReportParameters* params = proto.mutable_parameters();
+  params->set_nu(report.twed.nu);
+  params->set_lambda(report.twed.lambda);
+  params->set_p(report.twed.p);
+  if (report.twed.time_window.has_value()) params->set_time_window(*report.twed.time_window);
+  params->set_align(ToProto(report.align));
+  params->set_scale(ToProto(report.scale));
+  for (const std::string& channel : report.channels) params->add_channels(channel);
+  ToProto(report.simulation, proto.mutable_simulation());
+  ToProto(report.reference, proto.mutable_reference());
+  for (const PlanEntry& entry : report.plan) {
+    v1::PlanEntry* out = proto.add_plan();
+    out->set_sim(entry.row);
+    out->set_ref(entry.col);
+    out->set_mass(entry.mass);
+    out->set_cost(entry.cost);
+  }
+  Assign(report.sim_contributions, proto.mutable_sim_contributions());
+  Assign(report.ref_contributions, proto.mutable_ref_contributions());
+  for (const PairDiagnostics& pair : report.pairs) {
+    v1::PairDiagnostics* out = proto.add_pairs();
+    out->set_sim(pair.sim);
+    out->set_ref(pair.ref);
+    out->set_twed(pair.twed);
+    out->set_matches(static_cast<int64_t>(pair.matches));
+    out->set_sim_deletions(static_cast<int64_t>(pair.sim_deletions));
+    out->set_ref_deletions(static_cast<int64_t>(pair.ref_deletions));
+    out->set_mean_time_shift(pair.mean_time_shift);
+  }
+  v1::Certificate* certificate = proto.mutable_certificate();
+  certificate->set_max_dual_violation(report.certificate.max_dual_violation);
+  certificate->set_primal_dual_gap(report.certificate.primal_dual_gap);
+  certificate->set_primal(report.certificate.primal);
+  certificate->set_dual(report.certificate.dual);
+  Assign(report.certificate.u, certificate->mutable_u());
+  Assign(report.certificate.v, certificate->mutable_v());
+  proto.set_weight_rounding_bound(report.weight_rounding_bound);
+  if (report.cost_matrix.has_value()) {
+    v1::CostMatrix* matrix = proto.mutable_cost_matrix();
+    matrix->set_rows(static_cast<int32_t>(report.cost_matrix->rows));
+    matrix->set_cols(static_cast<int32_t>(report.cost_matrix->cols));
+    Assign(report.cost_matrix->values, matrix->mutable_values());
+  }
+  proto.set_dp_cells(static_cast<int64_t>(report.dp_cells));
+  proto.set_seconds(report.seconds);
+}
+
+absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& proto) {
+  ValidationReport report;
+  report.distance = proto.distance();
+  report.order = proto.order();
+  switch (proto.solver()) {
+    case v1::SOLVER_ASSIGNMENT:
+      report.solver = TransportSolver::kAssignment;
+      break;
+    case v1::SOLVER_NETWORK_SIMPLEX:
+      report.solver = TransportSolver::kNetworkSimplex;
+      break;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat("report has unknown solver ", proto.solver()));
+  }
+  const v1::ReportParameters& params = proto.parameters();
+  report.twed.nu = params.nu();
+  report.twed.lambda = params.lambda();
+  report.twed.p = params.p();
+  if (params.has_time_window()) report.twed.time_window = params.time_window();
+  report.align = params.align() == v1::ALIGNMENT_NONE ? Align::kNone : Align::kStart;
+  report.scale = params.scale() == v1::SCALING_REFERENCE_STD ? Scale::kReferenceStd : Scale::kNone;
+  report.channels = ToVector(params.channels());
+  report.simulation = FromProto(proto.simulation());
+  report.reference = FromProto(proto.reference());
+  const auto valid_pair = [&](int sim, int ref) {
+    return sim >= 0 && sim < proto.simulation_size() && ref >= 0 && ref < proto.reference_size();
+  };
+  for (const v1::PlanEntry& entry : proto.plan()) {
+    if (!valid_pair(entry.sim(), entry.ref())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("report plan names run pair (", entry.sim(), ", ", entry.ref(), ")"));
+    }
+    report.plan.push_back({entry.sim(), entry.ref(), entry.mass(), entry.cost()});
+  }
+  report.sim_contributions = ToVector(proto.sim_contributions());
+  report.ref_contributions = ToVector(proto.ref_contributions());
+  for (const v1::PairDiagnostics& pair : proto.pairs()) {
+    if (!valid_pair(pair.sim(), pair.ref())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("report pairs name run pair (", pair.sim(), ", ", pair.ref(), ")"));
+    }
+    report.pairs.push_back({pair.sim(), pair.ref(), pair.twed(),
+                            static_cast<uint64_t>(pair.matches()),
+                            static_cast<uint64_t>(pair.sim_deletions()),
+                            static_cast<uint64_t>(pair.ref_deletions()), pair.mean_time_shift()});
+  }
+  const v1::Certificate& certificate = proto.certificate();
+  report.certificate.max_dual_violation = certificate.max_dual_violation();
+  report.certificate.primal_dual_gap = certificate.primal_dual_gap();
+  report.certificate.primal = certificate.primal();
+  report.certificate.dual = certificate.dual();
+  report.certificate.u = ToVector(certificate.u());
+  report.certificate.v = ToVector(certificate.v());
+  report.weight_rounding_bound = proto.weight_rounding_bound();
+  if (proto.has_cost_matrix()) {
+    const v1::CostMatrix& matrix = proto.cost_matrix();
+    if (matrix.rows() < 0 || matrix.cols() < 0 ||
+        static_cast<int64_t>(matrix.rows()) * matrix.cols() != matrix.values_size()) {
+      return absl::InvalidArgumentError(absl::StrCat("report cost matrix of ", matrix.rows(), " x ",
+                                                     matrix.cols(), " holds ",
+                                                     matrix.values_size(), " values"));
+    }
+    CostMatrix costs(matrix.rows(), matrix.cols());
+    costs.values = ToVector(matrix.values());
+    report.cost_matrix = std::move(costs);
+  }
+  report.dp_cells = static_cast<uint64_t>(proto.dp_cells());
+  report.seconds = proto.seconds();
+  return report;
+}
+
+}  // namespace wasserwarp::wire

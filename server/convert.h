@@ -1,0 +1,39 @@
+// Translation between the wire contract (wasserwarp.v1) and the core
+// library's value types, shared by the service and its C++ client.
+
+#ifndef WASSERWARP_SERVER_CONVERT_H_
+#define WASSERWARP_SERVER_CONVERT_H_
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "wasserwarp/series.h"
+#include "wasserwarp/v1/validation.pb.h"
+#include "wasserwarp/validation.h"
+
+namespace wasserwarp::wire {
+
+// Copies every field set in `overrides` over `base`; repeated `channels`
+// replace the base's when non-empty, enums when not UNSPECIFIED.
+void MergeParameters(const v1::ValidationParameters& overrides, v1::ValidationParameters& base);
+
+// Sets the fields of `options` that `params` sets; InvalidArgument for an
+// enum value this build does not know. Values are checked later, by the core.
+absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationOptions& options);
+
+// The parameters `options` resolve to, every field set.
+v1::ValidationParameters ParametersOf(const ValidationOptions& options);
+
+absl::StatusOr<Series> SeriesFromInline(const v1::InlineSeries& inline_series);
+v1::InlineSeries InlineFromSeries(const Series& series);
+
+void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto);
+// InvalidArgument when the proto is not a consistent report.
+absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& proto);
+
+v1::Alignment ToProto(Align align);
+v1::Scaling ToProto(Scale scale);
+v1::Solver ToProto(TransportSolver solver);
+
+}  // namespace wasserwarp::wire
+
+#endif  // WASSERWARP_SERVER_CONVERT_H_
