@@ -68,14 +68,7 @@ lint:
 format:
 	clang-format -i $(CPP_SOURCES)
 
-check-# buf lint on the wire contract, when the @bufbuild/buf npm package is at hand
-# (npx finds a local or global install; nothing is downloaded).
-lint:
-	@if npx --no-install buf --version >/dev/null 2>&1; then \
-	  cd proto && npx --no-install buf lint && echo "buf lint: clean"; \
-	else echo "lint: @bufbuild/buf is not installed (npm install -g @bufbuild/buf); skipped"; fi
-
-format:
+check-format:
 	clang-format --dry-run --Werror $(CPP_SOURCES)
 
 clean:
