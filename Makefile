@@ -10,13 +10,13 @@ DEMO_ARGS   ?= --scale reference-std --lambda 0.3
 
 DEB_PACKAGES := g++ cmake ninja-build make clang-format \
   libabsl-dev libtbb-dev liblemon-dev nlohmann-json3-dev \
-  libgtest-dev libgmock-dev libbenchmark-dev \
+  libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev \
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libspdlog-dev \
   python3-grpcio python3-protobuf
 
 CPP_SOURCES = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
 
-.PHONY: all deps configure build demo test bench format check-format lint clean
+.PHONY: all deps configure build demo test bench bench-e2e format check-format lint clean
 
 all: build
 
@@ -57,6 +57,14 @@ bench: build
 	$(BUILD_DIR)/bench/twed_bench
 	$(BUILD_DIR)/bench/transport_bench
 	$(BUILD_DIR)/bench/validate_bench
+	$(BUILD_DIR)/bench/service_bench
+
+# The 100 x 100 runs of 2000 samples through `wasserwarp validate`, as generated
+# by bench/e2e_workload.h (the same files every time): cells/s, seconds, peak memory.
+E2E_DIR  ?= $(BUILD_DIR)/e2e
+E2E_ARGS ?= --runs 100 --samples 2000 --channels 1
+bench-e2e: build
+	$(BUILD_DIR)/bench/e2e_bench --cli $(CLI) --dir $(E2E_DIR) $(E2E_ARGS)
 
 # buf lint on the wire contract, when the @bufbuild/buf npm package is at hand
 # (npx finds a local or global install; nothing is downloaded).

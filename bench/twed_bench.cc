@@ -1,5 +1,8 @@
-// TWED throughput as time per DP cell (the "time_per_cell" counter).
-//   twed_bench --benchmark_filter=BM_Twed/1000/1
+// TWED throughput as time per DP cell (the "time_per_cell" counter), of the
+// scalar kernel (one pair, as Twed() computes it) and of the SIMD kernel
+// under each dispatch target (one series against a vector of others, as the
+// cost matrix computes them; the speed-up is the ratio of the two).
+//   twed_bench --benchmark_filter='BM_Twed(Batch_AVX3)?/1000/1$'
 
 #include <benchmark/benchmark.h>
 
@@ -8,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "random_runs.h"
+#include "twed_batch.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
 
@@ -41,6 +46,33 @@ void BM_Twed(benchmark::State& state) {
 }
 BENCHMARK(BM_Twed)->ArgsProduct({{100, 1000, 10000}, {1, 3}});
 
+// Arguments as BM_Twed's; one series against BatchLanes() series of the same
+// length, so cells per iteration are lanes x length^2. Registered in main()
+// once per SIMD target this CPU supports, the best (which the cost matrix
+// uses) first.
+void BM_TwedBatch(benchmark::State& state, int64_t target) {
+  twed_internal::ForceBatchTarget(target);
+  const size_t lanes = twed_internal::BatchLanes();
+  std::mt19937_64 rng(42);
+  const Series a = test_data::RandomWalkRun(rng, "a", state.range(0), state.range(1), {0.05, 0.15});
+  std::vector<Series> b;
+  for (size_t k = 0; k < lanes; ++k) {
+    b.push_back(test_data::RandomWalkRun(rng, "b", state.range(0), state.range(1), {0.05, 0.15}));
+  }
+  std::vector<const Series*> pointers;
+  for (const Series& s : b) pointers.push_back(&s);
+  const TwedParams params = BenchParams();
+  const twed_internal::LaneBatch batch(pointers, params, lanes);
+  std::vector<double> out(lanes);
+  for (auto _ : state) {
+    twed_internal::BatchTwed(a, batch, params, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  twed_internal::ForceBatchTarget(0);
+  state.SetLabel(absl::StrCat(lanes, " lanes"));
+  SetTimePerCell(state, lanes * TwedCells(a, b.front()));
+}
+
 void BM_TwedWithPath(benchmark::State& state) {
   std::mt19937_64 rng(42);
   const Series a = test_data::RandomWalkRun(rng, "a", state.range(0), state.range(1), {0.05, 0.15});
@@ -54,4 +86,18 @@ BENCHMARK(BM_TwedWithPath)->Args({1000, 1})->Args({1000, 3});
 }  // namespace
 }  // namespace wasserwarp
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  for (const wasserwarp::twed_internal::BatchTarget& target :
+       wasserwarp::twed_internal::AvailableBatchTargets()) {
+    wasserwarp::twed_internal::ForceBatchTarget(target.id);
+    const bool has_lanes = wasserwarp::twed_internal::BatchLanes() > 0;
+    wasserwarp::twed_internal::ForceBatchTarget(0);
+    if (!has_lanes) continue;
+    benchmark::RegisterBenchmark(("BM_TwedBatch_" + target.name).c_str(), wasserwarp::BM_TwedBatch,
+                                 target.id)
+        ->ArgsProduct({{100, 1000, 10000}, {1, 3}});
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+}

@@ -9,9 +9,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "args.h"
 #include "command.h"
+#include "sessions_command.h"
 #include "twed_command.h"
+#include "upload_command.h"
 #include "validate_command.h"
 
 namespace wasserwarp::cli {
@@ -45,11 +48,14 @@ std::string Usage(const std::vector<Command>& commands) {
       "\n"
       "How well do simulated runs reproduce measured ones? Runs are CSV files with a header\n"
       "\"time,<channel>,...\"; two runs are compared by their TWED (time warp edit distance),\n"
-      "two sets of runs by the Wasserstein distance over it.\n"
+      "two sets of runs by the Wasserstein distance over it. With --server HOST:PORT a\n"
+      "wasserwarp-server does the work, and sessions there keep runs for later validations.\n"
       "\n"
       "commands:\n";
   for (const Command& command : commands) {
-    absl::StrAppendFormat(&usage, "  wasserwarp %s\n", command.synopsis);
+    for (absl::string_view line : absl::StrSplit(command.synopsis, '\n')) {
+      absl::StrAppendFormat(&usage, "  wasserwarp %s\n", line);
+    }
   }
   absl::StrAppend(&usage,
                   "  wasserwarp help [command]\n"
@@ -66,7 +72,8 @@ int Fail(const absl::Status& status) {
 }
 
 int Main(const std::vector<std::string>& args) {
-  const std::vector<Command> commands = {TwedCommand(), ValidateCommand()};
+  const std::vector<Command> commands = {TwedCommand(), ValidateCommand(), UploadCommand(),
+                                         SessionsCommand()};
   const auto find = [&commands](const std::string& name) -> const Command* {
     for (const Command& command : commands) {
       if (command.name == name) return &command;

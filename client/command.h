@@ -14,7 +14,7 @@ namespace wasserwarp::cli {
 
 struct Command {
   absl::string_view name;
-  absl::string_view synopsis;  // for the overall usage
+  absl::string_view synopsis;  // for the overall usage; one line per form of the command
   std::string usage;           // `wasserwarp <name> --help`
   std::vector<FlagSpec> flags;
   // Writes results to stdout; errors come back for the entry point to report.

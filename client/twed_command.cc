@@ -1,16 +1,42 @@
 #include "twed_command.h"
 
 #include <cstdio>
+#include <memory>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "comparison_flags.h"
+#include "convert.h"
+#include "server_flags.h"
+#include "validation_client.h"
 #include "wasserwarp/csv.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/twed.h"
 
 namespace wasserwarp::cli {
 namespace {
+
+// The same preparation as `validate`, with A simulated and B reference, so that the number
+// printed here is the one in validate's cost matrix.
+absl::StatusOr<double> TwedHere(Series a, Series b, const TwedParams& params,
+                                const PrepareOptions& prepare) {
+  absl::StatusOr<PreparedRuns> runs = PrepareRuns({std::move(a)}, {std::move(b)}, prepare);
+  if (!runs.ok()) return runs.status();
+  return Twed(runs->simulation[0], runs->reference[0], params);
+}
+
+absl::StatusOr<double> TwedOnServer(const ParsedArgs& args, const Series& a, const Series& b,
+                                    const TwedParams& params, const PrepareOptions& prepare) {
+  absl::StatusOr<std::unique_ptr<client::ValidationClient>> client = ConnectToServer(args, "twed");
+  if (!client.ok()) return client.status();
+  ValidationOptions options;
+  options.twed = params;
+  options.prepare = prepare;
+  absl::StatusOr<v1::ComputeTwedResponse> response =
+      (*client)->ComputeTwed(a, b, wire::ParametersOf(options));
+  if (!response.ok()) return response.status();
+  return response->twed();
+}
 
 absl::Status RunTwed(const ParsedArgs& args) {
   if (args.positional().size() != 2) {
@@ -26,14 +52,18 @@ absl::Status RunTwed(const ParsedArgs& args) {
   if (!a.ok()) return a.status();
   absl::StatusOr<Series> b = ReadSeriesCsv(args.positional()[1]);
   if (!b.ok()) return b.status();
-  // The same preparation as `validate`, with A simulated and B reference, so that the number
-  // printed here is the one in validate's cost matrix.
-  absl::StatusOr<PreparedRuns> runs = PrepareRuns({*std::move(a)}, {*std::move(b)}, prepare);
-  if (!runs.ok()) return runs.status();
-  absl::StatusOr<double> distance = Twed(runs->simulation[0], runs->reference[0], params);
+  absl::StatusOr<double> distance = args.Has(kServerFlag.name)
+                                        ? TwedOnServer(args, *a, *b, params, prepare)
+                                        : TwedHere(*std::move(a), *std::move(b), params, prepare);
   if (!distance.ok()) return distance.status();
   std::printf("%.17g\n", *distance);
   return absl::OkStatus();
+}
+
+std::vector<FlagSpec> TwedFlags() {
+  std::vector<FlagSpec> flags = ComparisonFlags();
+  flags.push_back(kServerFlag);
+  return flags;
 }
 
 }  // namespace
@@ -49,8 +79,9 @@ Command TwedCommand() {
           "prepares a simulated and a reference run (channel selection, alignment, no scaling).\n"
           "\n"
           "options:\n",
-          kComparisonFlagsUsage),
-      .flags = ComparisonFlags(),
+          kComparisonFlagsUsage,
+          "  --server HOST:PORT   compute on this wasserwarp-server instead of here\n"),
+      .flags = TwedFlags(),
       .run = &RunTwed,
   };
 }

@@ -40,6 +40,32 @@ std::vector<RunSummary> FromProto(const google::protobuf::RepeatedPtrField<v1::R
 
 }  // namespace
 
+google::protobuf::Timestamp ToProtoTime(absl::Time time) {
+  const int64_t seconds = absl::ToUnixSeconds(time);
+  google::protobuf::Timestamp out;
+  out.set_seconds(seconds);
+  out.set_nanos(
+      static_cast<int32_t>((time - absl::FromUnixSeconds(seconds)) / absl::Nanoseconds(1)));
+  return out;
+}
+
+absl::Time FromProtoTime(const google::protobuf::Timestamp& time) {
+  return absl::FromUnixSeconds(time.seconds()) + absl::Nanoseconds(time.nanos());
+}
+
+google::protobuf::Duration ToProtoDuration(absl::Duration duration) {
+  // Truncation towards zero keeps seconds and nanos of the same sign, as the proto requires.
+  const int64_t seconds = absl::IDivDuration(duration, absl::Seconds(1), &duration);
+  google::protobuf::Duration out;
+  out.set_seconds(seconds);
+  out.set_nanos(static_cast<int32_t>(duration / absl::Nanoseconds(1)));
+  return out;
+}
+
+absl::Duration FromProtoDuration(const google::protobuf::Duration& duration) {
+  return absl::Seconds(duration.seconds()) + absl::Nanoseconds(duration.nanos());
+}
+
 v1::Alignment ToProto(Align align) {
   return align == Align::kNone ? v1::ALIGNMENT_NONE : v1::ALIGNMENT_START;
 }
@@ -240,8 +266,8 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
     if (matrix.rows() < 0 || matrix.cols() < 0 ||
         static_cast<int64_t>(matrix.rows()) * matrix.cols() != matrix.values_size()) {
       return absl::InvalidArgumentError(absl::StrCat("report cost matrix of ", matrix.rows(), " x ",
-                                                     matrix.cols(), " holds ",
-                                                     matrix.values_size(), " values"));
+                                                     matrix.cols(), " holds ", matrix.values_size(),
+                                                     " values"));
     }
     CostMatrix costs(matrix.rows(), matrix.cols());
     costs.values = ToVector(matrix.values());

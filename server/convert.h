@@ -6,6 +6,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "google/protobuf/duration.pb.h"
+#include "google/protobuf/timestamp.pb.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
@@ -29,6 +32,11 @@ v1::InlineSeries InlineFromSeries(const Series& series);
 void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto);
 // InvalidArgument when the proto is not a consistent report.
 absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& proto);
+
+google::protobuf::Timestamp ToProtoTime(absl::Time time);
+absl::Time FromProtoTime(const google::protobuf::Timestamp& time);
+google::protobuf::Duration ToProtoDuration(absl::Duration duration);
+absl::Duration FromProtoDuration(const google::protobuf::Duration& duration);
 
 v1::Alignment ToProto(Align align);
 v1::Scaling ToProto(Scale scale);

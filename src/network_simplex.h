@@ -17,13 +17,14 @@ namespace wasserwarp {
 enum class PivotRule { kBlockSearch, kCandidateList, kAlteringList };
 
 // The defaults are what SolveTransport uses: the fastest combination on
-// 2000 x 3000 metric costs (bench/transport_bench.cc; over six random
-// instances, 1.25 s mean against 1.29 s for the next best, candidate list
-// without mixing, and 1.39 s for LEMON's default block search).
+// 2000 x 3000 metric costs (bench/transport_bench.cc, CPU time, median of 5:
+// 0.14 s against 0.18 s for block search, LEMON's default, and 0.21 s for
+// altering list with arc mixing; the solver works on a sparse subset of the
+// arcs, listed row by row, which mixing scatters).
 struct NetworkSimplexOptions {
   PivotRule pivot_rule = PivotRule::kAlteringList;
   // LEMON's arc_mixing: scan arcs in a strided order instead of row by row.
-  bool arc_mixing = true;
+  bool arc_mixing = false;
 };
 
 struct FlowEntry {

@@ -1,8 +1,10 @@
-// Internals shared by the TWED kernels in twed.cc and twed_path.cc.
+// Internals shared by the TWED kernels in twed.cc and twed_path.cc, and by
+// the SIMD lanes of twed_batch.cc.
 //
-// Both kernels must produce bit-identical distances, so every floating-point
-// expression that reaches D(i, j) is written once, here, and both evaluate it
-// in the same association order:
+// All kernels must produce bit-identical distances, so every floating-point
+// expression that reaches D(i, j) is written once, here (the SIMD lanes
+// mirror it operation for operation), and all evaluate it in the same
+// association order:
 //   L(i, j)  = c(a_i, b_j) + nu * |ta_i - tb_j|
 //   D(i, j)  = min(min((D + L)(i-1, j-1) + L(i, j), D(i-1, j) + delA_i), D(i, j-1) + delB_j)
 // with (D + L)(i, j) rounded once when it is stored. A virtual sample 0 with
@@ -112,6 +114,9 @@ class Side {
   }
   double time(ptrdiff_t j) const { return times_[j + pad_]; }
   double del(ptrdiff_t j) const { return dels_[j + pad_]; }
+  // Sample 0 (the virtual one); samples 1..size() follow it contiguously.
+  const double* times() const { return times_.data() + pad_; }
+  const double* dels() const { return dels_.data() + pad_; }
 
  private:
   ptrdiff_t size_;

@@ -1,16 +1,18 @@
 // Deterministic random runs for tests and benchmarks: Gaussian random walks
-// sampled at irregular, strictly increasing times.
+// sampled at irregular, strictly increasing times; and TWED parameters in one call.
 
 #ifndef WASSERWARP_TESTS_RANDOM_RUNS_H_
 #define WASSERWARP_TESTS_RANDOM_RUNS_H_
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "wasserwarp/series.h"
+#include "wasserwarp/twed.h"
 
 namespace wasserwarp::test_data {
 
@@ -55,6 +57,16 @@ inline std::vector<Series> RandomWalkRuns(absl::string_view prefix, size_t count
     runs.push_back(RandomWalkRun(rng, absl::StrCat(prefix, k), samples, channels));
   }
   return runs;
+}
+
+inline TwedParams MakeTwedParams(double nu, double lambda, double p = 2.0,
+                                 std::optional<double> time_window = std::nullopt) {
+  TwedParams params;
+  params.nu = nu;
+  params.lambda = lambda;
+  params.p = p;
+  params.time_window = time_window;
+  return params;
 }
 
 }  // namespace wasserwarp::test_data

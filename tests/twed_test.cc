@@ -24,6 +24,7 @@ namespace {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::wasserwarp::test_data::MakeTwedParams;
 using ::wasserwarp::test_data::RandomWalkRun;
 using ::wasserwarp::test_data::Sampling;
 
@@ -35,16 +36,6 @@ using ::wasserwarp::testing::ReferenceTwedWithPath;
 using ::wasserwarp::testing::UnitSpacedSeries;
 
 constexpr double kRelTol = 1e-12;
-
-TwedParams Params(double nu, double lambda, double p = 2.0,
-                  std::optional<double> time_window = std::nullopt) {
-  TwedParams params;
-  params.nu = nu;
-  params.lambda = lambda;
-  params.p = p;
-  params.time_window = time_window;
-  return params;
-}
 
 double Ok(const absl::StatusOr<double>& distance) {
   EXPECT_TRUE(distance.ok()) << distance.status();
@@ -89,7 +80,7 @@ TEST(TwedTest, PublishedValues) {
   for (const Published& row : PublishedValues()) {
     const Series a = UnitSpacedSeries("a", row.a);
     const Series b = UnitSpacedSeries("b", row.b);
-    const TwedParams params = Params(row.nu, row.lambda);
+    const TwedParams params = MakeTwedParams(row.nu, row.lambda);
     const double distance = Ok(Twed(a, b, params));
     // The published values are rounded to 3 decimals.
     EXPECT_NEAR(distance, row.twed, 5e-4) << "expected " << row.twed;
@@ -113,7 +104,7 @@ RandomCase MakeRandomCase(std::mt19937_64& rng, size_t max_length) {
   return {
       .a = RandomWalkRun(rng, "a", length(rng), d, kGaps),
       .b = RandomWalkRun(rng, "b", length(rng), d, {0.05, 1.5, 4.0 * unit(rng) - 2.0}),
-      .params = Params(unit(rng), 2.0 * unit(rng), norms[rng() % 3]),
+      .params = MakeTwedParams(unit(rng), 2.0 * unit(rng), norms[rng() % 3]),
   };
 }
 
@@ -234,7 +225,7 @@ TEST(TwedTest, LengthOneSeries) {
   const Series one{.id = "one", .channels = {"x"}, .times = {0.0}, .values = {5.0}};
   const Series three{
       .id = "three", .channels = {"x"}, .times = {0.0, 1.0, 3.0}, .values = {1.0, 2.0, 4.0}};
-  const TwedParams params = Params(0.5, 2.0);
+  const TwedParams params = MakeTwedParams(0.5, 2.0);
   // D(1,1) = |5 - 1| = 4, then two deletions in b: (1 + 0.5 + 2) and (2 + 1 + 2).
   EXPECT_EQ(Ok(Twed(one, three, params)), 12.5);
   EXPECT_EQ(Ok(Twed(three, one, params)), 12.5);
@@ -256,7 +247,7 @@ TEST(TwedTest, PathOfShiftedCopy) {
   Series b = a;
   b.id = "b";
   for (double& t : b.times) t += 0.25;
-  const absl::StatusOr<EditPathSummary> path = TwedWithPath(a, b, Params(0.1, 1.0));
+  const absl::StatusOr<EditPathSummary> path = TwedWithPath(a, b, MakeTwedParams(0.1, 1.0));
   ASSERT_TRUE(path.ok()) << path.status();
   // Matching everything costs nu * 0.25 for (1,1) and twice that for every later match.
   EXPECT_NEAR(path->distance, 0.1 * 0.25 * (2 * 50 - 1), 1e-12);
@@ -286,12 +277,14 @@ TEST(TwedTest, RejectsInvalidParams) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   constexpr double kInf = std::numeric_limits<double>::infinity();
   EXPECT_TRUE(ValidateTwedParams({}).ok());
-  EXPECT_TRUE(ValidateTwedParams(Params(0.0, 0.0, 1.0, 0.1)).ok());
+  EXPECT_TRUE(ValidateTwedParams(MakeTwedParams(0.0, 0.0, 1.0, 0.1)).ok());
   const std::vector<TwedParams> invalid = {
-      Params(-0.1, 0.0),           Params(kNaN, 0.0),           Params(kInf, 0.0),
-      Params(0.1, -1.0),           Params(0.1, kNaN),           Params(0.1, 0.0, 0.5),
-      Params(0.1, 0.0, kNaN),      Params(0.1, 0.0, kInf),      Params(0.1, 0.0, 2.0, 0.0),
-      Params(0.1, 0.0, 2.0, -1.0), Params(0.1, 0.0, 2.0, kNaN), Params(0.1, 0.0, 2.0, kInf),
+      MakeTwedParams(-0.1, 0.0),           MakeTwedParams(kNaN, 0.0),
+      MakeTwedParams(kInf, 0.0),           MakeTwedParams(0.1, -1.0),
+      MakeTwedParams(0.1, kNaN),           MakeTwedParams(0.1, 0.0, 0.5),
+      MakeTwedParams(0.1, 0.0, kNaN),      MakeTwedParams(0.1, 0.0, kInf),
+      MakeTwedParams(0.1, 0.0, 2.0, 0.0),  MakeTwedParams(0.1, 0.0, 2.0, -1.0),
+      MakeTwedParams(0.1, 0.0, 2.0, kNaN), MakeTwedParams(0.1, 0.0, 2.0, kInf),
   };
   std::mt19937_64 rng(10);
   const Series a = RandomWalkRun(rng, "a", 5, 1, kGaps);
@@ -305,10 +298,10 @@ TEST(TwedTest, RejectsInvalidParams) {
 TEST(TwedTest, ReportsOverflow) {
   const Series high{.id = "high", .channels = {"x"}, .times = {0.0}, .values = {1e308}};
   const Series low{.id = "low", .channels = {"x"}, .times = {0.0}, .values = {-1e308}};
-  const absl::Status status = Twed(high, low, Params(0.1, 0.0)).status();
+  const absl::Status status = Twed(high, low, MakeTwedParams(0.1, 0.0)).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kOutOfRange);
   EXPECT_THAT(status.message(), AllOf(HasSubstr("high"), HasSubstr("low")));
-  EXPECT_EQ(TwedWithPath(high, low, Params(0.1, 0.0)).status(), status);
+  EXPECT_EQ(TwedWithPath(high, low, MakeTwedParams(0.1, 0.0)).status(), status);
 }
 
 TEST(TwedTest, RejectsInvalidSeries) {

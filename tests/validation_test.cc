@@ -171,10 +171,9 @@ TEST(ValidationTest, ReportsEveryPhaseInOrder) {
   ValidationOptions options;
   options.on_phase = [&](ValidationPhase phase) { phases.push_back(phase); };
   ASSERT_TRUE(Validate(sim, sim, options).ok());
-  EXPECT_THAT(phases, ::testing::ElementsAre(ValidationPhase::kPreparing,
-                                             ValidationPhase::kCostMatrix,
-                                             ValidationPhase::kTransport,
-                                             ValidationPhase::kDiagnostics));
+  EXPECT_THAT(phases,
+              ::testing::ElementsAre(ValidationPhase::kPreparing, ValidationPhase::kCostMatrix,
+                                     ValidationPhase::kTransport, ValidationPhase::kDiagnostics));
 }
 
 TEST(ValidationTest, CancelledBeforeStartReturnsCancelled) {

@@ -1,0 +1,20 @@
+// The one place where the client turns gRPC's status into absl::Status, so that every error
+// the client library returns carries the service's code and message unchanged.
+
+#ifndef WASSERWARP_CLIENT_GRPC_STATUS_H_
+#define WASSERWARP_CLIENT_GRPC_STATUS_H_
+
+#include <grpcpp/support/status.h>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace wasserwarp::client {
+
+// Same code, same message; UNAVAILABLE says "cannot reach server <target>" first, since the
+// transport's own words ("failed to connect to all addresses") do not say which server.
+absl::Status FromGrpcStatus(const grpc::Status& status, absl::string_view target);
+
+}  // namespace wasserwarp::client
+
+#endif  // WASSERWARP_CLIENT_GRPC_STATUS_H_

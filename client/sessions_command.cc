@@ -1,0 +1,321 @@
+#include "sessions_command.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/time.h"
+#include "server_flags.h"
+#include "validation_client.h"
+#include "validation_flags.h"
+#include "wasserwarp/prepare.h"
+
+namespace wasserwarp::cli {
+namespace {
+
+using Client = client::ValidationClient;
+using Row = std::vector<std::string>;
+
+// What a subcommand does on the server, once its flags have been read and checked: a usage
+// error should not depend on the server being up.
+using Action = std::function<absl::Status(Client& client)>;
+
+struct Subcommand {
+  absl::string_view name;
+  // Flags besides --server that it takes.
+  std::vector<FlagSpec> flags;
+  absl::StatusOr<Action> (*prepare)(const ParsedArgs& args);
+};
+
+std::string FormatTimestamp(const google::protobuf::Timestamp& timestamp) {
+  if (timestamp.seconds() == 0 && timestamp.nanos() == 0) return "-";
+  const absl::Time time =
+      absl::FromUnixSeconds(timestamp.seconds()) + absl::Nanoseconds(timestamp.nanos());
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", time, absl::UTCTimeZone());
+}
+
+std::string FormatDuration(const google::protobuf::Duration& duration) {
+  return absl::FormatDuration(absl::Seconds(duration.seconds()) +
+                              absl::Nanoseconds(duration.nanos()));
+}
+
+std::string FormatBytes(int64_t bytes) {
+  if (bytes < 1024) return absl::StrCat(bytes, " B");
+  double value = static_cast<double>(bytes);
+  for (const char* unit : {"KiB", "MiB", "GiB"}) {
+    value /= 1024.0;
+    if (value < 1024.0 || absl::string_view(unit) == "GiB") {
+      return absl::StrFormat("%.1f %s", value, unit);
+    }
+  }
+  return "";
+}
+
+std::string FormatLabels(const google::protobuf::Map<std::string, std::string>& labels) {
+  // The map's own order is unspecified; people read labels sorted.
+  std::vector<std::string> pairs;
+  for (const auto& [key, value] : labels) pairs.push_back(absl::StrCat(key, "=", value));
+  std::sort(pairs.begin(), pairs.end());
+  return pairs.empty() ? "-" : absl::StrJoin(pairs, ",");
+}
+
+// The parameters a session sets; the others are the server's defaults.
+std::string FormatParameters(const v1::ValidationParameters& params) {
+  std::vector<std::string> set;
+  if (params.has_nu()) set.push_back(absl::StrFormat("nu %g", params.nu()));
+  if (params.has_lambda()) set.push_back(absl::StrFormat("lambda %g", params.lambda()));
+  if (params.has_p()) set.push_back(absl::StrFormat("p %g", params.p()));
+  if (params.has_time_window()) {
+    set.push_back(absl::StrFormat("time window %g s", params.time_window()));
+  }
+  if (params.align() != v1::ALIGNMENT_UNSPECIFIED) {
+    const Align align = params.align() == v1::ALIGNMENT_NONE ? Align::kNone : Align::kStart;
+    set.push_back(absl::StrCat("align ", std::string(AlignName(align))));
+  }
+  if (params.scale() != v1::SCALING_UNSPECIFIED) {
+    const Scale scale =
+        params.scale() == v1::SCALING_REFERENCE_STD ? Scale::kReferenceStd : Scale::kNone;
+    set.push_back(absl::StrCat("scale ", std::string(ScaleName(scale))));
+  }
+  if (params.has_order()) set.push_back(absl::StrFormat("order %g", params.order()));
+  if (!params.channels().empty()) {
+    set.push_back(absl::StrCat("channels ", absl::StrJoin(params.channels(), ",")));
+  }
+  return set.empty() ? "the server's" : absl::StrJoin(set, ", ");
+}
+
+// Columns padded to their widest cell; the last column is not padded.
+std::string FormatTable(const std::vector<Row>& rows) {
+  std::vector<size_t> widths;
+  for (const Row& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()));
+    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  std::string out;
+  for (const Row& row : rows) {
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (i + 1 == row.size()) {
+        absl::StrAppend(&out, row[i], "\n");
+      } else {
+        absl::StrAppendFormat(&out, "%-*s  ", static_cast<int>(widths[i]), row[i]);
+      }
+    }
+  }
+  return out;
+}
+
+absl::Status ReadSettings(const ParsedArgs& args, v1::Session& settings) {
+  absl::StatusOr<v1::ValidationParameters> defaults = GivenParameters(args);
+  if (!defaults.ok()) return defaults.status();
+  *settings.mutable_default_parameters() = *std::move(defaults);
+  if (const std::string* text = args.Value("--ttl")) {
+    absl::Duration ttl;
+    if (!absl::ParseDuration(*text, &ttl) || ttl <= absl::ZeroDuration() ||
+        ttl == absl::InfiniteDuration()) {
+      return FlagError("--ttl",
+                       absl::StrCat("expected a duration such as 8h or 90m, got \"", *text, "\""));
+    }
+    const int64_t seconds = absl::ToInt64Seconds(ttl);
+    settings.mutable_idle_ttl()->set_seconds(seconds);
+    settings.mutable_idle_ttl()->set_nanos(
+        static_cast<int32_t>(absl::ToInt64Nanoseconds(ttl - absl::Seconds(seconds))));
+  }
+  for (const std::string& label : args.Values("--label")) {
+    const size_t equals = label.find('=');
+    if (equals == 0 || equals == std::string::npos) {
+      return FlagError("--label", absl::StrCat("expected KEY=VALUE, got \"", label, "\""));
+    }
+    (*settings.mutable_labels())[label.substr(0, equals)] = label.substr(equals + 1);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Action> Create(const ParsedArgs& args) {
+  const std::string* session_id = args.Value(kSessionFlag.name);
+  v1::Session settings;
+  if (absl::Status status = ReadSettings(args, settings); !status.ok()) return status;
+  return [session_id = session_id == nullptr ? "" : *session_id,
+          settings = std::move(settings)](Client& client) -> absl::Status {
+    absl::StatusOr<v1::Session> session = client.CreateSession(session_id, settings);
+    if (!session.ok()) return session.status();
+    // The id alone, so that a script can capture it when the server chose it.
+    std::printf("%s\n", std::string(client::SessionIdOf(session->name())).c_str());
+    return absl::OkStatus();
+  };
+}
+
+absl::StatusOr<Action> List(const ParsedArgs&) {
+  return [](Client& client) -> absl::Status {
+    absl::StatusOr<std::vector<v1::Session>> sessions = client.ListSessions();
+    if (!sessions.ok()) return sessions.status();
+    if (sessions->empty()) {
+      std::puts("no sessions");
+      return absl::OkStatus();
+    }
+    std::vector<Row> rows = {{"session", "simulated", "reference", "held", "expires", "labels"}};
+    for (const v1::Session& session : *sessions) {
+      rows.push_back({std::string(client::SessionIdOf(session.name())),
+                      absl::StrCat(session.simulation_run_count()),
+                      absl::StrCat(session.reference_run_count()),
+                      FormatBytes(session.bytes_held()), FormatTimestamp(session.expire_time()),
+                      FormatLabels(session.labels())});
+    }
+    std::fputs(FormatTable(rows).c_str(), stdout);
+    return absl::OkStatus();
+  };
+}
+
+std::string FormatSession(const v1::Session& session) {
+  std::string out = absl::StrFormat("session: %s\n", client::SessionIdOf(session.name()));
+  absl::StrAppendFormat(&out, "created: %s\n", FormatTimestamp(session.create_time()));
+  absl::StrAppendFormat(&out, "expires: %s (after %s idle)\n",
+                        FormatTimestamp(session.expire_time()), FormatDuration(session.idle_ttl()));
+  absl::StrAppendFormat(&out, "labels: %s\n", FormatLabels(session.labels()));
+  absl::StrAppendFormat(&out, "default parameters: %s\n",
+                        FormatParameters(session.default_parameters()));
+  absl::StrAppendFormat(&out, "runs: %d simulated, %d reference, %s held\n",
+                        session.simulation_run_count(), session.reference_run_count(),
+                        FormatBytes(session.bytes_held()));
+  if (session.runs().empty()) return out;
+  std::vector<Row> rows = {{"role", "id", "samples", "weight", "channels"}};
+  for (const v1::RunInfo& run : session.runs()) {
+    rows.push_back({run.role() == v1::ROLE_SIMULATION ? "simulation" : "reference", run.series_id(),
+                    absl::StrCat(run.samples()),
+                    run.has_weight() ? absl::StrFormat("%g", run.weight()) : "-",
+                    absl::StrJoin(run.channels(), ",")});
+  }
+  absl::StrAppend(&out, FormatTable(rows));
+  return out;
+}
+
+absl::StatusOr<Action> Show(const ParsedArgs& args) {
+  absl::StatusOr<std::string> session_id = RequiredSession(args, "sessions show");
+  if (!session_id.ok()) return session_id.status();
+  return [session_id = *std::move(session_id)](Client& client) -> absl::Status {
+    absl::StatusOr<v1::Session> session = client.GetSession(session_id);
+    if (!session.ok()) return session.status();
+    std::fputs(FormatSession(*session).c_str(), stdout);
+    return absl::OkStatus();
+  };
+}
+
+absl::StatusOr<Action> Delete(const ParsedArgs& args) {
+  absl::StatusOr<std::string> session_id = RequiredSession(args, "sessions delete");
+  if (!session_id.ok()) return session_id.status();
+  return [session_id = *std::move(session_id)](Client& client) -> absl::Status {
+    if (absl::Status deleted = client.DeleteSession(session_id); !deleted.ok()) return deleted;
+    std::printf("deleted session %s\n", session_id.c_str());
+    return absl::OkStatus();
+  };
+}
+
+std::vector<FlagSpec> CreateFlags() {
+  std::vector<FlagSpec> flags = ValidationParameterFlags();
+  flags.insert(flags.end(), {kSessionFlag, {"--ttl", Arity::kOne}, {"--label", Arity::kMany}});
+  return flags;
+}
+
+const std::vector<Subcommand>& Subcommands() {
+  static const std::vector<Subcommand>* const subcommands = new std::vector<Subcommand>{
+      {"create", CreateFlags(), &Create},
+      {"list", {}, &List},
+      {"show", {kSessionFlag}, &Show},
+      {"delete", {kSessionFlag}, &Delete},
+  };
+  return *subcommands;
+}
+
+// Every flag of every subcommand, for the parser; each subcommand then refuses the others.
+std::vector<FlagSpec> SessionsFlags() {
+  std::vector<FlagSpec> flags = {kServerFlag};
+  for (const Subcommand& subcommand : Subcommands()) {
+    for (const FlagSpec& flag : subcommand.flags) {
+      const bool known = std::any_of(flags.begin(), flags.end(),
+                                     [&](const FlagSpec& seen) { return seen.name == flag.name; });
+      if (!known) flags.push_back(flag);
+    }
+  }
+  return flags;
+}
+
+absl::Status RunSessions(const ParsedArgs& args) {
+  const std::vector<std::string>& positional = args.positional();
+  const auto subcommand = positional.empty()
+                              ? Subcommands().end()
+                              : std::find_if(Subcommands().begin(), Subcommands().end(),
+                                             [&](const Subcommand& candidate) {
+                                               return candidate.name == positional[0];
+                                             });
+  if (subcommand == Subcommands().end()) {
+    return absl::InvalidArgumentError(
+        positional.empty() ? "sessions: expected create, list, show or delete"
+                           : absl::StrCat("sessions: unknown subcommand \"", positional[0],
+                                          "\"; expected create, list, show or delete"));
+  }
+  if (positional.size() > 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "sessions ", subcommand->name, ": unexpected argument \"", positional[1], "\""));
+  }
+  for (const FlagSpec& flag : SessionsFlags()) {
+    const bool allowed = flag.name == kServerFlag.name ||
+                         std::any_of(subcommand->flags.begin(), subcommand->flags.end(),
+                                     [&](const FlagSpec& own) { return own.name == flag.name; });
+    if (!allowed && args.Has(flag.name)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("sessions ", subcommand->name, ": ", flag.name, " does not apply"));
+    }
+  }
+  absl::StatusOr<Action> action = subcommand->prepare(args);
+  if (!action.ok()) return action.status();
+  absl::StatusOr<std::unique_ptr<Client>> client =
+      ConnectToServer(args, absl::StrCat("sessions ", subcommand->name));
+  if (!client.ok()) return client.status();
+  return (*action)(**client);
+}
+
+}  // namespace
+
+Command SessionsCommand() {
+  return {
+      .name = "sessions",
+      .synopsis = "sessions create|list|show|delete --server HOST:PORT [--session ID] [options]",
+      .usage = absl::StrCat(
+          "usage: wasserwarp sessions create --server HOST:PORT [--session ID] [options]\n"
+          "       wasserwarp sessions list --server HOST:PORT\n"
+          "       wasserwarp sessions show --server HOST:PORT --session ID\n"
+          "       wasserwarp sessions delete --server HOST:PORT --session ID\n"
+          "\n"
+          "A session on a wasserwarp-server holds runs between uploads and validations, so that\n"
+          "a bench uploads its reference runs once and validates against them for weeks (see\n"
+          "'wasserwarp upload' and 'wasserwarp validate --session'). It is deleted with\n"
+          "'sessions delete' or by the server after it has been idle for its time to live.\n"
+          "\n"
+          "  create   creates a session and prints its id; without --session the server\n"
+          "           chooses one\n"
+          "  list     one line per session: runs, bytes held, expiry, labels\n"
+          "  show     the session's settings and the runs it holds, with samples and channels\n"
+          "  delete   deletes the session and its runs\n"
+          "\n"
+          "options:\n"
+          "  --server HOST:PORT   the wasserwarp-server (required)\n"
+          "  --session ID         the session: lower-case letters, digits, '-', '_' and '.'\n"
+          "  --ttl DURATION       create: delete the session after it has been idle this long,\n"
+          "                       e.g. 90m or 720h (default: the server's)\n"
+          "  --label KEY=VALUE... create: labels to tell sessions apart; repeatable\n"
+          "\n"
+          "default parameters of the session's validations (create; an option left out takes\n"
+          "the server's default, shown in parentheses):\n",
+          ValidationParameterFlagsUsage()),
+      .flags = SessionsFlags(),
+      .run = &RunSessions,
+  };
+}
+
+}  // namespace wasserwarp::cli

@@ -1,0 +1,246 @@
+#include "validation_client.h"
+
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+#include <grpcpp/support/channel_arguments.h>
+
+#include <chrono>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "convert.h"
+#include "grpc_status.h"
+
+namespace wasserwarp::client {
+namespace {
+
+constexpr absl::string_view kSessionPrefix = "sessions/";
+
+grpc::ChannelArguments ChannelArgs() {
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(kMaxMessageBytes);
+  args.SetMaxSendMessageSize(kMaxMessageBytes);
+  // A bench keeps its connection for hours between validations; pings every 10 s keep NAT
+  // and firewall state alive and reveal a dead server within seconds, not at the next call.
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 10'000);
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10'000);
+  args.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  // Without this, gRPC stops pinging after two pings on an idle connection.
+  args.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+  return args;
+}
+
+std::optional<double> WeightAt(const std::vector<double>& weights, size_t i) {
+  if (weights.empty()) return std::nullopt;
+  return weights[i];
+}
+
+}  // namespace
+
+std::string SessionName(absl::string_view session_id) {
+  return absl::StrCat(kSessionPrefix, session_id);
+}
+
+absl::string_view SessionIdOf(absl::string_view session_name) {
+  absl::ConsumePrefix(&session_name, kSessionPrefix);
+  return session_name;
+}
+
+absl::StatusOr<std::unique_ptr<ValidationClient>> ValidationClient::Connect(
+    std::string target, const ClientOptions& options) {
+  std::shared_ptr<grpc::Channel> channel =
+      grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), ChannelArgs());
+  const auto deadline =
+      std::chrono::system_clock::now() + absl::ToChronoMilliseconds(options.connect_timeout);
+  // Waiting for READY alone would retry a refused connection until the deadline; the first
+  // failed attempt already says that nobody listens there.
+  for (grpc_connectivity_state state = channel->GetState(/*try_to_connect=*/true);
+       state != GRPC_CHANNEL_READY; state = channel->GetState(/*try_to_connect=*/true)) {
+    if (state == GRPC_CHANNEL_TRANSIENT_FAILURE || state == GRPC_CHANNEL_SHUTDOWN) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot reach server ", target, ": connection failed"));
+    }
+    if (!channel->WaitForStateChange(state, deadline)) {
+      return absl::UnavailableError(absl::StrCat("cannot reach server ", target,
+                                                 ": no connection within ",
+                                                 absl::FormatDuration(options.connect_timeout)));
+    }
+  }
+  return std::unique_ptr<ValidationClient>(
+      new ValidationClient(std::move(target), options, std::move(channel)));
+}
+
+ValidationClient::ValidationClient(std::string target, const ClientOptions& options,
+                                   std::shared_ptr<grpc::Channel> channel)
+    : target_(std::move(target)),
+      options_(options),
+      channel_(std::move(channel)),
+      stub_(v1::ValidationService::NewStub(channel_)) {}
+
+void ValidationClient::SetCallDeadline(grpc::ClientContext& context) const {
+  context.set_deadline(std::chrono::system_clock::now() +
+                       absl::ToChronoMilliseconds(options_.call_timeout));
+}
+
+absl::Status ValidationClient::FromGrpc(const grpc::Status& status) const {
+  return FromGrpcStatus(status, target_);
+}
+
+absl::StatusOr<v1::Session> ValidationClient::CreateSession(absl::string_view session_id,
+                                                            const v1::Session& settings) {
+  v1::CreateSessionRequest request;
+  request.set_session_id(std::string(session_id));
+  *request.mutable_session() = settings;
+  v1::CreateSessionResponse response;
+  grpc::ClientContext context;
+  SetCallDeadline(context);
+  if (grpc::Status status = stub_->CreateSession(&context, request, &response); !status.ok()) {
+    return FromGrpc(status);
+  }
+  return std::move(*response.mutable_session());
+}
+
+absl::StatusOr<v1::Session> ValidationClient::GetSession(absl::string_view session_id) {
+  v1::GetSessionRequest request;
+  request.set_name(SessionName(session_id));
+  v1::GetSessionResponse response;
+  grpc::ClientContext context;
+  SetCallDeadline(context);
+  if (grpc::Status status = stub_->GetSession(&context, request, &response); !status.ok()) {
+    return FromGrpc(status);
+  }
+  return std::move(*response.mutable_session());
+}
+
+absl::StatusOr<std::vector<v1::Session>> ValidationClient::ListSessions() {
+  std::vector<v1::Session> sessions;
+  v1::ListSessionsRequest request;
+  request.set_page_size(options_.list_page_size);
+  do {
+    v1::ListSessionsResponse response;
+    grpc::ClientContext context;
+    SetCallDeadline(context);
+    if (grpc::Status status = stub_->ListSessions(&context, request, &response); !status.ok()) {
+      return FromGrpc(status);
+    }
+    for (v1::Session& session : *response.mutable_sessions()) {
+      sessions.push_back(std::move(session));
+    }
+    request.set_page_token(response.next_page_token());
+  } while (!request.page_token().empty());
+  return sessions;
+}
+
+absl::Status ValidationClient::DeleteSession(absl::string_view session_id) {
+  v1::DeleteSessionRequest request;
+  request.set_name(SessionName(session_id));
+  v1::DeleteSessionResponse response;
+  grpc::ClientContext context;
+  SetCallDeadline(context);
+  return FromGrpc(stub_->DeleteSession(&context, request, &response));
+}
+
+absl::StatusOr<v1::UploadSeriesResponse> ValidationClient::UploadRuns(
+    absl::string_view session_id, const std::vector<Series>& simulation,
+    const std::vector<Series>& reference, const std::vector<double>& simulation_weights,
+    const std::vector<double>& reference_weights) {
+  if (simulation.empty() && reference.empty()) {
+    return absl::InvalidArgumentError("no runs to upload");
+  }
+  struct Side {
+    v1::Role role;
+    absl::string_view name;
+    const std::vector<Series>& runs;
+    const std::vector<double>& weights;
+  };
+  const Side sides[] = {{v1::ROLE_SIMULATION, "simulated", simulation, simulation_weights},
+                        {v1::ROLE_REFERENCE, "reference", reference, reference_weights}};
+  for (const Side& side : sides) {
+    if (!side.weights.empty() && side.weights.size() != side.runs.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(side.weights.size(), " weights for ",
+                                                     side.runs.size(), " ", side.name, " runs"));
+    }
+    for (const Series& run : side.runs) {
+      if (absl::Status valid = ValidateSeries(run); !valid.ok()) return valid;
+    }
+  }
+
+  grpc::ClientContext context;
+  v1::UploadSeriesResponse response;
+  std::unique_ptr<grpc::ClientWriter<v1::UploadSeriesRequest>> writer =
+      stub_->UploadSeries(&context, &response);
+  const std::string name = SessionName(session_id);
+  bool first = true;
+  const auto write = [&](v1::UploadSeriesRequest& message) {
+    if (first) {
+      message.set_session(name);
+      first = false;
+    } else {
+      message.clear_session();
+    }
+    return writer->Write(message);
+  };
+  bool open = true;
+  for (const Side& side : sides) {
+    for (size_t i = 0; open && i < side.runs.size(); ++i) {
+      open = WriteRunMessages(side.runs[i], side.role, WeightAt(side.weights, i),
+                              options_.chunk_bytes, write);
+    }
+  }
+  // A failed write means the server ended the stream; Finish says why.
+  if (open) writer->WritesDone();
+  if (grpc::Status status = writer->Finish(); !status.ok()) return FromGrpc(status);
+  return response;
+}
+
+absl::StatusOr<ValidationReport> ValidationClient::Validate(
+    absl::string_view session_id, const v1::ValidationParameters& overrides,
+    bool include_cost_matrix, const ProgressCallback& on_progress) {
+  v1::ValidateRequest request;
+  request.set_session(SessionName(session_id));
+  *request.mutable_parameters() = overrides;
+  request.set_include_cost_matrix(include_cost_matrix);
+  grpc::ClientContext context;
+  std::unique_ptr<grpc::ClientReader<v1::ValidateResponse>> reader =
+      stub_->Validate(&context, request);
+  v1::ValidateResponse event;
+  std::optional<v1::ValidationReport> report;
+  while (reader->Read(&event)) {
+    if (event.has_progress()) {
+      if (on_progress) on_progress(event.progress());
+    } else if (event.has_report()) {
+      report = std::move(*event.mutable_report());
+    }
+  }
+  if (grpc::Status status = reader->Finish(); !status.ok()) return FromGrpc(status);
+  if (!report.has_value()) {
+    return absl::InternalError(
+        absl::StrCat("server ", target_, " ended the validation without a report"));
+  }
+  absl::StatusOr<ValidationReport> converted = wire::ReportFromProto(*report);
+  // An inconsistent report is the server's fault, not the caller's input.
+  if (!converted.ok()) {
+    return absl::InternalError(absl::StrCat(
+        "server ", target_, " sent an inconsistent report: ", converted.status().message()));
+  }
+  return converted;
+}
+
+absl::StatusOr<v1::ComputeTwedResponse> ValidationClient::ComputeTwed(
+    const Series& a, const Series& b, const v1::ValidationParameters& parameters) {
+  v1::ComputeTwedRequest request;
+  *request.mutable_a() = wire::InlineFromSeries(a);
+  *request.mutable_b() = wire::InlineFromSeries(b);
+  *request.mutable_parameters() = parameters;
+  v1::ComputeTwedResponse response;
+  grpc::ClientContext context;
+  SetCallDeadline(context);
+  if (grpc::Status status = stub_->ComputeTwed(&context, request, &response); !status.ok()) {
+    return FromGrpc(status);
+  }
+  return response;
+}
+
+}  // namespace wasserwarp::client

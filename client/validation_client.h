@@ -1,0 +1,108 @@
+// A C++ client of the wasserwarp validation service (wasserwarp.v1.ValidationService), for
+// test benches and pipelines that keep their reference runs on a server: sessions, uploads of
+// runs in chunks, validations with progress, quick TWED checks. Every error is an
+// absl::Status with the service's code and message.
+//
+// A client is safe to share between threads; each call is independent.
+
+#ifndef WASSERWARP_CLIENT_VALIDATION_CLIENT_H_
+#define WASSERWARP_CLIENT_VALIDATION_CLIENT_H_
+
+#include <grpcpp/channel.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "upload_messages.h"
+#include "wasserwarp/series.h"
+#include "wasserwarp/v1/validation.grpc.pb.h"
+#include "wasserwarp/v1/validation.pb.h"
+#include "wasserwarp/validation.h"
+
+namespace wasserwarp::client {
+
+// The largest message either side of the channel accepts; it matches the server's default
+// limit so that a large report (a big cost matrix) arrives whole.
+inline constexpr int kMaxMessageBytes = 64 << 20;
+
+struct ClientOptions {
+  // How long Connect waits for the connection to be ready.
+  absl::Duration connect_timeout = absl::Seconds(10);
+  // The deadline of each unary call. Uploads and validations have none, as their length
+  // depends on the data; keepalive pings every 10 s notice a server that went away.
+  absl::Duration call_timeout = absl::Seconds(60);
+  // Sample data per upload message.
+  size_t chunk_bytes = kDefaultChunkBytes;
+  // Sessions per ListSessions page; the service's maximum is 1000.
+  int list_page_size = 1000;
+};
+
+using ProgressCallback = std::function<void(const v1::ValidateProgress&)>;
+
+// `sessions/{session_id}`, the resource name the service uses.
+std::string SessionName(absl::string_view session_id);
+// The id in a resource name `sessions/{session_id}`.
+absl::string_view SessionIdOf(absl::string_view session_name);
+
+class ValidationClient {
+ public:
+  // Connects to `target` (HOST:PORT) over an insecure channel. Unavailable, saying "cannot
+  // reach server <target>", when the connection fails or is not ready in time.
+  static absl::StatusOr<std::unique_ptr<ValidationClient>> Connect(
+      std::string target, const ClientOptions& options = ClientOptions());
+
+  const std::string& target() const { return target_; }
+
+  // `settings` provides default_parameters, labels and idle_ttl; an empty `session_id` lets
+  // the service choose one.
+  absl::StatusOr<v1::Session> CreateSession(absl::string_view session_id,
+                                            const v1::Session& settings);
+  // The session with the runs it holds.
+  absl::StatusOr<v1::Session> GetSession(absl::string_view session_id);
+  // Every session, in the order of their ids (all pages).
+  absl::StatusOr<std::vector<v1::Session>> ListSessions();
+  absl::Status DeleteSession(absl::string_view session_id);
+
+  // Uploads the runs in one stream, simulated runs first, in the given order; the session's
+  // runs keep that order, which is the order of the report's indices. A weights vector is
+  // empty (the service weighs runs alike) or holds one raw weight per run. Runs are checked
+  // here first (ValidateSeries), so that a bad file is named before anything is sent.
+  absl::StatusOr<v1::UploadSeriesResponse> UploadRuns(
+      absl::string_view session_id, const std::vector<Series>& simulation,
+      const std::vector<Series>& reference, const std::vector<double>& simulation_weights = {},
+      const std::vector<double>& reference_weights = {});
+
+  // Validates what the session holds, with `overrides` over the session's default parameters.
+  // `on_progress`, when set, sees each progress event on the calling thread.
+  absl::StatusOr<ValidationReport> Validate(absl::string_view session_id,
+                                            const v1::ValidationParameters& overrides,
+                                            bool include_cost_matrix,
+                                            const ProgressCallback& on_progress = nullptr);
+
+  // TWED(a, b) with its diagnostics; `parameters` provides nu, lambda, p, time_window, align
+  // and channels.
+  absl::StatusOr<v1::ComputeTwedResponse> ComputeTwed(const Series& a, const Series& b,
+                                                      const v1::ValidationParameters& parameters);
+
+ private:
+  ValidationClient(std::string target, const ClientOptions& options,
+                   std::shared_ptr<grpc::Channel> channel);
+
+  void SetCallDeadline(grpc::ClientContext& context) const;
+  absl::Status FromGrpc(const grpc::Status& status) const;
+
+  std::string target_;
+  ClientOptions options_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::ValidationService::Stub> stub_;
+};
+
+}  // namespace wasserwarp::client
+
+#endif  // WASSERWARP_CLIENT_VALIDATION_CLIENT_H_

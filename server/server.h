@@ -1,0 +1,67 @@
+// A running wasserwarp service: the gRPC server with the validation,
+// health and reflection services, the session store, the job queue and the
+// idle-session sweeper. main.cc runs one; tests run one in-process.
+
+#ifndef WASSERWARP_SERVER_SERVER_H_
+#define WASSERWARP_SERVER_SERVER_H_
+
+#include <grpcpp/server.h>
+
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "job_queue.h"
+#include "server_config.h"
+#include "session_store.h"
+#include "validation_service.h"
+
+namespace wasserwarp::service {
+
+class ValidationServer {
+ public:
+  // Listens on config.listen; `job_observer` (optional) sees every job's end.
+  static absl::StatusOr<std::unique_ptr<ValidationServer>> Start(
+      const ServerConfig& config, JobQueue::Observer job_observer = nullptr);
+  // Shuts down without grace if Shutdown was not called.
+  ~ValidationServer();
+
+  // host:port with the port actually bound.
+  const std::string& address() const { return address_; }
+
+  // Health goes NOT_SERVING and new calls are refused; calls in progress
+  // get `grace` to finish, then are cancelled, which cancels their jobs.
+  // Returns when every call and job has ended. Idempotent.
+  void Shutdown(absl::Duration grace);
+
+  // Drops the sessions idle past their TTL at `now` (the sweeper's work,
+  // callable directly); returns their ids.
+  std::vector<std::string> ExpireIdleSessions(absl::Time now);
+
+  SessionStore& sessions() { return *store_; }
+  JobQueue& jobs() { return *jobs_; }
+
+ private:
+  explicit ValidationServer(const ServerConfig& config, JobQueue::Observer job_observer);
+  void Sweep();
+
+  const ServerConfig config_;
+  std::unique_ptr<SessionStore> store_;
+  std::unique_ptr<JobQueue> jobs_;
+  std::unique_ptr<ValidationService> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::string address_;
+  std::thread sweeper_;
+  absl::Mutex mu_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  bool shut_down_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+}  // namespace wasserwarp::service
+
+#endif  // WASSERWARP_SERVER_SERVER_H_

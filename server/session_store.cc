@@ -1,0 +1,283 @@
+#include "session_store.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/random/random.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+#include "convert.h"
+#include "resource_names.h"
+
+namespace wasserwarp::service {
+namespace {
+
+absl::string_view View(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+
+absl::Status NotFound(std::string_view id) {
+  return absl::NotFoundError(absl::StrCat("session ", SessionName(id), " not found"));
+}
+
+std::string_view RoleName(v1::Role role) {
+  return role == v1::ROLE_SIMULATION ? "simulation" : "reference";
+}
+
+}  // namespace
+
+int64_t SampleBytes(int64_t times, int64_t values) {
+  return static_cast<int64_t>(sizeof(double)) * (times + values);
+}
+
+SessionStore::SessionStore(const SessionLimits& limits) : limits_(limits) {}
+
+absl::StatusOr<v1::Session> SessionStore::Create(std::string id, SessionSettings settings) {
+  const absl::Time now = absl::Now();
+  absl::MutexLock lock(&mu_);
+  if (id.empty()) {
+    id = UnusedRandomId();
+  } else if (FindLive(id, now) != nullptr) {
+    return absl::AlreadyExistsError(absl::StrCat("session ", SessionName(id), " already exists"));
+  }
+  if (static_cast<int64_t>(sessions_.size()) >= limits_.max_sessions) {
+    ExpireIdleLocked(now);
+  }
+  if (static_cast<int64_t>(sessions_.size()) >= limits_.max_sessions) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the server holds ", sessions_.size(),
+                     " sessions, its limit (--max_sessions=", limits_.max_sessions, ")"));
+  }
+  Session session;
+  session.instance = next_instance_++;
+  session.idle_ttl = settings.idle_ttl.value_or(limits_.session_idle_ttl);
+  session.settings = std::move(settings);
+  session.create_time = now;
+  session.last_use = now;
+  const auto [it, inserted] = sessions_.emplace(std::move(id), std::move(session));
+  return ToProto(it->first, it->second, /*with_runs=*/true);
+}
+
+absl::StatusOr<v1::Session> SessionStore::Get(std::string_view id) {
+  absl::MutexLock lock(&mu_);
+  const Session* session = FindLive(id, absl::Now());
+  if (session == nullptr) return NotFound(id);
+  return ToProto(std::string(id), *session, /*with_runs=*/true);
+}
+
+std::vector<v1::Session> SessionStore::List(std::string_view after_id, int limit, bool& more) {
+  const absl::Time now = absl::Now();
+  absl::MutexLock lock(&mu_);
+  std::vector<v1::Session> page;
+  more = false;
+  auto it = after_id.empty() ? sessions_.begin() : sessions_.upper_bound(after_id);
+  while (it != sessions_.end()) {
+    if (it->second.last_use + it->second.idle_ttl <= now) {
+      Erase(it++);
+      continue;
+    }
+    if (static_cast<int>(page.size()) == limit) {
+      more = true;
+      break;
+    }
+    page.push_back(ToProto(it->first, it->second, /*with_runs=*/false));
+    ++it;
+  }
+  return page;
+}
+
+absl::Status SessionStore::Delete(std::string_view id) {
+  absl::MutexLock lock(&mu_);
+  if (FindLive(id, absl::Now()) == nullptr) return NotFound(id);
+  Erase(sessions_.find(id));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SessionRef> SessionStore::Open(std::string_view id) {
+  const absl::Time now = absl::Now();
+  absl::MutexLock lock(&mu_);
+  Session* session = FindLive(id, now);
+  if (session == nullptr) return NotFound(id);
+  session->last_use = now;
+  return SessionRef{std::string(id), session->instance};
+}
+
+absl::StatusOr<SessionSnapshot> SessionStore::Snapshot(std::string_view id) {
+  const absl::Time now = absl::Now();
+  absl::MutexLock lock(&mu_);
+  Session* session = FindLive(id, now);
+  if (session == nullptr) return NotFound(id);
+  session->last_use = now;
+  SessionSnapshot snapshot;
+  snapshot.id = std::string(id);
+  snapshot.default_parameters = session->settings.default_parameters;
+  for (const StoredRun& run : session->runs) {
+    (run.role == v1::ROLE_SIMULATION ? snapshot.simulation : snapshot.reference).push_back(run);
+  }
+  return snapshot;
+}
+
+void SessionStore::Touch(std::string_view id) {
+  const absl::Time now = absl::Now();
+  absl::MutexLock lock(&mu_);
+  if (Session* session = FindLive(id, now)) session->last_use = now;
+}
+
+absl::Status SessionStore::Reserve(const SessionRef& ref, int64_t bytes) {
+  const absl::Time now = absl::Now();
+  absl::MutexLock lock(&mu_);
+  Session* session = FindInstance(ref, now);
+  if (session == nullptr) return NotFound(ref.id);
+  const int64_t session_bytes = session->held_bytes + session->reserved_bytes + bytes;
+  if (session_bytes > limits_.max_session_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "session ", SessionName(ref.id), " would hold ", session_bytes,
+        " bytes of sample data, over its limit (--max_session_bytes=", limits_.max_session_bytes,
+        ")"));
+  }
+  const int64_t total_bytes = total_held_ + total_reserved_ + bytes;
+  if (total_bytes > limits_.max_total_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "the server would hold ", total_bytes,
+        " bytes of sample data, over its limit (--max_total_bytes=", limits_.max_total_bytes, ")"));
+  }
+  session->reserved_bytes += bytes;
+  total_reserved_ += bytes;
+  session->last_use = now;
+  return absl::OkStatus();
+}
+
+void SessionStore::Release(const SessionRef& ref, int64_t bytes) {
+  absl::MutexLock lock(&mu_);
+  total_reserved_ -= bytes;
+  // A deleted session took its reservations with it; only the total still counts them.
+  const auto it = sessions_.find(ref.id);
+  if (it != sessions_.end() && it->second.instance == ref.instance) {
+    it->second.reserved_bytes -= bytes;
+  }
+}
+
+absl::Status SessionStore::CheckNewRun(const SessionRef& ref, v1::Role role,
+                                       std::string_view series_id) {
+  absl::MutexLock lock(&mu_);
+  const Session* session = FindInstance(ref, absl::Now());
+  if (session == nullptr) return NotFound(ref.id);
+  return CheckNewRunLocked(ref.id, *session, role, series_id);
+}
+
+absl::StatusOr<v1::RunInfo> SessionStore::Commit(const SessionRef& ref, StoredRun run) {
+  const absl::Time now = absl::Now();
+  absl::MutexLock lock(&mu_);
+  Session* session = FindInstance(ref, now);
+  if (session == nullptr) return NotFound(ref.id);
+  if (absl::Status status = CheckNewRunLocked(ref.id, *session, run.role, run.series->id);
+      !status.ok()) {
+    return status;
+  }
+  run.commit_time = now;
+  session->run_keys.emplace(run.role, run.series->id);
+  session->reserved_bytes -= run.bytes;
+  session->held_bytes += run.bytes;
+  total_reserved_ -= run.bytes;
+  total_held_ += run.bytes;
+  session->last_use = now;
+  session->runs.push_back(std::move(run));
+  return RunInfoOf(session->runs.back());
+}
+
+std::vector<std::string> SessionStore::ExpireIdle(absl::Time now) {
+  absl::MutexLock lock(&mu_);
+  return ExpireIdleLocked(now);
+}
+
+int64_t SessionStore::total_bytes() const {
+  absl::MutexLock lock(&mu_);
+  return total_held_ + total_reserved_;
+}
+
+std::vector<std::string> SessionStore::ExpireIdleLocked(absl::Time now) {
+  std::vector<std::string> expired;
+  for (auto it = sessions_.begin(); it != sessions_.end();) {
+    if (it->second.last_use + it->second.idle_ttl <= now) {
+      expired.push_back(it->first);
+      Erase(it++);
+    } else {
+      ++it;
+    }
+  }
+  return expired;
+}
+
+SessionStore::Session* SessionStore::FindLive(std::string_view id, absl::Time now) {
+  const auto it = sessions_.find(id);
+  if (it == sessions_.end()) return nullptr;
+  if (it->second.last_use + it->second.idle_ttl <= now) {
+    Erase(it);
+    return nullptr;
+  }
+  return &it->second;
+}
+
+SessionStore::Session* SessionStore::FindInstance(const SessionRef& ref, absl::Time now) {
+  Session* session = FindLive(ref.id, now);
+  return session != nullptr && session->instance == ref.instance ? session : nullptr;
+}
+
+void SessionStore::Erase(SessionMap::iterator it) {
+  total_held_ -= it->second.held_bytes;
+  sessions_.erase(it);
+}
+
+absl::Status SessionStore::CheckNewRunLocked(const std::string& id, const Session& session,
+                                             v1::Role role, std::string_view series_id) const {
+  if (session.run_keys.contains(std::pair(role, std::string(series_id)))) {
+    return absl::AlreadyExistsError(absl::StrCat("session ", SessionName(id), " already holds ",
+                                                 View(RoleName(role)), " run \"", View(series_id),
+                                                 "\""));
+  }
+  if (static_cast<int64_t>(session.runs.size()) >= limits_.max_runs_per_session) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "session ", SessionName(id), " holds ", session.runs.size(),
+        " runs, its limit (--max_runs_per_session=", limits_.max_runs_per_session, ")"));
+  }
+  return absl::OkStatus();
+}
+
+std::string SessionStore::UnusedRandomId() const {
+  absl::BitGen gen;
+  while (true) {
+    std::string id = absl::StrFormat("%016x", absl::Uniform<uint64_t>(gen));
+    if (!sessions_.contains(id)) return id;
+  }
+}
+
+v1::RunInfo SessionStore::RunInfoOf(const StoredRun& run) {
+  v1::RunInfo info;
+  info.set_series_id(run.series->id);
+  info.set_role(run.role);
+  info.set_samples(static_cast<int64_t>(run.series->samples()));
+  for (const std::string& channel : run.series->channels) info.add_channels(channel);
+  if (run.weight.has_value()) info.set_weight(*run.weight);
+  *info.mutable_commit_time() = wire::ToProtoTime(run.commit_time);
+  return info;
+}
+
+v1::Session SessionStore::ToProto(const std::string& id, const Session& session, bool with_runs) {
+  v1::Session out;
+  out.set_name(SessionName(id));
+  *out.mutable_default_parameters() = session.settings.default_parameters;
+  for (const auto& [key, value] : session.settings.labels) (*out.mutable_labels())[key] = value;
+  *out.mutable_idle_ttl() = wire::ToProtoDuration(session.idle_ttl);
+  *out.mutable_create_time() = wire::ToProtoTime(session.create_time);
+  *out.mutable_expire_time() = wire::ToProtoTime(session.last_use + session.idle_ttl);
+  int32_t simulation = 0;
+  for (const StoredRun& run : session.runs) {
+    if (run.role == v1::ROLE_SIMULATION) ++simulation;
+    if (with_runs) *out.add_runs() = RunInfoOf(run);
+  }
+  out.set_simulation_run_count(simulation);
+  out.set_reference_run_count(static_cast<int32_t>(session.runs.size()) - simulation);
+  out.set_bytes_held(session.held_bytes);
+  return out;
+}
+
+}  // namespace wasserwarp::service

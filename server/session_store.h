@@ -1,0 +1,135 @@
+// The sessions a server holds: their settings and committed runs, the bytes
+// they hold or are receiving, and their idle expiry. Thread-safe.
+//
+// Runs are immutable once committed and shared by pointer, so a snapshot for
+// a validation copies no sample data and later uploads or deletion do not
+// disturb a validation in progress.
+
+#ifndef WASSERWARP_SERVER_SESSION_STORE_H_
+#define WASSERWARP_SERVER_SESSION_STORE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "server_config.h"
+#include "wasserwarp/series.h"
+#include "wasserwarp/v1/validation.pb.h"
+
+namespace wasserwarp::service {
+
+struct StoredRun {
+  std::shared_ptr<const Series> series;
+  v1::Role role = v1::ROLE_UNSPECIFIED;
+  std::optional<double> weight;
+  absl::Time commit_time;
+  int64_t bytes = 0;
+};
+
+struct SessionSnapshot {
+  std::string id;
+  v1::ValidationParameters default_parameters;
+  std::vector<StoredRun> simulation;  // in commit order
+  std::vector<StoredRun> reference;
+};
+
+struct SessionSettings {
+  v1::ValidationParameters default_parameters;
+  std::map<std::string, std::string> labels;
+  std::optional<absl::Duration> idle_ttl;  // unset: the server's default
+};
+
+// One instance of a session: ids can be reused after a deletion, so uploads
+// hold the instance they started on.
+struct SessionRef {
+  std::string id;
+  uint64_t instance = 0;
+};
+
+// The sample data bytes of a run: 8 per time and per value.
+int64_t SampleBytes(int64_t times, int64_t values);
+
+class SessionStore {
+ public:
+  explicit SessionStore(const SessionLimits& limits);
+
+  // An empty id asks for a random one. AlreadyExists for a taken id,
+  // ResourceExhausted at --max_sessions.
+  absl::StatusOr<v1::Session> Create(std::string id, SessionSettings settings);
+  // With its runs. NotFound when unknown or expired.
+  absl::StatusOr<v1::Session> Get(std::string_view id);
+  // At most `limit` sessions with ids after `after_id`, without their runs;
+  // `more` tells whether any follow.
+  std::vector<v1::Session> List(std::string_view after_id, int limit, bool& more);
+  absl::Status Delete(std::string_view id);
+
+  // Uses of a session: each resets its idle TTL.
+  absl::StatusOr<SessionRef> Open(std::string_view id);
+  absl::StatusOr<SessionSnapshot> Snapshot(std::string_view id);
+  void Touch(std::string_view id);
+
+  // In-flight upload accounting, so a growing run is refused before it is
+  // held rather than after.
+  absl::Status Reserve(const SessionRef& session, int64_t bytes);
+  void Release(const SessionRef& session, int64_t bytes);
+  // AlreadyExists for a duplicate id in the role, ResourceExhausted at
+  // --max_runs_per_session.
+  absl::Status CheckNewRun(const SessionRef& session, v1::Role role, std::string_view series_id);
+  // Makes a run visible; its `bytes` move from reserved to held. On error
+  // the reservation stays the caller's to release.
+  absl::StatusOr<v1::RunInfo> Commit(const SessionRef& session, StoredRun run);
+
+  // Drops sessions idle longer than their TTL at `now`; returns their ids.
+  std::vector<std::string> ExpireIdle(absl::Time now);
+
+  int64_t total_bytes() const;
+
+ private:
+  struct Session {
+    uint64_t instance = 0;
+    SessionSettings settings;
+    absl::Duration idle_ttl;
+    absl::Time create_time;
+    absl::Time last_use;
+    std::vector<StoredRun> runs;
+    std::set<std::pair<v1::Role, std::string>> run_keys;
+    int64_t held_bytes = 0;
+    int64_t reserved_bytes = 0;
+  };
+  using SessionMap = std::map<std::string, Session, std::less<>>;
+
+  // Expired sessions are dropped on the way, so that lookups never depend
+  // on when the last sweep ran.
+  Session* FindLive(std::string_view id, absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  Session* FindInstance(const SessionRef& session, absl::Time now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Erase(SessionMap::iterator it) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  std::vector<std::string> ExpireIdleLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status CheckNewRunLocked(const std::string& id, const Session& session, v1::Role role,
+                                 std::string_view series_id) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  std::string UnusedRandomId() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  static v1::RunInfo RunInfoOf(const StoredRun& run);
+  static v1::Session ToProto(const std::string& id, const Session& session, bool with_runs);
+
+  const SessionLimits limits_;
+  mutable absl::Mutex mu_;
+  SessionMap sessions_ ABSL_GUARDED_BY(mu_);
+  uint64_t next_instance_ ABSL_GUARDED_BY(mu_) = 1;
+  int64_t total_held_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t total_reserved_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+}  // namespace wasserwarp::service
+
+#endif  // WASSERWARP_SERVER_SESSION_STORE_H_

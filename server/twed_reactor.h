@@ -1,0 +1,47 @@
+// ComputeTwed: the TWED of two runs sent inline, computed as a job.
+
+#ifndef WASSERWARP_SERVER_TWED_REACTOR_H_
+#define WASSERWARP_SERVER_TWED_REACTOR_H_
+
+#include <grpcpp/support/server_callback.h>
+
+#include <cstdint>
+#include <optional>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "job_queue.h"
+#include "rpc_log.h"
+#include "server_config.h"
+#include "wasserwarp/v1/validation.pb.h"
+
+namespace wasserwarp::service {
+
+// Finish is the last thing anyone does with the reactor before OnDone
+// deletes it: the job or the drop calls it, never both.
+class TwedReactor final : public grpc::ServerUnaryReactor {
+ public:
+  TwedReactor(grpc::CallbackServerContext* context, const v1::ComputeTwedRequest* request,
+              v1::ComputeTwedResponse* response, const SessionLimits& limits, JobQueue& jobs);
+
+  void OnCancel() override;
+  void OnDone() override;
+
+ private:
+  absl::Status CheckSize() const;
+  JobOutcome Run();
+  void Complete(const absl::Status& status);
+
+  const v1::ComputeTwedRequest* const request_;
+  v1::ComputeTwedResponse* const response_;
+  const SessionLimits& limits_;
+  JobQueue& jobs_;
+  RpcLog log_;
+  absl::Mutex mu_;
+  std::optional<uint64_t> job_id_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace wasserwarp::service
+
+#endif  // WASSERWARP_SERVER_TWED_REACTOR_H_

@@ -1,0 +1,327 @@
+#include "validate_reactor.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "convert.h"
+#include "resource_names.h"
+#include "status.h"
+#include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/transport.h"
+
+namespace wasserwarp::service {
+namespace {
+
+// Under the contract's 250 ms, with room for a loaded machine.
+constexpr absl::Duration kProgressInterval = absl::Milliseconds(200);
+constexpr int kCostMatrixProgressMs = 50;
+
+v1::Phase ToProto(ValidationPhase phase) {
+  switch (phase) {
+    case ValidationPhase::kPreparing:
+      return v1::PHASE_PREPARING;
+    case ValidationPhase::kCostMatrix:
+      return v1::PHASE_COST_MATRIX;
+    case ValidationPhase::kTransport:
+      return v1::PHASE_TRANSPORT;
+    case ValidationPhase::kDiagnostics:
+      return v1::PHASE_DIAGNOSTICS;
+  }
+  return v1::PHASE_UNSPECIFIED;
+}
+
+// The weights of one set: none, or one per run.
+absl::StatusOr<std::vector<double>> Weights(const std::vector<StoredRun>& runs,
+                                            std::string_view set) {
+  const StoredRun* weighted = nullptr;
+  const StoredRun* unweighted = nullptr;
+  for (const StoredRun& run : runs) (run.weight.has_value() ? weighted : unweighted) = &run;
+  if (weighted == nullptr) return std::vector<double>();
+  if (unweighted != nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(absl::string_view(set.data(), set.size()), " run \"", unweighted->series->id,
+                     "\" has no weight while run \"", weighted->series->id,
+                     "\" has one: weight every run of a set or none"));
+  }
+  std::vector<double> weights;
+  weights.reserve(runs.size());
+  for (const StoredRun& run : runs) weights.push_back(*run.weight);
+  return weights;
+}
+
+uint64_t TotalSamples(const std::vector<StoredRun>& runs) {
+  uint64_t samples = 0;
+  for (const StoredRun& run : runs) samples += run.series->samples();
+  return samples;
+}
+
+}  // namespace
+
+ValidateReactor::ValidateReactor(grpc::CallbackServerContext* context,
+                                 const v1::ValidateRequest& request, SessionStore& store,
+                                 JobQueue& jobs)
+    : store_(store), jobs_(jobs), start_time_(absl::Now()), log_(context, "Validate") {
+  {
+    absl::MutexLock lock(&mu_);
+    // The constructor holds the reactor too, until it is done with it.
+    refs_ = 2;
+    log_.Received(request.ByteSizeLong());
+    progress_.set_phase(v1::PHASE_QUEUED);
+    next_progress_ = start_time_;
+  }
+  absl::Status started = Start(request);
+  Action action;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!started.ok()) result_ = std::move(started);
+    action = NextAction(/*alarm_fired=*/false);
+  }
+  Execute(action);
+  Unref();
+}
+
+absl::Status ValidateReactor::Start(const v1::ValidateRequest& request) {
+  absl::StatusOr<std::string> id = SessionIdFromName(request.session(), "session");
+  if (!id.ok()) return id.status();
+  absl::StatusOr<SessionSnapshot> snapshot = store_.Snapshot(*id);
+  if (!snapshot.ok()) return snapshot.status();
+  snapshot_ = *std::move(snapshot);
+
+  v1::ValidationParameters parameters = snapshot_.default_parameters;
+  wire::MergeParameters(request.parameters(), parameters);
+  if (absl::Status status = wire::ApplyParameters(parameters, options_); !status.ok()) {
+    return status;
+  }
+  absl::StatusOr<std::vector<double>> simulation_weights =
+      Weights(snapshot_.simulation, "simulation");
+  if (!simulation_weights.ok()) return simulation_weights.status();
+  absl::StatusOr<std::vector<double>> reference_weights = Weights(snapshot_.reference, "reference");
+  if (!reference_weights.ok()) return reference_weights.status();
+  options_.simulation_weights = *std::move(simulation_weights);
+  options_.reference_weights = *std::move(reference_weights);
+  options_.keep_cost_matrix = request.include_cost_matrix();
+  options_.compute.max_threads = jobs_.threads_per_job();
+  options_.compute.progress_interval_ms = kCostMatrixProgressMs;
+  // Bad parameters are refused before they take a job slot; the core checks again.
+  if (absl::Status status = ValidateTwedParams(options_.twed); !status.ok()) return status;
+  TransportOptions transport;
+  transport.order = options_.order;
+  transport.row_weights = options_.simulation_weights;
+  transport.col_weights = options_.reference_weights;
+  if (absl::Status status = ValidateTransportOptions(transport, snapshot_.simulation.size(),
+                                                     snapshot_.reference.size());
+      !status.ok()) {
+    return status;
+  }
+
+  const uint64_t pairs = snapshot_.simulation.size() * snapshot_.reference.size();
+  // TwedCells(a, b) is samples(a) x samples(b), so the total is a product of sums.
+  const uint64_t cells = TotalSamples(snapshot_.simulation) * TotalSamples(snapshot_.reference);
+  {
+    absl::MutexLock lock(&mu_);
+    progress_.set_pairs_total(static_cast<int64_t>(pairs));
+    progress_.set_cells_total(static_cast<int64_t>(cells));
+    ++refs_;  // the job's
+  }
+  Job job{
+      .label = absl::StrFormat("Validate %s: %d x %d runs, %d cells", SessionName(snapshot_.id),
+                               snapshot_.simulation.size(), snapshot_.reference.size(), cells),
+      .group = snapshot_.id,
+      .run = [this](const CancellationToken& cancel) { return Run(cancel); },
+      .dropped =
+          [this] { Complete(absl::CancelledError("validation cancelled before it started")); },
+  };
+  absl::StatusOr<uint64_t> job_id = jobs_.Submit(std::move(job));
+  bool cancelled = false;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!job_id.ok()) {
+      --refs_;
+      return job_id.status();
+    }
+    job_id_ = *job_id;
+    cancelled = cancelled_;
+  }
+  if (cancelled) jobs_.Cancel(*job_id);
+  return absl::OkStatus();
+}
+
+JobOutcome ValidateReactor::Run(const CancellationToken& cancel) {
+  {
+    absl::MutexLock lock(&mu_);
+    progress_.set_phase(v1::PHASE_PREPARING);
+  }
+  options_.compute.cancel = &cancel;
+  options_.compute.progress = [this](const CostMatrixProgress& progress) {
+    absl::MutexLock lock(&mu_);
+    progress_.set_pairs_done(static_cast<int64_t>(progress.pairs_done));
+    progress_.set_pairs_total(static_cast<int64_t>(progress.pairs_total));
+    progress_.set_cells_done(static_cast<int64_t>(progress.cells_done));
+    progress_.set_cells_total(static_cast<int64_t>(progress.cells_total));
+  };
+  options_.on_phase = [this](ValidationPhase phase) {
+    absl::MutexLock lock(&mu_);
+    progress_.set_phase(ToProto(phase));
+  };
+  // The core takes runs by value; the copies live only as long as the job.
+  std::vector<Series> simulation;
+  std::vector<Series> reference;
+  simulation.reserve(snapshot_.simulation.size());
+  reference.reserve(snapshot_.reference.size());
+  for (const StoredRun& run : snapshot_.simulation) simulation.push_back(*run.series);
+  for (const StoredRun& run : snapshot_.reference) reference.push_back(*run.series);
+
+  absl::StatusOr<ValidationReport> report = Validate(simulation, reference, options_);
+  store_.Touch(snapshot_.id);
+
+  JobOutcome outcome{.status = report.status()};
+  bool client_cancelled = false;
+  {
+    absl::MutexLock lock(&mu_);
+    outcome.cells_done = static_cast<uint64_t>(progress_.cells_done());
+    outcome.cells_total = static_cast<uint64_t>(progress_.cells_total());
+    client_cancelled = cancelled_;
+  }
+  absl::Status status = report.status();
+  if (report.ok()) {
+    wire::ReportToProto(*report, *report_.mutable_report());
+  } else if (absl::IsCancelled(status) && !client_cancelled) {
+    status = absl::CancelledError(
+        absl::StrCat("session ", SessionName(snapshot_.id), " was deleted during the validation"));
+  }
+  Complete(std::move(status));
+  return outcome;
+}
+
+void ValidateReactor::Complete(absl::Status status) {
+  grpc::Alarm* pending_alarm = nullptr;
+  Action action;
+  {
+    absl::MutexLock lock(&mu_);
+    result_ = std::move(status);
+    if (alarm_pending_) pending_alarm = alarm_.get();
+    action = NextAction(/*alarm_fired=*/false);
+  }
+  Execute(action);
+  // The report goes out now rather than when the alarm would have fired. No
+  // alarm is armed once a result is set, so this one outlives the call.
+  if (pending_alarm != nullptr) pending_alarm->Cancel();
+  Unref();
+}
+
+void ValidateReactor::OnWriteDone(bool ok) {
+  Action action;
+  {
+    absl::MutexLock lock(&mu_);
+    write_in_flight_ = false;
+    if (!ok) stream_broken_ = true;
+    action = NextAction(/*alarm_fired=*/false);
+  }
+  Execute(action);
+  if (!ok) CancelJob();
+}
+
+void ValidateReactor::OnCancel() {
+  {
+    absl::MutexLock lock(&mu_);
+    cancelled_ = true;
+  }
+  CancelJob();
+}
+
+void ValidateReactor::OnDone() { Unref(); }
+
+void ValidateReactor::OnAlarm() {
+  Action action;
+  {
+    absl::MutexLock lock(&mu_);
+    alarm_pending_ = false;
+    action = NextAction(/*alarm_fired=*/true);
+  }
+  Execute(action);
+  Unref();
+}
+
+ValidateReactor::Action ValidateReactor::NextAction(bool alarm_fired) {
+  if (finished_ || write_in_flight_) return {};
+  if (result_.has_value()) {
+    finished_ = true;
+    if (result_->ok() && !stream_broken_) {
+      log_.Sent(report_.ByteSizeLong());
+      log_.Done(grpc::Status::OK);
+      return {.kind = Action::kWriteReport, .status = grpc::Status::OK};
+    }
+    const grpc::Status status = result_->ok()
+                                    ? grpc::Status(grpc::StatusCode::CANCELLED, "the stream broke")
+                                    : ToGrpcStatus(*result_);
+    log_.Done(status);
+    return {.kind = Action::kFinish, .status = status};
+  }
+  // A broken stream waits for the cancelled job's result.
+  if (stream_broken_) return {};
+  const absl::Time now = absl::Now();
+  if (alarm_fired || now >= next_progress_) {
+    v1::ValidateProgress* progress = event_.mutable_progress();
+    *progress = progress_;
+    *progress->mutable_elapsed() = wire::ToProtoDuration(now - start_time_);
+    next_progress_ = now + kProgressInterval;
+    write_in_flight_ = true;
+    log_.Sent(event_.ByteSizeLong());
+    return {.kind = Action::kWriteProgress, .status = grpc::Status::OK};
+  }
+  if (alarm_pending_) return {};
+  alarm_pending_ = true;
+  ++refs_;
+  alarm_ = std::make_unique<grpc::Alarm>();
+  return {.kind = Action::kArmAlarm, .status = grpc::Status::OK};
+}
+
+void ValidateReactor::Execute(const Action& action) {
+  switch (action.kind) {
+    case Action::kNone:
+      return;
+    case Action::kWriteProgress:
+      StartWrite(&event_);
+      return;
+    case Action::kWriteReport:
+      StartWriteAndFinish(&report_, grpc::WriteOptions(), grpc::Status::OK);
+      return;
+    case Action::kFinish:
+      Finish(action.status);
+      return;
+    case Action::kArmAlarm: {
+      grpc::Alarm* alarm = nullptr;
+      absl::Time deadline;
+      {
+        absl::MutexLock lock(&mu_);
+        alarm = alarm_.get();
+        deadline = next_progress_;
+      }
+      alarm->Set(absl::ToChronoTime(deadline), [this](bool /*fired*/) { OnAlarm(); });
+      return;
+    }
+  }
+}
+
+void ValidateReactor::CancelJob() {
+  std::optional<uint64_t> job_id;
+  {
+    absl::MutexLock lock(&mu_);
+    job_id = job_id_;
+  }
+  if (job_id.has_value()) jobs_.Cancel(*job_id);
+}
+
+void ValidateReactor::Unref() {
+  bool last = false;
+  {
+    absl::MutexLock lock(&mu_);
+    last = --refs_ == 0;
+  }
+  if (last) delete this;
+}
+
+}  // namespace wasserwarp::service

@@ -1,0 +1,202 @@
+#include "validation_service.h"
+
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "convert.h"
+#include "resource_names.h"
+#include "rpc_log.h"
+#include "status.h"
+#include "twed_reactor.h"
+#include "upload_reactor.h"
+#include "validate_reactor.h"
+#include "wasserwarp/validation.h"
+
+namespace wasserwarp::service {
+namespace {
+
+constexpr int kDefaultPageSize = 50;
+constexpr int kMaxPageSize = 1000;
+
+// Answers a unary call at once with what `handle` returns, with its log line.
+template <class Response, class Handler>
+grpc::ServerUnaryReactor* Answer(grpc::CallbackServerContext* context, std::string_view method,
+                                 const google::protobuf::Message& request, Response* response,
+                                 Handler handle) {
+  RpcLog log(context, method);
+  log.Received(request.ByteSizeLong());
+  const absl::StatusOr<Response> result = handle();
+  if (result.ok()) {
+    *response = *result;
+    log.Sent(response->ByteSizeLong());
+  }
+  const grpc::Status status = ToGrpcStatus(result.status());
+  log.Done(status);
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(status);
+  return reactor;
+}
+
+// Checked when the session is created, so that a bad default fails there
+// rather than at every validation.
+absl::Status CheckParameters(const v1::ValidationParameters& parameters) {
+  ValidationOptions options;
+  if (absl::Status status = wire::ApplyParameters(parameters, options); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = ValidateTwedParams(options.twed); !status.ok()) return status;
+  if (!(std::isfinite(options.order) && options.order >= 1.0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("order must be finite and at least 1, got ", options.order));
+  }
+  for (const std::string& channel : options.prepare.channels) {
+    if (channel.empty()) return absl::InvalidArgumentError("channels holds an empty name");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
+                                                        const v1::CreateSessionRequest& request) {
+  if (!request.session_id().empty()) {
+    if (absl::Status status = ValidateSessionId(request.session_id()); !status.ok()) {
+      return status;
+    }
+  }
+  const v1::Session& session = request.session();
+  if (absl::Status status = CheckParameters(session.default_parameters()); !status.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("session.default_parameters: ", status.message()));
+  }
+  SessionSettings settings;
+  settings.default_parameters = session.default_parameters();
+  for (const auto& [key, value] : session.labels()) {
+    if (key.empty()) return absl::InvalidArgumentError("session.labels has an empty key");
+    settings.labels.emplace(key, value);
+  }
+  if (session.has_idle_ttl()) {
+    const absl::Duration ttl = wire::FromProtoDuration(session.idle_ttl());
+    if (ttl <= absl::ZeroDuration()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("session.idle_ttl must be positive, got ", absl::FormatDuration(ttl)));
+    }
+    settings.idle_ttl = ttl;
+  }
+  absl::StatusOr<v1::Session> created = store.Create(request.session_id(), std::move(settings));
+  if (!created.ok()) return created.status();
+  v1::CreateSessionResponse response;
+  *response.mutable_session() = *std::move(created);
+  return response;
+}
+
+absl::StatusOr<v1::GetSessionResponse> GetSession(SessionStore& store,
+                                                  const v1::GetSessionRequest& request) {
+  absl::StatusOr<std::string> id = SessionIdFromName(request.name(), "name");
+  if (!id.ok()) return id.status();
+  absl::StatusOr<v1::Session> session = store.Get(*id);
+  if (!session.ok()) return session.status();
+  v1::GetSessionResponse response;
+  *response.mutable_session() = *std::move(session);
+  return response;
+}
+
+// Page tokens are the last id of the previous page, opaque to clients.
+std::string PageToken(const std::string& last_id) { return absl::WebSafeBase64Escape(last_id); }
+
+absl::StatusOr<std::string> IdFromPageToken(const std::string& token) {
+  std::string id;
+  if (!absl::WebSafeBase64Unescape(token, &id) || !ValidateSessionId(id).ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("page_token \"", token, "\" is not one this service issued"));
+  }
+  return id;
+}
+
+absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
+                                                      const v1::ListSessionsRequest& request) {
+  if (request.page_size() < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("page_size must not be negative, got ", request.page_size()));
+  }
+  const int page_size =
+      request.page_size() == 0 ? kDefaultPageSize : std::min(request.page_size(), kMaxPageSize);
+  std::string after;
+  if (!request.page_token().empty()) {
+    absl::StatusOr<std::string> id = IdFromPageToken(request.page_token());
+    if (!id.ok()) return id.status();
+    after = *std::move(id);
+  }
+  bool more = false;
+  std::vector<v1::Session> sessions = store.List(after, page_size, more);
+  v1::ListSessionsResponse response;
+  for (v1::Session& session : sessions) *response.add_sessions() = std::move(session);
+  if (more) {
+    const std::string& last = response.sessions(response.sessions_size() - 1).name();
+    absl::StatusOr<std::string> id = SessionIdFromName(last, "name");
+    if (!id.ok()) return id.status();
+    response.set_next_page_token(PageToken(*id));
+  }
+  return response;
+}
+
+}  // namespace
+
+ValidationService::ValidationService(const SessionLimits& limits, SessionStore& store,
+                                     JobQueue& jobs)
+    : limits_(limits), store_(store), jobs_(jobs) {}
+
+grpc::ServerUnaryReactor* ValidationService::CreateSession(grpc::CallbackServerContext* context,
+                                                           const v1::CreateSessionRequest* request,
+                                                           v1::CreateSessionResponse* response) {
+  return Answer(context, "CreateSession", *request, response,
+                [&] { return service::CreateSession(store_, *request); });
+}
+
+grpc::ServerUnaryReactor* ValidationService::GetSession(grpc::CallbackServerContext* context,
+                                                        const v1::GetSessionRequest* request,
+                                                        v1::GetSessionResponse* response) {
+  return Answer(context, "GetSession", *request, response,
+                [&] { return service::GetSession(store_, *request); });
+}
+
+grpc::ServerUnaryReactor* ValidationService::ListSessions(grpc::CallbackServerContext* context,
+                                                          const v1::ListSessionsRequest* request,
+                                                          v1::ListSessionsResponse* response) {
+  return Answer(context, "ListSessions", *request, response,
+                [&] { return service::ListSessions(store_, *request); });
+}
+
+grpc::ServerUnaryReactor* ValidationService::DeleteSession(grpc::CallbackServerContext* context,
+                                                           const v1::DeleteSessionRequest* request,
+                                                           v1::DeleteSessionResponse* response) {
+  return Answer(context, "DeleteSession", *request, response,
+                [&]() -> absl::StatusOr<v1::DeleteSessionResponse> {
+                  absl::StatusOr<std::string> id = SessionIdFromName(request->name(), "name");
+                  if (!id.ok()) return id.status();
+                  if (absl::Status status = store_.Delete(*id); !status.ok()) return status;
+                  // Validations of a deleted session have no one left to answer to.
+                  jobs_.CancelGroup(*id);
+                  return v1::DeleteSessionResponse();
+                });
+}
+
+grpc::ServerReadReactor<v1::UploadSeriesRequest>* ValidationService::UploadSeries(
+    grpc::CallbackServerContext* context, v1::UploadSeriesResponse* response) {
+  return new UploadReactor(context, response, store_, limits_);
+}
+
+grpc::ServerWriteReactor<v1::ValidateResponse>* ValidationService::Validate(
+    grpc::CallbackServerContext* context, const v1::ValidateRequest* request) {
+  return new ValidateReactor(context, *request, store_, jobs_);
+}
+
+grpc::ServerUnaryReactor* ValidationService::ComputeTwed(grpc::CallbackServerContext* context,
+                                                         const v1::ComputeTwedRequest* request,
+                                                         v1::ComputeTwedResponse* response) {
+  return new TwedReactor(context, request, response, limits_, jobs_);
+}
+
+}  // namespace wasserwarp::service

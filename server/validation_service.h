@@ -1,0 +1,49 @@
+// wasserwarp.v1.ValidationService on gRPC's callback API. Unary session
+// calls answer on the gRPC thread (they only touch the session store);
+// everything that computes goes to the job queue.
+
+#ifndef WASSERWARP_SERVER_VALIDATION_SERVICE_H_
+#define WASSERWARP_SERVER_VALIDATION_SERVICE_H_
+
+#include <grpcpp/support/server_callback.h>
+
+#include "job_queue.h"
+#include "server_config.h"
+#include "session_store.h"
+#include "wasserwarp/v1/validation.grpc.pb.h"
+
+namespace wasserwarp::service {
+
+class ValidationService final : public v1::ValidationService::CallbackService {
+ public:
+  ValidationService(const SessionLimits& limits, SessionStore& store, JobQueue& jobs);
+
+  grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* context,
+                                          const v1::CreateSessionRequest* request,
+                                          v1::CreateSessionResponse* response) override;
+  grpc::ServerUnaryReactor* GetSession(grpc::CallbackServerContext* context,
+                                       const v1::GetSessionRequest* request,
+                                       v1::GetSessionResponse* response) override;
+  grpc::ServerUnaryReactor* ListSessions(grpc::CallbackServerContext* context,
+                                         const v1::ListSessionsRequest* request,
+                                         v1::ListSessionsResponse* response) override;
+  grpc::ServerUnaryReactor* DeleteSession(grpc::CallbackServerContext* context,
+                                          const v1::DeleteSessionRequest* request,
+                                          v1::DeleteSessionResponse* response) override;
+  grpc::ServerReadReactor<v1::UploadSeriesRequest>* UploadSeries(
+      grpc::CallbackServerContext* context, v1::UploadSeriesResponse* response) override;
+  grpc::ServerWriteReactor<v1::ValidateResponse>* Validate(
+      grpc::CallbackServerContext* context, const v1::ValidateRequest* request) override;
+  grpc::ServerUnaryReactor* ComputeTwed(grpc::CallbackServerContext* context,
+                                        const v1::ComputeTwedRequest* request,
+                                        v1::ComputeTwedResponse* response) override;
+
+ private:
+  const SessionLimits limits_;
+  SessionStore& store_;
+  JobQueue& jobs_;
+};
+
+}  // namespace wasserwarp::service
+
+#endif  // WASSERWARP_SERVER_VALIDATION_SERVICE_H_

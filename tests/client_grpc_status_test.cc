@@ -1,0 +1,35 @@
+// gRPC's status becomes absl::Status with the same code and message; an unreachable server
+// is named.
+
+#include <gtest/gtest.h>
+
+#include "grpc_status.h"
+
+namespace wasserwarp::client {
+namespace {
+
+TEST(GrpcStatusTest, CodeAndMessageCarryOver) {
+  EXPECT_TRUE(FromGrpcStatus(grpc::Status::OK, "h:1").ok());
+  for (const grpc::StatusCode code :
+       {grpc::StatusCode::INVALID_ARGUMENT, grpc::StatusCode::NOT_FOUND,
+        grpc::StatusCode::ALREADY_EXISTS, grpc::StatusCode::FAILED_PRECONDITION,
+        grpc::StatusCode::OUT_OF_RANGE, grpc::StatusCode::RESOURCE_EXHAUSTED,
+        grpc::StatusCode::DEADLINE_EXCEEDED, grpc::StatusCode::CANCELLED,
+        grpc::StatusCode::INTERNAL}) {
+    const absl::Status status = FromGrpcStatus(grpc::Status(code, "run r7, sample 12"), "h:1");
+    EXPECT_EQ(static_cast<int>(status.code()), static_cast<int>(code));
+    EXPECT_EQ(status.message(), "run r7, sample 12");
+  }
+}
+
+TEST(GrpcStatusTest, UnavailableNamesTheServer) {
+  const absl::Status status = FromGrpcStatus(
+      grpc::Status(grpc::StatusCode::UNAVAILABLE, "failed to connect to all addresses"),
+      "bench-host:50051");
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(status.message(),
+            "cannot reach server bench-host:50051: failed to connect to all addresses");
+}
+
+}  // namespace
+}  // namespace wasserwarp::client

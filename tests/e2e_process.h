@@ -1,0 +1,251 @@
+// The programs under test as separate processes: the `wasserwarp` CLI run to completion with
+// its output captured, and a `wasserwarp-server` on a free loopback port for the length of a
+// test. End-to-end tests use them to see what a bench or a pipeline sees.
+
+#ifndef WASSERWARP_TESTS_E2E_PROCESS_H_
+#define WASSERWARP_TESTS_E2E_PROCESS_H_
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+
+extern char** environ;
+
+namespace wasserwarp::e2e {
+
+struct ProgramResult {
+  int exit_code = -1;  // -1: killed by a signal
+  std::string out;
+  std::string err;
+};
+
+inline std::string ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+inline std::vector<char*> Argv(const std::string& program, std::vector<std::string>& args) {
+  args.insert(args.begin(), program);
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  return argv;
+}
+
+inline int ExitCode(int wait_status) {
+  return WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+}
+
+// Reads `fd` until end of file (or EIO, which is how a terminal's master side ends).
+inline std::string ReadUntilEnd(int fd) {
+  std::string data;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t got = read(fd, buffer, sizeof buffer);
+    if (got > 0) {
+      data.append(buffer, static_cast<size_t>(got));
+    } else if (got < 0 && errno == EINTR) {
+      continue;
+    } else {
+      return data;
+    }
+  }
+}
+
+// Runs `program args...` to completion; stdin is /dev/null, stdout and stderr go through
+// files in `scratch_dir`.
+inline ProgramResult RunProgram(const std::string& program, std::vector<std::string> args,
+                                const std::string& scratch_dir) {
+  static int serial = 0;
+  const std::string stem = absl::StrCat(scratch_dir, "/run", getpid(), "_", ++serial);
+  const std::string out_path = stem + ".stdout";
+  const std::string err_path = stem + ".stderr";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  std::vector<char*> argv = Argv(program, args);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ProgramResult result;
+  if (spawned != 0) {
+    result.err = absl::StrCat("cannot start ", program);
+    return result;
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = ExitCode(status);
+  result.out = ReadWholeFile(out_path);
+  result.err = ReadWholeFile(err_path);
+  return result;
+}
+
+// As RunProgram, but with stderr on a pseudo-terminal, as a person at a console has it.
+inline ProgramResult RunProgramOnTerminal(const std::string& program, std::vector<std::string> args,
+                                          const std::string& scratch_dir) {
+  ProgramResult result;
+  int master = -1;
+  int slave = -1;
+  if (openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) {
+    result.err = "cannot open a pseudo-terminal";
+    return result;
+  }
+  const std::string out_path = absl::StrCat(scratch_dir, "/terminal", getpid(), ".stdout");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_adddup2(&actions, slave, 2);
+  posix_spawn_file_actions_addclose(&actions, master);
+  std::vector<char*> argv = Argv(program, args);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  // With the child holding the only slave descriptor, reading the master ends when it exits.
+  close(slave);
+  if (spawned != 0) {
+    close(master);
+    result.err = absl::StrCat("cannot start ", program);
+    return result;
+  }
+  result.err = ReadUntilEnd(master);
+  close(master);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = ExitCode(status);
+  result.out = ReadWholeFile(out_path);
+  return result;
+}
+
+// A `wasserwarp-server` child process listening on a free loopback port.
+class ServerProcess {
+ public:
+  // Starts `program --listen 127.0.0.1:0 extra_args...` and waits for the first line of its
+  // stdout, "listening on HOST:PORT".
+  static absl::StatusOr<std::unique_ptr<ServerProcess>> Start(
+      const std::string& program, const std::string& scratch_dir,
+      std::vector<std::string> extra_args = {}) {
+    std::unique_ptr<ServerProcess> server(new ServerProcess());
+    server->log_path_ = absl::StrCat(scratch_dir, "/server", getpid(), "_", ++Serial(), ".log");
+    int out[2];
+    if (pipe2(out, O_CLOEXEC) != 0) return absl::InternalError("pipe failed");
+    std::vector<std::string> args = {"--listen", "127.0.0.1:0"};
+    args.insert(args.end(), extra_args.begin(), extra_args.end());
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_addopen(&actions, 2, server->log_path_.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::vector<char*> argv = Argv(program, args);
+    const int spawned =
+        posix_spawn(&server->pid_, program.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(out[1]);
+    if (spawned != 0) {
+      close(out[0]);
+      server->pid_ = -1;
+      return absl::InternalError(absl::StrCat("cannot start ", program));
+    }
+    server->stdout_fd_ = out[0];
+
+    std::string first_line;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!absl::StrContains(first_line, '\n')) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      pollfd ready = {server->stdout_fd_, POLLIN, 0};
+      char c = 0;
+      if (left.count() <= 0 || poll(&ready, 1, static_cast<int>(left.count())) <= 0 ||
+          read(server->stdout_fd_, &c, 1) != 1) {
+        return absl::UnavailableError(
+            absl::StrCat("the server did not say where it listens; ", "its log:\n", server->Log()));
+      }
+      first_line.push_back(c);
+    }
+    absl::string_view line = absl::StripTrailingAsciiWhitespace(first_line);
+    if (!absl::ConsumePrefix(&line, "listening on ")) {
+      return absl::InternalError(absl::StrCat("unexpected first line \"", line, "\""));
+    }
+    server->address_ = std::string(line);
+    // The server may write more to stdout; an unread pipe would block it once full.
+    server->drain_ = std::thread([fd = server->stdout_fd_] { ReadUntilEnd(fd); });
+    return server;
+  }
+
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
+  ~ServerProcess() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (drain_.joinable()) drain_.join();
+    if (stdout_fd_ >= 0) close(stdout_fd_);
+  }
+
+  const std::string& address() const { return address_; }
+
+  // SIGTERM, then its exit status; -1 when it did not exit by itself within `timeout`.
+  int Stop(std::chrono::seconds timeout = std::chrono::seconds(20)) {
+    if (pid_ <= 0) return -1;
+    kill(pid_, SIGTERM);
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    int status = 0;
+    while (waitpid(pid_, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) return -1;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    pid_ = -1;
+    return ExitCode(status);
+  }
+
+  // What the server has logged so far, for failure messages.
+  std::string Log() const { return ReadWholeFile(log_path_); }
+
+ private:
+  ServerProcess() = default;
+
+  static int& Serial() {
+    static int serial = 0;
+    return serial;
+  }
+
+  pid_t pid_ = -1;
+  int stdout_fd_ = -1;
+  std::thread drain_;
+  std::string address_;
+  std::string log_path_;
+};
+
+}  // namespace wasserwarp::e2e
+
+#endif  // WASSERWARP_TESTS_E2E_PROCESS_H_

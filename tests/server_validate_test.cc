@@ -1,0 +1,369 @@
+// Validate and ComputeTwed through the in-process service: results equal to
+// the core's, progress, cancellation, deadlines, the job queue and shutdown.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "convert.h"
+#include "random_runs.h"
+#include "server_test_util.h"
+#include "wasserwarp/prepare.h"
+#include "wasserwarp/report_json.h"
+#include "wasserwarp/twed.h"
+#include "wasserwarp/validation.h"
+
+namespace wasserwarp::service::testing {
+namespace {
+
+using test_data::RandomWalkRuns;
+using ::testing::HasSubstr;
+
+constexpr char kSession[] = "sessions/bench";
+
+// The report's JSON with its wall time zeroed, for exact comparison.
+std::string ComparableJson(ValidationReport report) {
+  report.seconds = 0.0;
+  return ReportToJson(report);
+}
+
+class ValidateTest : public ServerTest {
+ protected:
+  // A validation long enough (about 2e10 DP cells, seconds even with every
+  // core) that it is always still computing when a test cancels it.
+  void UploadBigSession() {
+    ASSERT_TRUE(CreateSession("bench").ok());
+    ASSERT_TRUE(Upload(kSession, RandomWalkRuns("sim", 24, 6000, 6000, 1, 1),
+                       RandomWalkRuns("ref", 24, 6000, 6000, 1, 2))
+                    .ok());
+  }
+
+  // Reads events until one shows the job computing the cost matrix.
+  static void ReadUntilComputing(grpc::ClientReader<v1::ValidateResponse>& reader) {
+    v1::ValidateResponse event;
+    while (reader.Read(&event)) {
+      if (event.has_progress() && event.progress().phase() == v1::PHASE_COST_MATRIX) return;
+    }
+    ADD_FAILURE() << "the stream ended before the cost matrix phase";
+  }
+
+  // The ended Validate job of `session`, after a test stopped it.
+  std::optional<JobStats> ValidateJobEnd() {
+    return jobs_.WaitFor([](const JobStats& stats) { return stats.label.starts_with("Validate"); });
+  }
+};
+
+TEST_F(ValidateTest, ReportEqualsTheCoreWithSessionDefaultsAndOverrides) {
+  const std::vector<Series> sim = RandomWalkRuns("sim", 5, 40, 120, 2, 11);
+  const std::vector<Series> ref = RandomWalkRuns("ref", 4, 40, 120, 2, 12);
+  v1::Session settings;
+  v1::ValidationParameters* defaults = settings.mutable_default_parameters();
+  defaults->set_lambda(0.3);
+  defaults->set_nu(0.1);
+  defaults->set_scale(v1::SCALING_REFERENCE_STD);
+  defaults->add_channels("c1");
+  defaults->add_channels("c0");
+  ASSERT_TRUE(CreateSession("bench", settings).ok());
+  std::vector<v1::UploadSeriesRequest> messages;
+  const std::vector<double> sim_weights = {1, 2, 3, 4, 5};
+  for (size_t i = 0; i < sim.size(); ++i) {
+    AppendRun(kSession, v1::ROLE_SIMULATION, sim[i], messages, sim_weights[i], 7);
+  }
+  for (const Series& run : ref) AppendRun(kSession, v1::ROLE_REFERENCE, run, messages);
+  ASSERT_TRUE(UploadMessages(messages).ok());
+
+  v1::ValidateRequest request = ValidateRequestFor(kSession);
+  request.mutable_parameters()->set_nu(0.5);
+  request.mutable_parameters()->set_order(2.0);
+  request.mutable_parameters()->set_align(v1::ALIGNMENT_NONE);
+  request.set_include_cost_matrix(true);
+  std::vector<v1::ValidateResponse> events;
+  const grpc::Status status = ValidateAll(request, events);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_FALSE(events.empty());
+  ASSERT_TRUE(events.back().has_report());
+  absl::StatusOr<ValidationReport> served = wire::ReportFromProto(events.back().report());
+  ASSERT_TRUE(served.ok()) << served.status();
+
+  ValidationOptions options;
+  options.twed.nu = 0.5;
+  options.twed.lambda = 0.3;
+  options.order = 2.0;
+  options.prepare.align = Align::kNone;
+  options.prepare.scale = Scale::kReferenceStd;
+  options.prepare.channels = {"c1", "c0"};
+  options.simulation_weights = sim_weights;
+  options.keep_cost_matrix = true;
+  absl::StatusOr<ValidationReport> embedded = Validate(sim, ref, options);
+  ASSERT_TRUE(embedded.ok()) << embedded.status();
+  EXPECT_EQ(ComparableJson(*served), ComparableJson(*embedded));
+  ASSERT_TRUE(served->cost_matrix.has_value());
+}
+
+TEST_F(ValidateTest, ReportEqualsTheCoreWithDefaults) {
+  const std::vector<Series> sim = RandomWalkRuns("sim", 3, 30, 80, 1, 13);
+  const std::vector<Series> ref = RandomWalkRuns("ref", 5, 30, 80, 1, 14);
+  ASSERT_TRUE(CreateSession("bench").ok());
+  ASSERT_TRUE(Upload(kSession, sim, ref).ok());
+  std::vector<v1::ValidateResponse> events;
+  ASSERT_TRUE(ValidateAll(ValidateRequestFor(kSession), events).ok());
+  ASSERT_TRUE(events.back().has_report());
+  EXPECT_FALSE(events.back().report().has_cost_matrix());
+  absl::StatusOr<ValidationReport> served = wire::ReportFromProto(events.back().report());
+  ASSERT_TRUE(served.ok()) << served.status();
+  absl::StatusOr<ValidationReport> embedded = Validate(sim, ref, ValidationOptions());
+  ASSERT_TRUE(embedded.ok()) << embedded.status();
+  EXPECT_EQ(ComparableJson(*served), ComparableJson(*embedded));
+  // The validation counts as a use of the session.
+  absl::StatusOr<v1::Session> session = GetSession(kSession);
+  ASSERT_TRUE(session.ok());
+  EXPECT_GT(wire::FromProtoTime(session->expire_time()),
+            wire::FromProtoTime(session->create_time()) + absl::Hours(24));
+}
+
+TEST_F(ValidateTest, Errors) {
+  std::vector<v1::ValidateResponse> events;
+  grpc::Status status = ValidateAll(ValidateRequestFor("sessions/nothing"), events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_THAT(status.error_message(), HasSubstr("sessions/nothing"));
+  status = ValidateAll(ValidateRequestFor("session/x"), events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  ASSERT_TRUE(CreateSession("bench").ok());
+  status = ValidateAll(ValidateRequestFor(kSession), events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+
+  std::vector<v1::UploadSeriesRequest> messages;
+  const std::vector<Series> sim = RandomWalkRuns("sim", 2, 20, 30, 1, 15);
+  AppendRun(kSession, v1::ROLE_SIMULATION, sim[0], messages, 1.0);
+  AppendRun(kSession, v1::ROLE_SIMULATION, sim[1], messages);
+  AppendRun(kSession, v1::ROLE_REFERENCE, RandomWalkRuns("ref", 1, 20, 30, 1, 16)[0], messages);
+  ASSERT_TRUE(UploadMessages(messages).ok());
+  status = ValidateAll(ValidateRequestFor(kSession), events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("simulation run \"sim1\" has no weight"));
+
+  ASSERT_TRUE(CreateSession("other").ok());
+  ASSERT_TRUE(Upload("sessions/other", sim, RandomWalkRuns("ref", 1, 20, 30, 1, 16)).ok());
+  v1::ValidateRequest bad_nu = ValidateRequestFor("sessions/other");
+  bad_nu.mutable_parameters()->set_nu(-1.0);
+  events.clear();
+  status = ValidateAll(bad_nu, events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("nu"));
+  EXPECT_TRUE(events.empty());
+}
+
+TEST_F(ValidateTest, ProgressCellsIncreaseThenClientCancelStopsTheJob) {
+  UploadBigSession();
+  grpc::ClientContext context;
+  std::unique_ptr<grpc::ClientReader<v1::ValidateResponse>> reader =
+      stub_->Validate(&context, ValidateRequestFor(kSession));
+  std::vector<v1::ValidateProgress> progress;
+  v1::ValidateResponse event;
+  // Until the cells done have grown twice while computing.
+  int increases = 0;
+  while (increases < 2 && reader->Read(&event)) {
+    ASSERT_TRUE(event.has_progress());
+    const v1::ValidateProgress& last = event.progress();
+    if (!progress.empty()) {
+      EXPECT_GE(last.phase(), progress.back().phase());
+      EXPECT_GE(last.cells_done(), progress.back().cells_done());
+      EXPECT_GE(last.pairs_done(), progress.back().pairs_done());
+      // The contract's interval is 250 ms; a loaded machine gets generous slack.
+      EXPECT_LT(wire::FromProtoDuration(last.elapsed()) -
+                    wire::FromProtoDuration(progress.back().elapsed()),
+                absl::Seconds(1));
+      if (last.cells_done() > progress.back().cells_done()) ++increases;
+    }
+    EXPECT_EQ(last.pairs_total(), 24 * 24);
+    EXPECT_EQ(last.cells_total(), int64_t{24 * 24} * 6000 * 6000);
+    progress.push_back(last);
+  }
+  ASSERT_EQ(increases, 2);
+  // Queued only when no slot is free: here it starts at once.
+  EXPECT_LE(progress.front().phase(), v1::PHASE_PREPARING);
+
+  context.TryCancel();
+  while (reader->Read(&event)) {
+  }
+  EXPECT_EQ(reader->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  const std::optional<JobStats> job = ValidateJobEnd();
+  ASSERT_TRUE(job.has_value()) << "the job did not end within 5 s of the cancellation";
+  EXPECT_TRUE(absl::IsCancelled(job->outcome.status)) << job->outcome.status;
+  EXPECT_LT(job->outcome.cells_done, job->outcome.cells_total / 2);
+}
+
+TEST_F(ValidateTest, DeadlineStopsTheJob) {
+  UploadBigSession();
+  std::vector<v1::ValidateResponse> events;
+  const grpc::Status status =
+      ValidateAll(ValidateRequestFor(kSession), events, absl::Milliseconds(500));
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  const std::optional<JobStats> job = ValidateJobEnd();
+  ASSERT_TRUE(job.has_value());
+  EXPECT_TRUE(absl::IsCancelled(job->outcome.status)) << job->outcome.status;
+  EXPECT_LT(job->outcome.cells_done, job->outcome.cells_total / 2);
+}
+
+TEST_F(ValidateTest, DeletingTheSessionCancelsItsJob) {
+  UploadBigSession();
+  grpc::ClientContext context;
+  std::unique_ptr<grpc::ClientReader<v1::ValidateResponse>> reader =
+      stub_->Validate(&context, ValidateRequestFor(kSession));
+  ReadUntilComputing(*reader);
+  grpc::ClientContext delete_context;
+  v1::DeleteSessionRequest request;
+  request.set_name(kSession);
+  v1::DeleteSessionResponse response;
+  ASSERT_TRUE(stub_->DeleteSession(&delete_context, request, &response).ok());
+  v1::ValidateResponse event;
+  while (reader->Read(&event)) {
+  }
+  const grpc::Status status = reader->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::CANCELLED);
+  EXPECT_THAT(status.error_message(), HasSubstr("deleted"));
+  const std::optional<JobStats> job = ValidateJobEnd();
+  ASSERT_TRUE(job.has_value());
+  EXPECT_LT(job->outcome.cells_done, job->outcome.cells_total / 2);
+}
+
+TEST_F(ValidateTest, FullQueueIsResourceExhaustedAndAWaitingJobCanBeCancelled) {
+  ServerConfig config = TestConfig();
+  config.jobs.max_concurrent_jobs = 1;
+  config.jobs.max_queued_jobs = 1;
+  StartServer(config);
+  UploadBigSession();
+
+  grpc::ClientContext running_context;
+  auto running = stub_->Validate(&running_context, ValidateRequestFor(kSession));
+  ReadUntilComputing(*running);
+  grpc::ClientContext waiting_context;
+  auto waiting = stub_->Validate(&waiting_context, ValidateRequestFor(kSession));
+  v1::ValidateResponse event;
+  ASSERT_TRUE(waiting->Read(&event));
+  EXPECT_EQ(event.progress().phase(), v1::PHASE_QUEUED);
+
+  std::vector<v1::ValidateResponse> events;
+  grpc::Status status = ValidateAll(ValidateRequestFor(kSession), events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(status.error_message(), HasSubstr("--max_queued_jobs=1"));
+  grpc::ClientContext twed_context;
+  v1::ComputeTwedRequest twed_request;
+  v1::ComputeTwedResponse twed_response;
+  status = stub_->ComputeTwed(&twed_context, twed_request, &twed_response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+
+  waiting_context.TryCancel();
+  while (waiting->Read(&event)) {
+  }
+  EXPECT_EQ(waiting->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  const std::optional<JobStats> dropped =
+      jobs_.WaitFor([](const JobStats& stats) { return !stats.started; });
+  ASSERT_TRUE(dropped.has_value());
+  running_context.TryCancel();
+  while (running->Read(&event)) {
+  }
+  EXPECT_EQ(running->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  EXPECT_TRUE(jobs_.WaitFor([](const JobStats& stats) { return stats.started; }).has_value());
+}
+
+TEST_F(ValidateTest, ShutdownCancelsRunningJobsAfterTheGrace) {
+  UploadBigSession();
+  grpc::ClientContext context;
+  auto reader = stub_->Validate(&context, ValidateRequestFor(kSession));
+  ReadUntilComputing(*reader);
+  std::thread shutdown([this] { server_->Shutdown(absl::Milliseconds(100)); });
+  v1::ValidateResponse event;
+  while (reader->Read(&event)) {
+  }
+  const grpc::Status status = reader->Finish();
+  EXPECT_FALSE(status.ok());
+  shutdown.join();
+  const std::optional<JobStats> job = ValidateJobEnd();
+  ASSERT_TRUE(job.has_value());
+  EXPECT_LT(job->outcome.cells_done, job->outcome.cells_total / 2);
+  // New calls are refused.
+  grpc::ClientContext late;
+  late.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(5)));
+  v1::GetSessionRequest request;
+  request.set_name(kSession);
+  v1::GetSessionResponse response;
+  EXPECT_EQ(stub_->GetSession(&late, request, &response).error_code(),
+            grpc::StatusCode::UNAVAILABLE);
+}
+
+v1::ComputeTwedRequest TwedRequest(const Series& a, const Series& b) {
+  v1::ComputeTwedRequest request;
+  *request.mutable_a() = wire::InlineFromSeries(a);
+  *request.mutable_b() = wire::InlineFromSeries(b);
+  return request;
+}
+
+TEST_F(ValidateTest, ComputeTwedEqualsTheCliComputation) {
+  const std::vector<Series> runs = RandomWalkRuns("run", 2, 50, 90, 3, 17);
+  v1::ComputeTwedRequest request = TwedRequest(runs[0], runs[1]);
+  v1::ValidationParameters* params = request.mutable_parameters();
+  params->set_nu(0.2);
+  params->set_lambda(0.1);
+  params->set_p(1.0);
+  params->set_align(v1::ALIGNMENT_NONE);
+  params->add_channels("c2");
+  params->add_channels("c0");
+  // Read by validations only: ComputeTwed never scales.
+  params->set_scale(v1::SCALING_REFERENCE_STD);
+  grpc::ClientContext context;
+  v1::ComputeTwedResponse response;
+  const grpc::Status status = stub_->ComputeTwed(&context, request, &response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+
+  TwedParams twed;
+  twed.nu = 0.2;
+  twed.lambda = 0.1;
+  twed.p = 1.0;
+  PrepareOptions prepare{.channels = {"c2", "c0"}, .align = Align::kNone};
+  absl::StatusOr<PreparedRuns> prepared = PrepareRuns({runs[0]}, {runs[1]}, prepare);
+  ASSERT_TRUE(prepared.ok());
+  absl::StatusOr<double> distance = Twed(prepared->simulation[0], prepared->reference[0], twed);
+  ASSERT_TRUE(distance.ok());
+  EXPECT_EQ(response.twed(), *distance);
+  absl::StatusOr<EditPathSummary> path =
+      TwedWithPath(prepared->simulation[0], prepared->reference[0], twed);
+  ASSERT_TRUE(path.ok());
+  EXPECT_EQ(response.matches(), static_cast<int64_t>(path->matches));
+  EXPECT_EQ(response.a_deletions(), static_cast<int64_t>(path->a_deletions));
+  EXPECT_EQ(response.b_deletions(), static_cast<int64_t>(path->b_deletions));
+  EXPECT_EQ(response.mean_time_shift(), path->mean_time_shift);
+}
+
+TEST_F(ValidateTest, ComputeTwedErrors) {
+  const std::vector<Series> runs = RandomWalkRuns("run", 2, 20, 30, 1, 18);
+  Series bad = runs[0];
+  bad.times[3] = bad.times[2];
+  grpc::ClientContext context;
+  v1::ComputeTwedResponse response;
+  grpc::Status status = stub_->ComputeTwed(&context, TwedRequest(bad, runs[1]), &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("sample 3"));
+
+  v1::ComputeTwedRequest bad_p = TwedRequest(runs[0], runs[1]);
+  bad_p.mutable_parameters()->set_p(0.5);
+  grpc::ClientContext p_context;
+  status = stub_->ComputeTwed(&p_context, bad_p, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  ServerConfig config = TestConfig();
+  config.sessions.max_samples_per_run = 25;
+  StartServer(config);
+  const std::vector<Series> long_runs = RandomWalkRuns("run", 2, 26, 26, 1, 19);
+  grpc::ClientContext limit_context;
+  status = stub_->ComputeTwed(&limit_context, TwedRequest(long_runs[0], long_runs[1]), &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(status.error_message(), HasSubstr("--max_samples_per_run"));
+}
+
+}  // namespace
+}  // namespace wasserwarp::service::testing
