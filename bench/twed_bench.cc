@@ -65,7 +65,7 @@ void BM_TwedBatch(benchmark::State& state, int64_t target) {
   const twed_internal::LaneBatch batch(pointers, params, lanes);
   std::vector<double> out(lanes);
   for (auto _ : state) {
-    twed_internal::BatchTwed(a, batch, params, out);
+    benchmark::DoNotOptimize(twed_internal::BatchTwed(a, batch, params, out));
     benchmark::DoNotOptimize(out.data());
   }
   twed_internal::ForceBatchTarget(0);

@@ -47,7 +47,7 @@ TwedReactor::TwedReactor(grpc::CallbackServerContext* context,
         .label = absl::StrFormat("ComputeTwed: %d x %d samples", request->a().times_size(),
                                  request->b().times_size()),
         .group = "",
-        .run = [this](const CancellationToken&) { return Run(); },
+        .run = [this](const CancellationToken& cancel) { return Run(cancel); },
         .dropped =
             [this] { Complete(absl::CancelledError("ComputeTwed cancelled before it started")); },
     });
@@ -68,7 +68,7 @@ absl::Status TwedReactor::CheckSize() const {
   return absl::OkStatus();
 }
 
-JobOutcome TwedReactor::Run() {
+JobOutcome TwedReactor::Run(const CancellationToken& cancel) {
   // Prepared exactly as the CLI's `twed` prepares its two files: a is the
   // simulated run, b the reference, channels selected and aligned, no scaling.
   ValidationOptions options;
@@ -87,7 +87,7 @@ JobOutcome TwedReactor::Run() {
     status = runs.status();
     if (runs.ok()) {
       absl::StatusOr<EditPathSummary> path =
-          TwedWithPath(runs->simulation[0], runs->reference[0], options.twed);
+          TwedWithPath(runs->simulation[0], runs->reference[0], options.twed, &cancel);
       status = path.status();
       if (path.ok()) {
         outcome.cells_done = outcome.cells_total;
@@ -117,7 +117,6 @@ void TwedReactor::OnCancel() {
     absl::MutexLock lock(&mu_);
     job_id = job_id_;
   }
-  // A running TWED is small by the sample limit and finishes on its own.
   if (job_id.has_value()) jobs_.Cancel(*job_id);
 }
 

@@ -14,6 +14,7 @@
 #include "job_queue.h"
 #include "rpc_log.h"
 #include "server_config.h"
+#include "wasserwarp/cancellation.h"
 #include "wasserwarp/v1/validation.pb.h"
 
 namespace wasserwarp::service {
@@ -30,7 +31,7 @@ class TwedReactor final : public grpc::ServerUnaryReactor {
 
  private:
   absl::Status CheckSize() const;
-  JobOutcome Run();
+  JobOutcome Run(const CancellationToken& cancel);
   void Complete(const absl::Status& status);
 
   const v1::ComputeTwedRequest* const request_;

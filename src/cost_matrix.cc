@@ -249,14 +249,18 @@ absl::StatusOr<CostMatrix> ComputeCostMatrix(const std::vector<Series>& rows,
       const ColumnBatch& batch = batches[unit % batches.size()];
       if ((cancel != nullptr && cancel->cancelled()) || first_error.SkipsPair(i * m)) return;
       distances.resize(batch.cols.size());
-      if (batch.lanes) twed_internal::BatchTwed(rows[i], *batch.lanes, params, distances);
+      if (batch.lanes &&
+          !twed_internal::BatchTwed(rows[i], *batch.lanes, params, distances, cancel).ok()) {
+        return;  // cancelled, the only error BatchTwed reports
+      }
       uint64_t pairs = 0;
       uint64_t cells = 0;
       for (size_t k = 0; k < batch.cols.size(); ++k) {
         const size_t j = batch.cols[k];
         // The lanes yield +inf where Twed() reports an overflow: let it say so.
         if (!batch.lanes || !std::isfinite(distances[k])) {
-          absl::StatusOr<double> distance = Twed(rows[i], cols[j], params);
+          absl::StatusOr<double> distance = Twed(rows[i], cols[j], params, cancel);
+          if (absl::IsCancelled(distance.status())) return;
           if (!distance.ok()) {
             first_error.Record(i * m + j, std::move(distance).status());
             continue;

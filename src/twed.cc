@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "twed_kernel.h"
+#include "wasserwarp/cancellation.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp {
@@ -86,8 +87,9 @@ void LastRows(ptrdiff_t rows, const Cost& cost, double nu, const Side& a, const 
   }
 }
 
+// Returns early (with a meaningless distance) once `poller` reports a cancel.
 template <class Cost>
-double StripTwed(const Cost& cost, double nu, const Side& a, const Side& b) {
+double StripTwed(const Cost& cost, double nu, const Side& a, const Side& b, CancelPoller& poller) {
   const ptrdiff_t n = a.size();
   const ptrdiff_t m = b.size();
   std::vector<double> d_row(m + 1 + 2 * kPad, kInf);
@@ -97,7 +99,9 @@ double StripTwed(const Cost& cost, double nu, const Side& a, const Side& b) {
   d[0] = 0.0;
   dl[0] = 0.0;
   ptrdiff_t i = 1;
+  const uint64_t strip_cells = static_cast<uint64_t>(kStripRows) * static_cast<uint64_t>(m);
   for (; i + kStripRows - 1 <= n; i += kStripRows) {
+    if (poller.Cancelled(strip_cells)) return kInf;
     StripRows<kStripRows>(cost, nu, a, b, i, d, dl);
   }
   LastRows<kStripRows - 1>(n - i + 1, cost, nu, a, b, i, d, dl);
@@ -110,6 +114,8 @@ absl::Status CheckFinite(double value, const char* name) {
 }
 
 }  // namespace
+
+absl::Status TwedCancelledError() { return absl::CancelledError("TWED computation cancelled"); }
 
 absl::Status ValidateTwedInputs(const Series& a, const Series& b, const TwedParams& params) {
   if (absl::Status s = ValidateTwedParams(params); !s.ok()) return s;
@@ -179,19 +185,24 @@ absl::Status ValidateTwedParams(const TwedParams& params) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<double> Twed(const Series& a, const Series& b, const TwedParams& params) {
+absl::StatusOr<double> Twed(const Series& a, const Series& b, const TwedParams& params,
+                            const CancellationToken* cancel) {
   using twed_internal::BandedTwed;
   using twed_internal::kPad;
   using twed_internal::Side;
   if (absl::Status s = twed_internal::ValidateTwedInputs(a, b, params); !s.ok()) return s;
+  if (cancel != nullptr && cancel->cancelled()) return twed_internal::TwedCancelledError();
+  twed_internal::CancelPoller poller(cancel);
   const double distance =
       twed_internal::WithCost(a.num_channels(), params.p, [&](const auto& cost) {
         const Side sa(a, 0, cost, params.nu, params.lambda);
         const Side sb(b, kPad, cost, params.nu, params.lambda);
-        if (!params.time_window) return twed_internal::StripTwed(cost, params.nu, sa, sb);
-        return BandedTwed<false>(cost, params.nu, sa, sb, twed_internal::RowBands(sa, sb, params))
+        if (!params.time_window) return twed_internal::StripTwed(cost, params.nu, sa, sb, poller);
+        return BandedTwed<false>(cost, params.nu, sa, sb, twed_internal::RowBands(sa, sb, params),
+                                 poller)
             .distance;
       });
+  if (poller.stopped()) return twed_internal::TwedCancelledError();
   if (!std::isfinite(distance)) return twed_internal::NonFiniteTwedError(a, b, params);
   return distance;
 }

@@ -26,7 +26,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "twed_kernel.h"
+#include "wasserwarp/cancellation.h"
 
 #ifndef WASSERWARP_SRC_TWED_BATCH_CC_ONCE_
 #define WASSERWARP_SRC_TWED_BATCH_CC_ONCE_
@@ -46,6 +48,7 @@ struct KernelArgs {
   const double* a_dels;
   const LaneBatch* batch;
   double* out;
+  const CancellationToken* cancel;
 };
 
 // Whether every value is 0 or 2^-400 <= |v| <= 2^400. Then every sum of
@@ -75,7 +78,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // Emulated lanes are slower than the scalar kernel: callers use Twed().
 size_t BatchLanesImpl() { return 0; }
-void BatchTwedImpl(const KernelArgs& /*args*/) { HWY_ABORT("no SIMD target for BatchTwed"); }
+bool BatchTwedImpl(const KernelArgs& /*args*/) { HWY_ABORT("no SIMD target for BatchTwed"); }
 void LaneSqrtForTestImpl(const double* x, double* out, size_t n) {
   for (size_t i = 0; i < n; ++i) out[i] = std::sqrt(x[i]);
 }
@@ -221,8 +224,9 @@ void LastRows(ptrdiff_t rows, const Cost& cost, const KernelArgs& args, ptrdiff_
   }
 }
 
+// Whether all rows were computed, that is, args.cancel was not found cancelled.
 template <class Cost>
-void BatchTwedWith(const Cost& cost, const KernelArgs& args) {
+bool BatchTwedWith(const Cost& cost, const KernelArgs& args) {
   const size_t lanes = hn::Lanes(D());
   const LaneBatch& batch = *args.batch;
   HWY_ASSERT(batch.lanes() == lanes);
@@ -234,15 +238,22 @@ void BatchTwedWith(const Cost& cost, const KernelArgs& args) {
   double* dd = buffer.get() + pad * cell;
   std::fill_n(dd, cell, 0.0);
   const ptrdiff_t n = args.rows;
+  CancelPoller poller(args.cancel);
+  const uint64_t strip_cells =
+      static_cast<uint64_t>(kStripRows) * lanes * static_cast<uint64_t>(batch.longest());
   ptrdiff_t i = 1;
-  for (; i + kStripRows - 1 <= n; i += kStripRows) StripRows<kStripRows>(cost, args, i, dd);
+  for (; i + kStripRows - 1 <= n; i += kStripRows) {
+    if (poller.Cancelled(strip_cells)) return false;
+    StripRows<kStripRows>(cost, args, i, dd);
+  }
   LastRows<kStripRows - 1>(n - i + 1, cost, args, i, dd);
   const std::span<const ptrdiff_t> lengths = batch.lengths();
   for (size_t k = 0; k < lengths.size(); ++k) args.out[k] = dd[lengths[k] * cell + k];
+  return true;
 }
 
 template <bool kL2, bool kFmaSqrt>
-void BatchTwedNorm(const KernelArgs& args) {
+bool BatchTwedNorm(const KernelArgs& args) {
   switch (args.batch->channels()) {
     case 2:
       return BatchTwedWith(LaneFixedNorm<2, kL2, kFmaSqrt>{}, args);
@@ -268,7 +279,7 @@ void LaneSqrtForTestImpl(const double* x, double* out, size_t n) {
   }
 }
 
-void BatchTwedImpl(const KernelArgs& args) {
+bool BatchTwedImpl(const KernelArgs& args) {
   switch (args.norm) {
     case KernelArgs::Norm::kOneChannel:
       return BatchTwedWith(LaneOneChannel{}, args);
@@ -327,11 +338,12 @@ LaneBatch::LaneBatch(std::span<const Series* const> series, const TwedParams& pa
   });
 }
 
-void BatchTwed(const Series& a, const LaneBatch& batch, const TwedParams& params,
-               std::span<double> out) {
+absl::Status BatchTwed(const Series& a, const LaneBatch& batch, const TwedParams& params,
+                       std::span<double> out, const CancellationToken* cancel) {
   const size_t c = batch.channels();
   HWY_ASSERT(BatchSupports(c, params));
-  WithCost(c, params.p, [&](const auto& cost) {
+  if (cancel != nullptr && cancel->cancelled()) return TwedCancelledError();
+  const bool completed = WithCost(c, params.p, [&](const auto& cost) {
     using Cost = std::decay_t<decltype(cost)>;
     const Side side(a, 0, cost, params.nu, params.lambda);
     const KernelArgs::Norm norm = std::is_same_v<Cost, OneChannelCost>
@@ -346,10 +358,11 @@ void BatchTwed(const Series& a, const LaneBatch& batch, const TwedParams& params
                           .a_times = side.times(),
                           .a_dels = side.dels(),
                           .batch = &batch,
-                          .out = out.data()};
-    HWY_DYNAMIC_DISPATCH(BatchTwedImpl)(args);
-    return 0;
+                          .out = out.data(),
+                          .cancel = cancel};
+    return HWY_DYNAMIC_DISPATCH(BatchTwedImpl)(args);
   });
+  return completed ? absl::OkStatus() : TwedCancelledError();
 }
 
 void LaneSqrtForTest(std::span<const double> x, std::span<double> out) {

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "wasserwarp/cancellation.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
 
@@ -71,9 +73,10 @@ class LaneBatch {
 // out[k] = TWED(a, k-th series of the batch) for k < batch.size(), the same
 // bits Twed() returns (+inf where Twed() reports that the distance
 // overflows). `a` must be valid with the batch's channel count, `params`
-// the batch's, and BatchLanes() still batch.lanes().
-void BatchTwed(const Series& a, const LaneBatch& batch, const TwedParams& params,
-               std::span<double> out);
+// the batch's, and BatchLanes() still batch.lanes(). Cancelled, with `out`
+// unspecified, once `cancel` is found cancelled (polled as Twed() does).
+absl::Status BatchTwed(const Series& a, const LaneBatch& batch, const TwedParams& params,
+                       std::span<double> out, const CancellationToken* cancel = nullptr);
 
 // For tests: the dispatch targets compiled in and supported by this CPU,
 // best first, the portable scalar one last.

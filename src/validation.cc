@@ -35,18 +35,18 @@ absl::Status CheckNotCancelled(const CancellationToken* cancel) {
 absl::StatusOr<std::vector<PairDiagnostics>> DiagnosePairs(const PreparedRuns& runs,
                                                            const std::vector<PlanEntry>& plan,
                                                            const TwedParams& params,
-                                                           int max_threads) {
+                                                           const CostMatrixOptions& compute) {
   std::vector<PairDiagnostics> pairs(plan.size());
   std::vector<absl::Status> errors(plan.size());
-  tbb::task_arena arena(max_threads > 0 ? max_threads : tbb::task_arena::automatic);
+  tbb::task_arena arena(compute.max_threads > 0 ? compute.max_threads : tbb::task_arena::automatic);
   arena.execute([&] {
     tbb::parallel_for(
         tbb::blocked_range<size_t>(0, plan.size(), 1),
         [&](const tbb::blocked_range<size_t>& range) {
           for (size_t k = range.begin(); k < range.end(); ++k) {
             const PlanEntry& entry = plan[k];
-            absl::StatusOr<EditPathSummary> path =
-                TwedWithPath(runs.simulation[entry.row], runs.reference[entry.col], params);
+            absl::StatusOr<EditPathSummary> path = TwedWithPath(
+                runs.simulation[entry.row], runs.reference[entry.col], params, compute.cancel);
             if (!path.ok()) {
               errors[k] = std::move(path).status();
               continue;
@@ -56,6 +56,9 @@ absl::StatusOr<std::vector<PairDiagnostics>> DiagnosePairs(const PreparedRuns& r
           }
         });
   });
+  // Pairs cut short by a cancel fail beside any genuine errors; a cancelled
+  // job reports the cancel, as ComputeCostMatrix does.
+  if (absl::Status status = CheckNotCancelled(compute.cancel); !status.ok()) return status;
   for (absl::Status& error : errors) {
     if (!error.ok()) return std::move(error);
   }
@@ -99,7 +102,7 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
 
   enter(ValidationPhase::kDiagnostics);
   absl::StatusOr<std::vector<PairDiagnostics>> pairs =
-      DiagnosePairs(*runs, transport->plan, options.twed, options.compute.max_threads);
+      DiagnosePairs(*runs, transport->plan, options.twed, options.compute);
   if (!pairs.ok()) return pairs.status();
 
   ValidationReport report;

@@ -3,6 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "random_runs.h"
@@ -88,6 +92,33 @@ TEST(CostMatrixTest, CancelledTokenStopsTheComputation) {
   absl::StatusOr<CostMatrix> costs = ComputeCostMatrix(sim, ref, TwedParams{}, options);
   EXPECT_EQ(costs.status().code(), absl::StatusCode::kCancelled);
   EXPECT_LT(pairs_seen, 36u);
+}
+
+// One unit of long runs, which takes seconds uncancelled: only polling
+// inside the kernels, not between pairs, can stop it. One column runs on
+// the scalar kernel, two share the lanes of the SIMD one (where the CPU has
+// it).
+TEST(CostMatrixTest, CancelStopsALongPairMidway) {
+  for (const size_t columns : {1, 2}) {
+    const std::vector<Series> sim = RandomWalkRuns("sim", 1, 30000, 30000, 1, 9);
+    const std::vector<Series> ref = RandomWalkRuns("ref", columns, 30000, 30000, 1, 10);
+    CancellationToken token;
+    CostMatrixOptions options;
+    options.cancel = &token;
+    options.progress_interval_ms = 0;
+    std::atomic<uint64_t> pairs_seen{0};
+    options.progress = [&](const CostMatrixProgress& progress) {
+      pairs_seen.store(progress.pairs_done, std::memory_order_relaxed);
+    };
+    std::thread canceller([&token] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      token.Cancel();
+    });
+    const absl::StatusOr<CostMatrix> costs = ComputeCostMatrix(sim, ref, TwedParams{}, options);
+    canceller.join();
+    EXPECT_EQ(costs.status().code(), absl::StatusCode::kCancelled) << columns << " columns";
+    EXPECT_EQ(pairs_seen.load(std::memory_order_relaxed), 0u) << columns << " columns";
+  }
 }
 
 TEST(CostMatrixTest, InfeasibleWindowNamesTheFirstFailingPair) {

@@ -3,12 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "random_runs.h"
 #include "reference_twed.h"
+#include "wasserwarp/cancellation.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp {
@@ -255,6 +258,52 @@ TEST(TwedTest, PathOfShiftedCopy) {
   EXPECT_EQ(path->a_deletions, 0);
   EXPECT_EQ(path->b_deletions, 0);
   EXPECT_NEAR(path->mean_time_shift, 0.25, 1e-12);
+}
+
+TEST(TwedTest, CancelledTokenStopsBeforeStarting) {
+  std::mt19937_64 rng(9);
+  const Series a = RandomWalkRun(rng, "a", 40, 2, kGaps);
+  const Series b = RandomWalkRun(rng, "b", 30, 2, kGaps);
+  CancellationToken token;
+  token.Cancel();
+  for (const std::optional<double> window : {std::optional<double>(), std::optional<double>(1e9)}) {
+    TwedParams params = MakeTwedParams(0.1, 1.0);
+    params.time_window = window;
+    EXPECT_EQ(Twed(a, b, params, &token).status().code(), absl::StatusCode::kCancelled);
+    EXPECT_EQ(TwedWithPath(a, b, params, &token).status().code(), absl::StatusCode::kCancelled);
+    EXPECT_TRUE(Twed(a, b, params).ok());
+  }
+}
+
+// Each computation takes about a second uncancelled, twenty times the delay
+// of the cancel, so only the kernels' own polling can make it Cancelled.
+TEST(TwedTest, CancelStopsALongComputation) {
+  std::mt19937_64 rng(10);
+  const Series a = RandomWalkRun(rng, "a", 25000, 1, kGaps);
+  const Series b = RandomWalkRun(rng, "b", 25000, 1, kGaps);
+  const auto cancelled_after_50ms = [](const auto& compute) {
+    CancellationToken token;
+    std::thread canceller([&token] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      token.Cancel();
+    });
+    const absl::Status status = compute(&token);
+    canceller.join();
+    return status;
+  };
+  // A window wider than the runs keeps every cell while taking the banded kernel.
+  for (const std::optional<double> window : {std::optional<double>(), std::optional<double>(1e9)}) {
+    TwedParams params = MakeTwedParams(0.1, 1.0);
+    params.time_window = window;
+    EXPECT_EQ(cancelled_after_50ms([&](const CancellationToken* token) {
+                return Twed(a, b, params, token).status();
+              }).code(),
+              absl::StatusCode::kCancelled);
+    EXPECT_EQ(cancelled_after_50ms([&](const CancellationToken* token) {
+                return TwedWithPath(a, b, params, token).status();
+              }).code(),
+              absl::StatusCode::kCancelled);
+  }
 }
 
 TEST(TwedTest, Cells) {

@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "wasserwarp/cancellation.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp {
@@ -28,8 +29,11 @@ absl::Status ValidateTwedParams(const TwedParams& params);
 
 // TWED(a, b). Both series must be valid and have the same channel count.
 // A time window that leaves no path from the first to the last samples is
-// InvalidArgument naming both series.
-absl::StatusOr<double> Twed(const Series& a, const Series& b, const TwedParams& params);
+// InvalidArgument naming both series. A `cancel` token found cancelled,
+// before or during the computation, makes it Cancelled; the kernels poll it
+// every few hundred thousand DP cells, well under a second apart.
+absl::StatusOr<double> Twed(const Series& a, const Series& b, const TwedParams& params,
+                            const CancellationToken* cancel = nullptr);
 
 // The DP cells Twed visits, for progress and throughput accounting.
 uint64_t TwedCells(const Series& a, const Series& b);
@@ -46,9 +50,10 @@ struct EditPathSummary {
 
 // The distance with the operations along one optimal edit path; ties are
 // broken match first, then deletion in a, then deletion in b. The distance is
-// the same number Twed returns.
+// the same number Twed returns. `cancel` as for Twed.
 absl::StatusOr<EditPathSummary> TwedWithPath(const Series& a, const Series& b,
-                                             const TwedParams& params);
+                                             const TwedParams& params,
+                                             const CancellationToken* cancel = nullptr);
 
 }  // namespace wasserwarp
 
