@@ -32,9 +32,11 @@ ABSL_FLAG(int, max_runs_per_session, kDefaults.sessions.max_runs_per_session,
 ABSL_FLAG(int64_t, max_samples_per_run, kDefaults.sessions.max_samples_per_run,
           "samples of one run at most (uploads and ComputeTwed)");
 ABSL_FLAG(int64_t, max_session_bytes, kDefaults.sessions.max_session_bytes,
-          "sample data bytes one session holds at most, uploads in flight included");
+          "run data bytes (samples and header text) one session holds at most, uploads in flight "
+          "included");
 ABSL_FLAG(int64_t, max_total_bytes, kDefaults.sessions.max_total_bytes,
-          "sample data bytes all sessions hold at most, uploads in flight included");
+          "run data bytes (samples and header text) all sessions hold at most, uploads in flight "
+          "included");
 ABSL_FLAG(int64_t, max_message_bytes, kDefaults.max_message_bytes,
           "largest message received, in bytes");
 ABSL_FLAG(absl::Duration, session_idle_ttl, kDefaults.sessions.session_idle_ttl,

@@ -18,7 +18,8 @@ struct SessionLimits {
   int max_sessions = 1000;
   int max_runs_per_session = 10000;
   int64_t max_samples_per_run = 1'000'000;
-  // Sample data (times and values, 8 bytes each), committed or in flight.
+  // Run data (times and values, 8 bytes each, and header text), committed or
+  // in flight.
   int64_t max_session_bytes = int64_t{1} << 30;
   int64_t max_total_bytes = int64_t{4} << 30;
   // A session's TTL when its creator sets none.

@@ -29,6 +29,36 @@ int64_t SampleBytes(int64_t times, int64_t values) {
   return static_cast<int64_t>(sizeof(double)) * (times + values);
 }
 
+int64_t HeaderBytes(std::string_view series_id, const std::vector<std::string>& channels) {
+  int64_t bytes = static_cast<int64_t>(series_id.size());
+  for (const std::string& channel : channels) bytes += static_cast<int64_t>(channel.size());
+  return bytes;
+}
+
+SessionLease::SessionLease(SessionStore* store, std::string id, uint64_t instance)
+    : store_(store), id_(std::move(id)), instance_(instance) {}
+
+SessionLease::SessionLease(SessionLease&& other) noexcept
+    : store_(std::exchange(other.store_, nullptr)),
+      id_(std::move(other.id_)),
+      instance_(other.instance_) {}
+
+SessionLease& SessionLease::operator=(SessionLease&& other) noexcept {
+  if (this != &other) {
+    Reset();
+    store_ = std::exchange(other.store_, nullptr);
+    id_ = std::move(other.id_);
+    instance_ = other.instance_;
+  }
+  return *this;
+}
+
+SessionLease::~SessionLease() { Reset(); }
+
+void SessionLease::Reset() {
+  if (store_ != nullptr) std::exchange(store_, nullptr)->EndLease(id_, instance_);
+}
+
 SessionStore::SessionStore(const SessionLimits& limits) : limits_(limits) {}
 
 absl::StatusOr<v1::Session> SessionStore::Create(std::string id, SessionSettings settings) {
@@ -71,7 +101,7 @@ std::vector<v1::Session> SessionStore::List(std::string_view after_id, int limit
   more = false;
   auto it = after_id.empty() ? sessions_.begin() : sessions_.upper_bound(after_id);
   while (it != sessions_.end()) {
-    if (it->second.last_use + it->second.idle_ttl <= now) {
+    if (Expired(it->second, now)) {
       Erase(it++);
       continue;
     }
@@ -107,8 +137,10 @@ absl::StatusOr<SessionSnapshot> SessionStore::Snapshot(std::string_view id) {
   Session* session = FindLive(id, now);
   if (session == nullptr) return NotFound(id);
   session->last_use = now;
+  ++session->leases;
   SessionSnapshot snapshot;
   snapshot.id = std::string(id);
+  snapshot.lease = SessionLease(this, snapshot.id, session->instance);
   snapshot.default_parameters = session->settings.default_parameters;
   for (const StoredRun& run : session->runs) {
     (run.role == v1::ROLE_SIMULATION ? snapshot.simulation : snapshot.reference).push_back(run);
@@ -131,14 +163,14 @@ absl::Status SessionStore::Reserve(const SessionRef& ref, int64_t bytes) {
   if (session_bytes > limits_.max_session_bytes) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "session ", SessionName(ref.id), " would hold ", session_bytes,
-        " bytes of sample data, over its limit (--max_session_bytes=", limits_.max_session_bytes,
+        " bytes of run data, over its limit (--max_session_bytes=", limits_.max_session_bytes,
         ")"));
   }
   const int64_t total_bytes = total_held_ + total_reserved_ + bytes;
   if (total_bytes > limits_.max_total_bytes) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "the server would hold ", total_bytes,
-        " bytes of sample data, over its limit (--max_total_bytes=", limits_.max_total_bytes, ")"));
+        " bytes of run data, over its limit (--max_total_bytes=", limits_.max_total_bytes, ")"));
   }
   session->reserved_bytes += bytes;
   total_reserved_ += bytes;
@@ -184,6 +216,17 @@ absl::StatusOr<v1::RunInfo> SessionStore::Commit(const SessionRef& ref, StoredRu
   return RunInfoOf(session->runs.back());
 }
 
+void SessionStore::EndLease(const std::string& id, uint64_t instance) {
+  const absl::Time now = absl::Now();
+  absl::MutexLock lock(&mu_);
+  // A deleted session took its leases with it; a reused id is another instance.
+  const auto it = sessions_.find(id);
+  if (it == sessions_.end() || it->second.instance != instance) return;
+  --it->second.leases;
+  // The TTL runs from the end of the validation, not from its start.
+  it->second.last_use = now;
+}
+
 std::vector<std::string> SessionStore::ExpireIdle(absl::Time now) {
   absl::MutexLock lock(&mu_);
   return ExpireIdleLocked(now);
@@ -197,7 +240,7 @@ int64_t SessionStore::total_bytes() const {
 std::vector<std::string> SessionStore::ExpireIdleLocked(absl::Time now) {
   std::vector<std::string> expired;
   for (auto it = sessions_.begin(); it != sessions_.end();) {
-    if (it->second.last_use + it->second.idle_ttl <= now) {
+    if (Expired(it->second, now)) {
       expired.push_back(it->first);
       Erase(it++);
     } else {
@@ -207,10 +250,14 @@ std::vector<std::string> SessionStore::ExpireIdleLocked(absl::Time now) {
   return expired;
 }
 
+bool SessionStore::Expired(const Session& session, absl::Time now) {
+  return session.leases == 0 && session.last_use + session.idle_ttl <= now;
+}
+
 SessionStore::Session* SessionStore::FindLive(std::string_view id, absl::Time now) {
   const auto it = sessions_.find(id);
   if (it == sessions_.end()) return nullptr;
-  if (it->second.last_use + it->second.idle_ttl <= now) {
+  if (Expired(it->second, now)) {
     Erase(it);
     return nullptr;
   }

@@ -37,8 +37,33 @@ struct StoredRun {
   int64_t bytes = 0;
 };
 
+class SessionStore;
+
+// Keeps a session from expiring while a validation of it is queued or
+// running, however long that takes; its end counts as a use. Deletion still
+// removes a leased session. Move-only; must not outlive its store.
+class SessionLease {
+ public:
+  SessionLease() = default;
+  SessionLease(SessionLease&& other) noexcept;
+  SessionLease& operator=(SessionLease&& other) noexcept;
+  ~SessionLease();
+
+  // Ends the lease now rather than at destruction.
+  void Reset();
+
+ private:
+  friend class SessionStore;
+  SessionLease(SessionStore* store, std::string id, uint64_t instance);
+
+  SessionStore* store_ = nullptr;
+  std::string id_;
+  uint64_t instance_ = 0;
+};
+
 struct SessionSnapshot {
   std::string id;
+  SessionLease lease;
   v1::ValidationParameters default_parameters;
   std::vector<StoredRun> simulation;  // in commit order
   std::vector<StoredRun> reference;
@@ -59,6 +84,8 @@ struct SessionRef {
 
 // The sample data bytes of a run: 8 per time and per value.
 int64_t SampleBytes(int64_t times, int64_t values);
+// The bytes of a run's header text, held with its samples.
+int64_t HeaderBytes(std::string_view series_id, const std::vector<std::string>& channels);
 
 class SessionStore {
  public:
@@ -74,7 +101,8 @@ class SessionStore {
   std::vector<v1::Session> List(std::string_view after_id, int limit, bool& more);
   absl::Status Delete(std::string_view id);
 
-  // Uses of a session: each resets its idle TTL.
+  // Uses of a session: each resets its idle TTL. The snapshot's lease keeps
+  // the session from expiring until it ends.
   absl::StatusOr<SessionRef> Open(std::string_view id);
   absl::StatusOr<SessionSnapshot> Snapshot(std::string_view id);
   void Touch(std::string_view id);
@@ -90,12 +118,15 @@ class SessionStore {
   // the reservation stays the caller's to release.
   absl::StatusOr<v1::RunInfo> Commit(const SessionRef& session, StoredRun run);
 
-  // Drops sessions idle longer than their TTL at `now`; returns their ids.
+  // Drops sessions idle longer than their TTL at `now`, unless leased;
+  // returns their ids.
   std::vector<std::string> ExpireIdle(absl::Time now);
 
   int64_t total_bytes() const;
 
  private:
+  friend class SessionLease;
+
   struct Session {
     uint64_t instance = 0;
     SessionSettings settings;
@@ -106,9 +137,13 @@ class SessionStore {
     std::set<std::pair<v1::Role, std::string>> run_keys;
     int64_t held_bytes = 0;
     int64_t reserved_bytes = 0;
+    // Live leases: a validation may wait and run far longer than the TTL.
+    int leases = 0;
   };
   using SessionMap = std::map<std::string, Session, std::less<>>;
 
+  void EndLease(const std::string& id, uint64_t instance);
+  static bool Expired(const Session& session, absl::Time now);
   // Expired sessions are dropped on the way, so that lookups never depend
   // on when the last sweep ran.
   Session* FindLive(std::string_view id, absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

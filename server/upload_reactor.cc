@@ -16,6 +16,10 @@ namespace {
 
 // Series ids name runs in reports and logs; far longer ones are mistakes.
 constexpr size_t kMaxSeriesIdLength = 1024;
+// Header text is held with the run and echoed by GetSession, so it is
+// bounded like the samples are.
+constexpr int kMaxChannels = 1024;
+constexpr size_t kMaxChannelNameLength = 256;
 
 absl::string_view RoleName(v1::Role role) {
   return role == v1::ROLE_SIMULATION ? "simulation" : "reference";
@@ -120,6 +124,17 @@ absl::Status UploadReactor::Header(const v1::SeriesHeader& header) {
   if (header.channels().empty()) {
     return absl::InvalidArgumentError(absl::StrCat(label, ": header names no channels"));
   }
+  if (header.channels_size() > kMaxChannels) {
+    return absl::InvalidArgumentError(absl::StrCat(label, ": header names ", header.channels_size(),
+                                                   " channels, over the limit of ", kMaxChannels));
+  }
+  for (int c = 0; c < header.channels_size(); ++c) {
+    if (header.channels(c).size() > kMaxChannelNameLength) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(label, ": the name of channel ", c, " has ", header.channels(c).size(),
+                       " characters, over the limit of ", kMaxChannelNameLength));
+    }
+  }
   if (header.has_weight() && !(std::isfinite(header.weight()) && header.weight() >= 0.0)) {
     return absl::InvalidArgumentError(
         absl::StrCat(label, ": weight must be finite and non-negative, got ", header.weight()));
@@ -133,6 +148,13 @@ absl::Status UploadReactor::Header(const v1::SeriesHeader& header) {
   run.series.id = header.series_id();
   run.series.channels.assign(header.channels().begin(), header.channels().end());
   if (header.has_weight()) run.weight = header.weight();
+  // The header's text is held as long as the samples, so it counts against
+  // the same limits; otherwise names alone could fill the server.
+  const int64_t bytes = HeaderBytes(run.series.id, run.series.channels);
+  if (absl::Status status = store_.Reserve(*session_, bytes); !status.ok()) {
+    return Prefixed(status, label);
+  }
+  run.reserved_bytes = bytes;
   run_ = std::move(run);
   return absl::OkStatus();
 }

@@ -19,8 +19,8 @@
 namespace wasserwarp::service {
 
 // Reads one message at a time; each reaction runs alone, so the state needs
-// no lock. A run's samples count against the byte limits as they arrive and
-// are released unless the run commits.
+// no lock. A run's header text and samples count against the byte limits as
+// they arrive and are released unless the run commits.
 class UploadReactor final : public grpc::ServerReadReactor<v1::UploadSeriesRequest> {
  public:
   // `response` is the call's, filled as runs commit.

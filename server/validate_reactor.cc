@@ -132,7 +132,10 @@ absl::Status ValidateReactor::Start(const v1::ValidateRequest& request) {
       .group = snapshot_.id,
       .run = [this](const CancellationToken& cancel) { return Run(cancel); },
       .dropped =
-          [this] { Complete(absl::CancelledError("validation cancelled before it started")); },
+          [this] {
+            snapshot_.lease.Reset();
+            Complete(absl::CancelledError("validation cancelled before it started"));
+          },
   };
   absl::StatusOr<uint64_t> job_id = jobs_.Submit(std::move(job));
   bool cancelled = false;
@@ -175,7 +178,8 @@ JobOutcome ValidateReactor::Run(const CancellationToken& cancel) {
   for (const StoredRun& run : snapshot_.reference) reference.push_back(*run.series);
 
   absl::StatusOr<ValidationReport> report = Validate(simulation, reference, options_);
-  store_.Touch(snapshot_.id);
+  // The session could expire from now on; this counts as its last use.
+  snapshot_.lease.Reset();
 
   JobOutcome outcome{.status = report.status()};
   bool client_cancelled = false;

@@ -58,7 +58,8 @@ class ValidateReactor final : public grpc::ServerWriteReactor<v1::ValidateRespon
   SessionStore& store_;
   JobQueue& jobs_;
   const absl::Time start_time_;
-  // Set before the job is submitted, then the job's alone.
+  // Set before the job is submitted, then the job's alone. Its lease keeps
+  // the session alive while the job waits and runs.
   SessionSnapshot snapshot_;
   ValidationOptions options_;
 

@@ -23,6 +23,20 @@ namespace {
 using Digraph = lemon::StaticDigraph;
 using Simplex = lemon::NetworkSimplex<Digraph, int64_t, double>;
 
+// Multiplication by 2^shift in two exact steps: 2^shift alone overflows a
+// double when every cost is below 2^-1023 (subnormal), yet such costs still
+// scale exactly into [0.5, 1).
+class PowerOfTwoScale {
+ public:
+  explicit PowerOfTwoScale(int shift)
+      : first_(std::ldexp(1.0, shift / 2)), second_(std::ldexp(1.0, shift - shift / 2)) {}
+  double operator()(double cost) const { return cost * first_ * second_; }
+
+ private:
+  double first_;
+  double second_;
+};
+
 // LEMON reads costs through a map; this one scales on the fly instead of
 // copying the matrix, and maps the arcs of the sparse digraph (numbered in
 // the order of `entries`) to their cost matrix entries.
@@ -31,14 +45,15 @@ class ScaledCostMap {
   using Key = Digraph::Arc;
   using Value = double;
 
-  ScaledCostMap(const std::vector<double>& costs, const std::vector<int64_t>& entries, double scale)
+  ScaledCostMap(const std::vector<double>& costs, const std::vector<int64_t>& entries,
+                const PowerOfTwoScale& scale)
       : costs_(costs), entries_(entries), scale_(scale) {}
-  Value operator[](const Key& arc) const { return costs_[entries_[Digraph::index(arc)]] * scale_; }
+  Value operator[](const Key& arc) const { return scale_(costs_[entries_[Digraph::index(arc)]]); }
 
  private:
   const std::vector<double>& costs_;
   const std::vector<int64_t>& entries_;
-  double scale_;
+  PowerOfTwoScale scale_;
 };
 
 // Row nodes supply, column nodes demand (negative supply in LEMON's terms).
@@ -153,8 +168,8 @@ ArcSet InitialArcs(const CostMatrix& costs, const std::vector<int64_t>& supply,
 // of the subset are left out: LEMON proved them, before shifting its
 // potentials to non-positive values, a shift whose rounding can tip a
 // reduced cost of 0 to -1 ulp.
-ArcSet ViolatingArcs(const CostMatrix& costs, double scale, const std::vector<double>& pi,
-                     const ArcSet& arcs) {
+ArcSet ViolatingArcs(const CostMatrix& costs, const PowerOfTwoScale& scale,
+                     const std::vector<double>& pi, const ArcSet& arcs) {
   const size_t rows = costs.rows;
   const size_t cols = costs.cols;
   const double* pi_cols = pi.data() + rows;
@@ -170,7 +185,7 @@ ArcSet ViolatingArcs(const CostMatrix& costs, double scale, const std::vector<do
         ++in_subset;
         continue;
       }
-      const double reduced = row[j] * scale + pi[i] - pi_cols[j];
+      const double reduced = scale(row[j]) + pi[i] - pi_cols[j];
       if (reduced < 0) row_violations.push_back({reduced, j});
     }
     const size_t k = std::min(kArcsPerRowAndRound, row_violations.size());
@@ -198,7 +213,7 @@ absl::StatusOr<NetworkSimplexSolution> Solve(const CostMatrix& costs,
   for (double c : costs.values) max_cost = std::max(max_cost, c);
   int exponent = 0;
   std::frexp(max_cost, &exponent);
-  const double scale = std::ldexp(1.0, -exponent);
+  const PowerOfTwoScale scale(-exponent);
 
   ArcSet arcs = InitialArcs(costs, supply, demand);
   std::vector<std::pair<int, int>> ends;

@@ -61,6 +61,12 @@ absl::Status ValidateSeries(const Series& series) {
       return SeriesError(series,
                          absl::StrCat("sample ", i, ": time ", FormatNumber(t), " is not finite"));
     }
+    // TWED multiplies time differences by nu, which may be 0: a difference
+    // that overflowed to inf would make 0 * inf = NaN.
+    if (std::abs(t) > kMaxAbsTime) {
+      return SeriesError(series, absl::StrCat("sample ", i, ": time ", FormatNumber(t),
+                                              " s is beyond +-", FormatNumber(kMaxAbsTime), " s"));
+    }
     if (i > 0 && t <= series.times[i - 1]) {
       return SeriesError(series, absl::StrCat("sample ", i, ": time ", FormatNumber(t),
                                               " is not after the previous time ",

@@ -418,9 +418,10 @@ TransportCertificate CertifyPlan(const CostMatrix& costs_to_q, const std::vector
   const auto finite = [](const std::vector<double>& x) {
     return std::all_of(x.begin(), x.end(), [](double e) { return std::isfinite(e); });
   };
+  // Weak duality proves optimality only for a feasible plan: no negative mass.
   const auto in_range = [&](const PlanEntry& entry) {
     return entry.row >= 0 && static_cast<size_t>(entry.row) < rows && entry.col >= 0 &&
-           static_cast<size_t>(entry.col) < cols;
+           static_cast<size_t>(entry.col) < cols && std::isfinite(entry.mass) && entry.mass >= 0.0;
   };
   const bool well_formed = costs_to_q.values.size() == rows * cols && u.size() == rows &&
                            v.size() == cols && row_mass.size() == rows && col_mass.size() == cols &&

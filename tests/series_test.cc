@@ -74,6 +74,12 @@ TEST(ValidateSeriesTest, RejectsNonFiniteTime) {
   ExpectInvalid(series, {"series \"sim_03\": sample 2: time inf is not finite"});
 }
 
+TEST(ValidateSeriesTest, RejectsTimesWhoseDifferencesCouldOverflow) {
+  Series series = ThreeSamples();
+  series.times = {-1e308, 0.0, 1e308};
+  ExpectInvalid(series, {"series \"sim_03\": sample 0: time -1e+308 s is beyond +-1e+300 s"});
+}
+
 TEST(ValidateSeriesTest, RejectsNonFiniteValue) {
   Series series = ThreeSamples();
   series.values[5] = -std::numeric_limits<double>::infinity();

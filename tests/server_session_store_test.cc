@@ -156,5 +156,46 @@ TEST(SessionStoreTest, IdleSessionsExpireAndUseResetsTheClock) {
   EXPECT_TRUE(store.Create("b", {}).ok());
 }
 
+TEST(SessionStoreTest, ALeasedSessionDoesNotExpireUntilTheLeaseEnds) {
+  SessionStore store(SessionLimits{});
+  SessionSettings short_lived;
+  short_lived.idle_ttl = absl::Minutes(1);
+  ASSERT_TRUE(store.Create("s", short_lived).ok());
+  const SessionRef ref = *store.Open("s");
+  StoredRun run = RunOf(v1::ROLE_REFERENCE, SmallRun("r"));
+  ASSERT_TRUE(store.Reserve(ref, run.bytes).ok());
+  ASSERT_TRUE(store.Commit(ref, run).ok());
+  absl::StatusOr<SessionSnapshot> snapshot = store.Snapshot("s");
+  ASSERT_TRUE(snapshot.ok());
+  // A validation queued or running past the TTL keeps its session and bytes.
+  EXPECT_TRUE(store.ExpireIdle(absl::Now() + absl::Hours(1)).empty());
+  EXPECT_TRUE(store.Get("s").ok());
+  EXPECT_EQ(store.total_bytes(), 160);
+  // Its end is a use: the TTL starts over from there.
+  snapshot->lease.Reset();
+  EXPECT_TRUE(store.ExpireIdle(absl::Now()).empty());
+  EXPECT_THAT(store.ExpireIdle(absl::Now() + absl::Minutes(2)), ElementsAre("s"));
+  EXPECT_EQ(store.total_bytes(), 0);
+}
+
+TEST(SessionStoreTest, DeletionRemovesALeasedSession) {
+  SessionStore store(SessionLimits{});
+  ASSERT_TRUE(store.Create("s", {}).ok());
+  absl::StatusOr<SessionSnapshot> snapshot = store.Snapshot("s");
+  ASSERT_TRUE(snapshot.ok());
+  ASSERT_TRUE(store.Delete("s").ok());
+  EXPECT_EQ(store.Get("s").status().code(), absl::StatusCode::kNotFound);
+  // The old lease ending does not pin or unpin a new session of the same id.
+  SessionSettings short_lived;
+  short_lived.idle_ttl = absl::Minutes(1);
+  ASSERT_TRUE(store.Create("s", short_lived).ok());
+  absl::StatusOr<SessionSnapshot> other = store.Snapshot("s");
+  ASSERT_TRUE(other.ok());
+  snapshot->lease.Reset();
+  EXPECT_TRUE(store.ExpireIdle(absl::Now() + absl::Hours(1)).empty());
+  other->lease.Reset();
+  EXPECT_THAT(store.ExpireIdle(absl::Now() + absl::Hours(1)), ElementsAre("s"));
+}
+
 }  // namespace
 }  // namespace wasserwarp::service

@@ -99,7 +99,8 @@ TEST_F(SessionsTest, CreateWithSettingsThenGet) {
   EXPECT_THAT(got->runs(2).channels(), ElementsAre("c0", "c1"));
   EXPECT_EQ(got->simulation_run_count(), 2);
   EXPECT_EQ(got->reference_run_count(), 1);
-  EXPECT_EQ(got->bytes_held(), 8 * (2 * 10 * 3 + 20 * 3));
+  // Samples, and each header's text: a 4-character id and 2 channel names of 2.
+  EXPECT_EQ(got->bytes_held(), 8 * (2 * 10 * 3 + 20 * 3) + 3 * (4 + 2 * 2));
 }
 
 TEST_F(SessionsTest, CreateErrors) {

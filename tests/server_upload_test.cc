@@ -83,8 +83,10 @@ TEST_F(UploadTest, CommitsRunsAndSummarisesThem) {
   EXPECT_EQ(response.committed_runs(0).weight(), 2.0);
   EXPECT_FALSE(response.committed_runs(2).has_weight());
   EXPECT_EQ(response.committed_runs(2).role(), v1::ROLE_REFERENCE);
-  EXPECT_EQ(BytesHeld(), 8 * 5700 * 4);
-  EXPECT_EQ(server_->sessions().total_bytes(), 8 * 5700 * 4);
+  // Samples, and each header's text: a 4-character id and 3 channel names of 2.
+  constexpr int64_t kBytes = 8 * 5700 * 4 + 3 * (4 + 3 * 2);
+  EXPECT_EQ(BytesHeld(), kBytes);
+  EXPECT_EQ(server_->sessions().total_bytes(), kBytes);
 }
 
 TEST_F(UploadTest, ABadRunLeavesEarlierRunsAndNoTraceOfItself) {
@@ -98,8 +100,8 @@ TEST_F(UploadTest, ABadRunLeavesEarlierRunsAndNoTraceOfItself) {
   EXPECT_THAT(status.error_message(), HasSubstr("simulation run \"sim1\""));
   EXPECT_THAT(status.error_message(), HasSubstr("sample 17"));
   EXPECT_EQ(RunIds(), std::vector<std::string>{"sim0"});
-  EXPECT_EQ(BytesHeld(), 8 * 40 * 3);
-  EXPECT_EQ(server_->sessions().total_bytes(), 8 * 40 * 3);
+  EXPECT_EQ(BytesHeld(), 8 * 40 * 3 + (4 + 2 * 2));
+  EXPECT_EQ(server_->sessions().total_bytes(), 8 * 40 * 3 + (4 + 2 * 2));
 }
 
 TEST_F(UploadTest, DuplicateIdWithinARoleAlreadyExists) {
@@ -218,6 +220,34 @@ TEST_F(UploadTest, BytesInFlightCountAgainstTheSessionLimit) {
   EXPECT_EQ(server_->sessions().total_bytes(), 0);
 }
 
+TEST_F(UploadTest, HeaderTextIsBoundedAndCountsAgainstTheSessionLimit) {
+  v1::UploadSeriesRequest long_name = Header("a");
+  long_name.mutable_header()->add_channels(std::string(257, 'x'));
+  grpc::Status status = UploadMessages({long_name});
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("simulation run \"a\": the name of channel 1"));
+  EXPECT_THAT(status.error_message(), HasSubstr("limit of 256"));
+
+  status = UploadMessages({Header("b", v1::ROLE_REFERENCE, 1025)});
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("reference run \"b\": header names 1025"));
+  EXPECT_THAT(status.error_message(), HasSubstr("limit of 1024"));
+  EXPECT_TRUE(RunIds().empty());
+
+  ServerConfig config = TestConfig();
+  config.sessions.max_session_bytes = 10'000;
+  StartServer(config);
+  ASSERT_TRUE(CreateSession("up").ok());
+  // 40 names of 256 bytes are 10240 bytes: refused before any sample.
+  v1::UploadSeriesRequest wide = Header("w");
+  for (int c = 0; c < 40; ++c) wide.mutable_header()->add_channels(std::string(256, 'a' + c % 26));
+  status = UploadMessages({wide});
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(status.error_message(), HasSubstr("simulation run \"w\""));
+  EXPECT_THAT(status.error_message(), HasSubstr("--max_session_bytes=10000"));
+  EXPECT_EQ(server_->sessions().total_bytes(), 0);
+}
+
 TEST_F(UploadTest, MaxTotalBytes) {
   ServerConfig config = TestConfig();
   config.sessions.max_total_bytes = 5'000;
@@ -228,7 +258,7 @@ TEST_F(UploadTest, MaxTotalBytes) {
   const grpc::Status status = Upload(kSession, RandomWalkRuns("s", 1, 200, 200, 1, 11), {});
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_THAT(status.error_message(), HasSubstr("--max_total_bytes=5000"));
-  EXPECT_EQ(server_->sessions().total_bytes(), 3200);
+  EXPECT_EQ(server_->sessions().total_bytes(), 3200 + (2 + 2));
 }
 
 TEST_F(UploadTest, MaxMessageBytes) {

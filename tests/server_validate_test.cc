@@ -271,6 +271,45 @@ TEST_F(ValidateTest, FullQueueIsResourceExhaustedAndAWaitingJobCanBeCancelled) {
   EXPECT_TRUE(jobs_.WaitFor([](const JobStats& stats) { return stats.started; }).has_value());
 }
 
+TEST_F(ValidateTest, ASessionOutlivesItsTtlWhileItsValidationWaitsAndRuns) {
+  ServerConfig config = TestConfig();
+  config.jobs.max_concurrent_jobs = 1;
+  StartServer(config);
+  UploadBigSession();
+  v1::Session short_lived;
+  short_lived.mutable_idle_ttl()->set_seconds(60);
+  ASSERT_TRUE(CreateSession("short", short_lived).ok());
+  ASSERT_TRUE(Upload("sessions/short", RandomWalkRuns("sim", 2, 20, 20, 1, 3),
+                     RandomWalkRuns("ref", 2, 20, 20, 1, 4))
+                  .ok());
+
+  grpc::ClientContext running_context;
+  auto running = stub_->Validate(&running_context, ValidateRequestFor(kSession));
+  ReadUntilComputing(*running);
+  grpc::ClientContext waiting_context;
+  auto waiting = stub_->Validate(&waiting_context, ValidateRequestFor("sessions/short"));
+  v1::ValidateResponse event;
+  ASSERT_TRUE(waiting->Read(&event));
+  EXPECT_EQ(event.progress().phase(), v1::PHASE_QUEUED);
+  // Sweeps an hour on, while both validations wait or run: neither session goes.
+  EXPECT_TRUE(server_->ExpireIdleSessions(absl::Now() + absl::Hours(1)).empty());
+  EXPECT_TRUE(GetSession("sessions/short").ok());
+
+  running_context.TryCancel();
+  while (running->Read(&event)) {
+  }
+  EXPECT_EQ(running->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  bool reported = false;
+  while (waiting->Read(&event)) reported = event.has_report();
+  const grpc::Status status = waiting->Finish();
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_TRUE(reported);
+  // Once its validation has ended, the session expires as usual.
+  EXPECT_TRUE(server_->ExpireIdleSessions(absl::Now()).empty());
+  EXPECT_THAT(server_->ExpireIdleSessions(absl::Now() + absl::Minutes(2)),
+              ::testing::Contains("short"));
+}
+
 TEST_F(ValidateTest, ShutdownCancelsRunningJobsAfterTheGrace) {
   UploadBigSession();
   grpc::ClientContext context;

@@ -468,6 +468,13 @@ TEST(TransportTest, CertifyPlanFlagsBadDuals) {
       costs, result->row_weights, result->col_weights, result->plan, {0.0}, result->certificate.v);
   EXPECT_TRUE(std::isinf(short_duals.max_dual_violation));
   EXPECT_TRUE(std::isinf(short_duals.primal_dual_gap));
+
+  std::vector<PlanEntry> negative = result->plan;
+  negative.front().mass = -negative.front().mass;
+  const TransportCertificate infeasible =
+      CertifyPlan(costs, result->row_weights, result->col_weights, negative, result->certificate.u,
+                  result->certificate.v);
+  EXPECT_TRUE(std::isinf(infeasible.max_dual_violation));
 }
 
 absl::Status SolveStatus(const CostMatrix& costs, const TransportOptions& options) {
@@ -520,6 +527,26 @@ TEST(TransportTest, RejectsBadCostsAndOrders) {
   TransportOptions squared;
   squared.order = 2.0;
   ExpectInvalid(SolveStatus(huge, squared), "overflows");
+}
+
+// Costs below 2^-1022 (subnormal) scale exactly to the same problem as
+// their scaled-up twins; the solver must not turn them into inf or NaN.
+TEST(TransportTest, SubnormalCostsSolveLikeTheirScaledTwins) {
+  const CostMatrix base = UniformCosts(3, 5, 41);
+  CostMatrix tiny = base;
+  for (double& c : tiny.values) c = std::ldexp(c, -1060);
+  CostMatrix twin = tiny;
+  for (double& c : twin.values) c = std::ldexp(c, 1060);
+  absl::StatusOr<TransportResult> small = SolveTransport(tiny);
+  absl::StatusOr<TransportResult> large = SolveTransport(twin);
+  ASSERT_TRUE(small.ok()) << small.status();
+  ASSERT_TRUE(large.ok()) << large.status();
+  ASSERT_EQ(small->plan.size(), large->plan.size());
+  for (size_t k = 0; k < small->plan.size(); ++k) {
+    EXPECT_EQ(small->plan[k].row, large->plan[k].row);
+    EXPECT_EQ(small->plan[k].col, large->plan[k].col);
+  }
+  EXPECT_GT(small->distance, 0.0);
 }
 
 }  // namespace

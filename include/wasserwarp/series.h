@@ -28,9 +28,13 @@ struct Series {
   const double* sample(size_t i) const { return values.data() + i * channels.size(); }
 };
 
+// Timestamps beyond this magnitude (seconds) are rejected, so that every
+// difference of two timestamps is finite.
+inline constexpr double kMaxAbsTime = 1e300;
+
 // Ok when `series` can enter a distance computation: at least one sample and
 // one channel, values.size() == samples x channels, finite times and values,
-// strictly increasing times. Errors are InvalidArgument and name the series
+// strictly increasing times within +-kMaxAbsTime. Errors are InvalidArgument and name the series
 // id and the sample index (and channel) at fault.
 absl::Status ValidateSeries(const Series& series);
 
