@@ -61,28 +61,14 @@ int ClosedPort() {
   return ntohs(address.sin_port);
 }
 
-class E2eCliTest : public testing::Test {
+class E2eCliTest : public wasserwarp::e2e::ServerTest {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::path(testing::TempDir()) / "e2e_cli_test_XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
+    ServerTest::SetUp();
+    if (HasFatalFailure()) return;
     const ProgramResult data =
         Run(WASSERWARP_EXAMPLE_DATA, {"--out", Path("data"), "--sim-runs", "4", "--ref-runs", "3"});
     ASSERT_EQ(data.exit_code, 0) << data.err;
-    absl::StatusOr<std::unique_ptr<ServerProcess>> server =
-        ServerProcess::Start(WASSERWARP_SERVER, dir_.string());
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-  }
-
-  void TearDown() override {
-    if (server_ != nullptr) {
-      // Graceful shutdown is part of the contract: SIGTERM, then exit status 0.
-      EXPECT_EQ(server_->Stop(), 0) << server_->Log();
-    }
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
   }
 
   std::string Path(const std::string& name) const { return (dir_ / name).string(); }
@@ -128,11 +114,6 @@ class E2eCliTest : public testing::Test {
     while (std::getline(in, line)) lines += line.empty() ? 0 : 1;
     return lines - 1;
   }
-
-  std::unique_ptr<ServerProcess> server_;
-
- private:
-  fs::path dir_;
 };
 
 TEST_F(E2eCliTest, TwedThroughTheServerPrintsTheEmbeddedNumber) {

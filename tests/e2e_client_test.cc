@@ -24,42 +24,18 @@
 namespace wasserwarp {
 namespace {
 
-namespace fs = std::filesystem;
 using client::ClientOptions;
 using client::ValidationClient;
 using ::testing::HasSubstr;
 
-class E2eClientTest : public testing::Test {
+class E2eClientTest : public e2e::ServerTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::path(testing::TempDir()) / "e2e_client_XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    scratch_ = pattern;
-    absl::StatusOr<std::unique_ptr<e2e::ServerProcess>> server =
-        e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch_);
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-  }
-
-  void TearDown() override {
-    if (server_ != nullptr) {
-      EXPECT_EQ(server_->Stop(), 0) << server_->Log();
-    }
-    std::error_code ignored;
-    fs::remove_all(scratch_, ignored);
-  }
-
   std::unique_ptr<ValidationClient> Connect(const ClientOptions& options = ClientOptions()) {
     absl::StatusOr<std::unique_ptr<ValidationClient>> client =
         ValidationClient::Connect(server_->address(), options);
     EXPECT_TRUE(client.ok()) << client.status();
     return client.ok() ? *std::move(client) : nullptr;
   }
-
-  std::unique_ptr<e2e::ServerProcess> server_;
-
- private:
-  std::string scratch_;
 };
 
 TEST_F(E2eClientTest, SmallChunksCarryRunsIntact) {

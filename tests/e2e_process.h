@@ -16,6 +16,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -28,6 +29,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "gtest/gtest.h"
 
 extern char** environ;
 
@@ -244,6 +246,32 @@ class ServerProcess {
   std::thread drain_;
   std::string address_;
   std::string log_path_;
+};
+
+// A scratch directory and a `wasserwarp-server` (the WASSERWARP_SERVER binary) for each test.
+// A test passes only if the server then shuts down gracefully: SIGTERM, exit status 0.
+class ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (std::filesystem::path(::testing::TempDir()) / "e2e_XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    absl::StatusOr<std::unique_ptr<ServerProcess>> server =
+        ServerProcess::Start(WASSERWARP_SERVER, dir_.string());
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+  }
+
+  void TearDown() override {
+    if (server_ != nullptr) {
+      EXPECT_EQ(server_->Stop(), 0) << server_->Log();
+    }
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<ServerProcess> server_;
 };
 
 }  // namespace wasserwarp::e2e
