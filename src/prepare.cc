@@ -164,7 +164,7 @@ absl::StatusOr<Scale> ParseScale(std::string_view name) {
 absl::StatusOr<PreparedRuns> PrepareRuns(const std::vector<Series>& simulation,
                                          const std::vector<Series>& reference,
                                          const PrepareOptions& options) {
-  if (simulation.empty()) return absl::InvalidArgumentError("no simulation runs");
+  if (simulation.empty()) return absl::InvalidArgumentError("no simulated runs");
   if (reference.empty()) return absl::InvalidArgumentError("no reference runs");
   for (const Series& run : simulation) {
     if (absl::Status status = ValidateSeries(run); !status.ok()) {

@@ -66,7 +66,7 @@ TEST(NamesTest, UnknownNamesListTheAcceptedOnes) {
 
 TEST(PrepareRunsTest, RequiresRunsOnBothSides) {
   const std::vector<Series> runs = {MakeRun("r", {"a"}, {0.0}, {1.0})};
-  ExpectInvalid(PrepareRuns({}, runs, {}), "no simulation runs");
+  ExpectInvalid(PrepareRuns({}, runs, {}), "no simulated runs");
   ExpectInvalid(PrepareRuns(runs, {}, {}), "no reference runs");
 }
 
