@@ -6,13 +6,16 @@ BUILD_TYPE  ?= Release
 JOBS        ?= $(shell nproc)
 DEMO_DIR    ?= $(BUILD_DIR)/demo-data
 CLI         := $(BUILD_DIR)/client/wasserwarp
-DEMO_ARGS   ?= --scale reference-std --lambda 0.3
+DEMO_ARGS   ?= --scale reference-std --resample 100 --lambda 0.3
+VERDICT_ARGS ?= --max-ratio 1.5 --qoi lateral_acceleration:max,yaw_rate:max
 
 DEB_PACKAGES := g++ cmake ninja-build make clang-format \
   libabsl-dev libtbb-dev liblemon-dev nlohmann-json3-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev \
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libspdlog-dev \
-  python3-grpcio python3-protobuf
+  python3-grpcio python3-protobuf prometheus-cpp-dev python3-yaml libsqlite3-dev \
+  libjs-chart.js chromium \
+  clang-14 libfuzzer-14-dev libclang-rt-14-dev
 
 CPP_SOURCES = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
 
@@ -45,10 +48,17 @@ build: configure
 demo: build
 	$(BUILD_DIR)/examples/wasserwarp-example-data --out $(DEMO_DIR)
 	@echo; echo "== Variant A (nominal model) against the measured references"
-	$(CLI) validate --sim $(DEMO_DIR)/sim_a --ref $(DEMO_DIR)/ref $(DEMO_ARGS) --json $(BUILD_DIR)/demo-a.json
+	$(CLI) validate --sim $(DEMO_DIR)/sim_a --ref $(DEMO_DIR)/ref $(DEMO_ARGS) $(VERDICT_ARGS) \
+	  --json $(BUILD_DIR)/demo-a.json --report $(BUILD_DIR)/demo-a.html
 	@echo; echo "== Variant B (front cornering stiffness 40% low) against the same references"
-	$(CLI) validate --sim $(DEMO_DIR)/sim_b --ref $(DEMO_DIR)/ref $(DEMO_ARGS) --json $(BUILD_DIR)/demo-b.json
-	@echo; echo "JSON reports: $(BUILD_DIR)/demo-a.json $(BUILD_DIR)/demo-b.json"
+	@echo "   (its verdict is FAIL, exit status 1: that is the point of the demo)"
+	$(CLI) validate --sim $(DEMO_DIR)/sim_b --ref $(DEMO_DIR)/ref $(DEMO_ARGS) $(VERDICT_ARGS) \
+	  --json $(BUILD_DIR)/demo-b.json --report $(BUILD_DIR)/demo-b.html || [ $$? -eq 1 ]
+	@echo; echo "== A against B on the same references"
+	$(CLI) compare --sim-a $(DEMO_DIR)/sim_a --sim-b $(DEMO_DIR)/sim_b --ref $(DEMO_DIR)/ref \
+	  $(DEMO_ARGS) --json $(BUILD_DIR)/demo-compare.json
+	@echo; echo "JSON reports: $(BUILD_DIR)/demo-a.json $(BUILD_DIR)/demo-b.json $(BUILD_DIR)/demo-compare.json"
+	@echo "HTML reports: $(BUILD_DIR)/demo-a.html $(BUILD_DIR)/demo-b.html"
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
@@ -57,6 +67,7 @@ bench: build
 	$(BUILD_DIR)/bench/twed_bench
 	$(BUILD_DIR)/bench/transport_bench
 	$(BUILD_DIR)/bench/validate_bench
+	$(BUILD_DIR)/bench/verdict_bench
 	$(BUILD_DIR)/bench/service_bench
 
 # The 100 x 100 runs of 2000 samples through `wasserwarp validate`, as generated
@@ -65,6 +76,66 @@ E2E_DIR  ?= $(BUILD_DIR)/e2e
 E2E_ARGS ?= --runs 100 --samples 2000 --channels 1
 bench-e2e: build
 	$(BUILD_DIR)/bench/e2e_bench --cli $(CLI) --dir $(E2E_DIR) $(E2E_ARGS)
+
+# A bounded load test: concurrent clients create sessions, upload and validate against a
+# wasserwarp-server it starts on loopback, then it prints calls/s, latency and errors.
+LOAD_ARGS ?= --clients 32 --seconds 60
+load: build
+	$(BUILD_DIR)/bench/load $(LOAD_ARGS)
+
+# Sanitizer builds, each in a directory of its own, -O1 -g with assertions on. Debian's
+# libraries are not instrumented: they are checked only where they touch our memory.
+SANITIZER_CMAKE := -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+  -DWASSERWARP_BUILD_BENCHMARKS=OFF
+SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1 \
+  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  TSAN_OPTIONS=second_deadlock_stack=1
+ASAN_BUILD_DIR ?= build-asan
+TSAN_BUILD_DIR ?= build-tsan
+FUZZ_BUILD_DIR ?= build-fuzz
+FUZZ_SECONDS   ?= 60
+# The server's shared state from many threads: job slots and cancellation, the session
+# store, uploads racing deletions. Tests through gRPC are left out: Debian's gRPC hands calls
+# between its threads in code TSan cannot see, which makes every reactor look racy.
+TSAN_TESTS := server_job_queue_test server_session_store_test server_concurrency_test
+FUZZERS    := csv_fuzz series_fuzz upload_fuzz
+
+$(ASAN_BUILD_DIR)/build.ninja:
+	cmake -S . -B $(ASAN_BUILD_DIR) $(SANITIZER_CMAKE) -DWASSERWARP_SANITIZE=address,undefined
+
+# Every test under AddressSanitizer and UndefinedBehaviorSanitizer.
+test-asan: deps $(ASAN_BUILD_DIR)/build.ninja
+	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS)
+	$(SANITIZER_ENV) ctest --test-dir $(ASAN_BUILD_DIR) --output-on-failure -j $(JOBS)
+
+$(TSAN_BUILD_DIR)/build.ninja:
+	cmake -S . -B $(TSAN_BUILD_DIR) $(SANITIZER_CMAKE) -DWASSERWARP_SANITIZE=thread
+
+# The server's concurrency tests under ThreadSanitizer.
+test-tsan: deps $(TSAN_BUILD_DIR)/build.ninja
+	cmake --build $(TSAN_BUILD_DIR) -j $(JOBS) --target $(TSAN_TESTS)
+	@set -e; for t in $(TSAN_TESTS); do \
+	  echo "== $$t"; $(SANITIZER_ENV) $(TSAN_BUILD_DIR)/tests/$$t --gtest_brief=1; done
+
+$(FUZZ_BUILD_DIR)/build.ninja:
+	cmake -S . -B $(FUZZ_BUILD_DIR) $(SANITIZER_CMAKE) -DCMAKE_CXX_COMPILER=clang++-14 \
+	  -DWASSERWARP_BUILD_TESTS=OFF -DWASSERWARP_SANITIZE=address,undefined -DWASSERWARP_FUZZ=ON
+
+# Each libFuzzer harness for FUZZ_SECONDS from its seed corpus in tests/fuzz/corpus/; what it
+# finds goes to $(FUZZ_BUILD_DIR)/corpus/, a failing input to $(FUZZ_BUILD_DIR)/<harness>-*.
+fuzz: deps $(FUZZ_BUILD_DIR)/build.ninja
+	cmake --build $(FUZZ_BUILD_DIR) -j $(JOBS) --target $(FUZZERS)
+	@set -e; for f in $(FUZZERS); do \
+	  seeds=tests/fuzz/corpus/$${f%_fuzz}; corpus=$(FUZZ_BUILD_DIR)/corpus/$$f; \
+	  dict=tests/fuzz/$${f%_fuzz}.dict; [ -f $$dict ] && dict=-dict=$$dict || dict=; \
+	  mkdir -p $$corpus; echo "== $$f for $(FUZZ_SECONDS) s"; \
+	  $(SANITIZER_ENV) $(FUZZ_BUILD_DIR)/tests/fuzz/$$f $$corpus $$seeds $$dict \
+	    -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -verbosity=0 \
+	    -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD_DIR)/$$f-; \
+	done
+
+.PHONY: load test-asan test-tsan fuzz
 
 # buf lint on the wire contract, when the @bufbuild/buf npm package is at hand
 # (npx finds a local or global install; nothing is downloaded).
@@ -80,4 +151,4 @@ check-format:
 	clang-format --dry-run --Werror $(CPP_SOURCES)
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_BUILD_DIR) $(TSAN_BUILD_DIR) $(FUZZ_BUILD_DIR)

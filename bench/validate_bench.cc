@@ -27,14 +27,12 @@ void BM_Validate(benchmark::State& state) {
   const size_t runs = state.range(0);
   const size_t samples = state.range(1);
   const size_t channels = state.range(2);
-  const std::vector<Series> sim =
-      test_data::RandomWalkRuns("sim", runs, samples, samples, channels, 1);
-  const std::vector<Series> ref =
-      test_data::RandomWalkRuns("ref", runs, samples, samples, channels, 2);
+  const test_data::RunSets run_sets = test_data::RandomRunSets(runs, samples, channels);
   ValidationOptions options;
   uint64_t cells = 0;
   for (auto _ : state) {
-    absl::StatusOr<ValidationReport> report = Validate(sim, ref, options);
+    absl::StatusOr<ValidationReport> report =
+        Validate(run_sets.simulation, run_sets.reference, options);
     if (!report.ok()) {
       state.SkipWithError(std::string(report.status().message()).c_str());
       return;

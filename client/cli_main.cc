@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "args.h"
 #include "command.h"
+#include "compare_command.h"
 #include "sessions_command.h"
 #include "twed_command.h"
 #include "upload_command.h"
@@ -21,6 +22,7 @@ namespace wasserwarp::cli {
 namespace {
 
 constexpr int kExitSuccess = 0;
+constexpr int kExitFail = 1;  // a judging command's negative judgement
 constexpr int kExitBadInput = 2;
 constexpr int kExitInternal = 3;
 
@@ -57,12 +59,14 @@ std::string Usage(const std::vector<Command>& commands) {
       absl::StrAppendFormat(&usage, "  wasserwarp %s\n", line);
     }
   }
-  absl::StrAppend(&usage,
-                  "  wasserwarp help [command]\n"
-                  "  wasserwarp <command> --help\n"
-                  "  wasserwarp --version\n"
-                  "\n"
-                  "exit status: 0 success, 2 bad input or usage, 3 internal error\n");
+  absl::StrAppend(
+      &usage,
+      "  wasserwarp help [command]\n"
+      "  wasserwarp <command> --help\n"
+      "  wasserwarp --version\n"
+      "\n"
+      "exit status: 0 success (validate: PASS), 1 validate's verdict FAIL, 2 bad input or usage,\n"
+      "3 internal error\n");
   return usage;
 }
 
@@ -72,8 +76,8 @@ int Fail(const absl::Status& status) {
 }
 
 int Main(const std::vector<std::string>& args) {
-  const std::vector<Command> commands = {TwedCommand(), ValidateCommand(), UploadCommand(),
-                                         SessionsCommand()};
+  const std::vector<Command> commands = {TwedCommand(), ValidateCommand(), CompareCommand(),
+                                         UploadCommand(), SessionsCommand()};
   const auto find = [&commands](const std::string& name) -> const Command* {
     for (const Command& command : commands) {
       if (command.name == name) return &command;
@@ -118,12 +122,19 @@ int Main(const std::vector<std::string>& args) {
         absl::InvalidArgumentError(absl::StrCat(command->name, ": ", parsed.status().message(),
                                                 "; see 'wasserwarp ", command->name, " --help'")));
   }
-  if (absl::Status status = command->run(*parsed); !status.ok()) return Fail(status);
+  Judgement judgement = Judgement::kPass;
+  if (command->judge != nullptr) {
+    absl::StatusOr<Judgement> judged = command->judge(*parsed);
+    if (!judged.ok()) return Fail(judged.status());
+    judgement = *judged;
+  } else if (absl::Status status = command->run(*parsed); !status.ok()) {
+    return Fail(status);
+  }
   // A full disk or a closed pipe must not pass for a complete answer.
   if (std::fflush(stdout) != 0) {
     return Fail(absl::UnavailableError("cannot write to standard output"));
   }
-  return kExitSuccess;
+  return judgement == Judgement::kPass ? kExitSuccess : kExitFail;
 }
 
 }  // namespace

@@ -7,10 +7,13 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "args.h"
 
 namespace wasserwarp::cli {
+
+enum class Judgement { kPass, kFail };
 
 struct Command {
   absl::string_view name;
@@ -18,7 +21,10 @@ struct Command {
   std::string usage;           // `wasserwarp <name> --help`
   std::vector<FlagSpec> flags;
   // Writes results to stdout; errors come back for the entry point to report.
-  absl::Status (*run)(const ParsedArgs& args);
+  absl::Status (*run)(const ParsedArgs& args) = nullptr;
+  // Instead of `run`, for a command whose result is a judgement: a FAIL is not an error, but
+  // a release pipeline must see it in the exit status.
+  absl::StatusOr<Judgement> (*judge)(const ParsedArgs& args) = nullptr;
 };
 
 }  // namespace wasserwarp::cli

@@ -18,11 +18,15 @@ const char kComparisonFlagsUsage[] =
     "  --time-window S      match only samples at most S seconds apart (default: no window)\n"
     "  --align none|start   start: shift each run to begin at time 0 (default start)\n"
     "  --channels a,b       channels to compare (default: every channel of the first\n"
-    "                       simulated run)\n";
+    "                       simulated run)\n"
+    "  --resample HZ        interpolate every run onto a uniform grid at HZ first, so that\n"
+    "                       runs recorded at different rates compare like for like\n"
+    "                       (default: each run at its own timestamps)\n";
 
 std::vector<FlagSpec> ComparisonFlags() {
   return {{"--nu", Arity::kOne},          {"--lambda", Arity::kOne}, {"--p", Arity::kOne},
-          {"--time-window", Arity::kOne}, {"--align", Arity::kOne},  {"--channels", Arity::kOne}};
+          {"--time-window", Arity::kOne}, {"--align", Arity::kOne},  {"--channels", Arity::kOne},
+          {"--resample", Arity::kOne}};
 }
 
 absl::Status ReadComparisonFlags(const ParsedArgs& args, TwedParams& twed,
@@ -42,6 +46,12 @@ absl::Status ReadComparisonFlags(const ParsedArgs& args, TwedParams& twed,
     absl::StatusOr<Align> parsed = ParseAlign(*align);
     if (!parsed.ok()) return FlagError("--align", parsed.status().message());
     prepare.align = *parsed;
+  }
+  absl::StatusOr<std::optional<double>> rate = args.Number("--resample");
+  if (!rate.ok()) return rate.status();
+  if (rate->has_value()) {
+    if (**rate <= 0) return FlagError("--resample", "must be a rate in Hz > 0");
+    prepare.resample_rate = *rate;
   }
   if (const std::string* channels = args.Value("--channels")) {
     prepare.channels.clear();

@@ -26,6 +26,10 @@ const char* PhaseName(v1::Phase phase) {
       return "transport";
     case v1::PHASE_DIAGNOSTICS:
       return "diagnostics";
+    case v1::PHASE_POOLED_COST_MATRIX:
+      return "pooled costs";
+    case v1::PHASE_RESAMPLING:
+      return "resampling";
     default:
       return "working";
   }
@@ -33,6 +37,10 @@ const char* PhaseName(v1::Phase phase) {
 
 // DP cells measure the work of the cost matrix better than pairs, whose lengths differ.
 double Fraction(const v1::ValidateProgress& progress) {
+  if (progress.phase() == v1::PHASE_RESAMPLING && progress.resamples_total() > 0) {
+    return static_cast<double>(progress.resamples_done()) /
+           static_cast<double>(progress.resamples_total());
+  }
   if (progress.cells_total() > 0) {
     return static_cast<double>(progress.cells_done()) / static_cast<double>(progress.cells_total());
   }

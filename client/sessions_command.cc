@@ -235,6 +235,7 @@ const std::vector<Subcommand>& Subcommands() {
 // Every flag of every subcommand, for the parser; each subcommand then refuses the others.
 std::vector<FlagSpec> SessionsFlags() {
   std::vector<FlagSpec> flags = {kServerFlag};
+  flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
   for (const Subcommand& subcommand : Subcommands()) {
     for (const FlagSpec& flag : subcommand.flags) {
       const bool known = std::any_of(flags.begin(), flags.end(),
@@ -264,7 +265,7 @@ absl::Status RunSessions(const ParsedArgs& args) {
         "sessions ", subcommand->name, ": unexpected argument \"", positional[1], "\""));
   }
   for (const FlagSpec& flag : SessionsFlags()) {
-    const bool allowed = flag.name == kServerFlag.name ||
+    const bool allowed = flag.name == kServerFlag.name || IsSecurityFlag(flag.name) ||
                          std::any_of(subcommand->flags.begin(), subcommand->flags.end(),
                                      [&](const FlagSpec& own) { return own.name == flag.name; });
     if (!allowed && args.Has(flag.name)) {
@@ -308,7 +309,8 @@ Command SessionsCommand() {
           "  --session ID         the session: lower-case letters, digits, '-', '_' and '.'\n"
           "  --ttl DURATION       create: delete the session after it has been idle this long,\n"
           "                       e.g. 90m or 720h (default: the server's)\n"
-          "  --label KEY=VALUE... create: labels to tell sessions apart; repeatable\n"
+          "  --label KEY=VALUE... create: labels to tell sessions apart; repeatable\n",
+          kSecurityFlagsUsage,
           "\n"
           "default parameters of the session's validations (create; an option left out takes\n"
           "the server's default, shown in parentheses):\n",

@@ -51,6 +51,48 @@ void AppendWorstRuns(const ValidationReport& report, std::string& out) {
   }
 }
 
+void AppendMatchedPairMetrics(const ValidationReport& report, std::string& out) {
+  if (report.pair_metrics_average.empty()) return;
+  out += "matched pairs, plan-weighted (RMSE, Theil U, Q3, Sprague-Geers M/P/C, lag s):\n";
+  for (size_t c = 0; c < report.pair_metrics_average.size(); ++c) {
+    const ChannelMetrics& m = report.pair_metrics_average[c];
+    absl::StrAppendFormat(&out, "  %s: %.4g  %.3f  %.3f  %+.3f/%.3f/%.3f  %+.4g\n",
+                          report.channels[c], m.rmse, m.theil_u, m.q3, m.sprague_geers_m,
+                          m.sprague_geers_p, m.sprague_geers_c, m.lag);
+  }
+}
+
+void AppendQuantities(const ValidationReport& report, std::string& out) {
+  for (const QuantityComparison& quantity : report.quantities) {
+    absl::StrAppendFormat(&out, "area validation metric %s:%s: %.6g\n", quantity.channel,
+                          quantity.quantity, quantity.avm);
+  }
+}
+
+void AppendVerdict(const Verdict& verdict, std::string& out) {
+  absl::StrAppendFormat(&out, "permutation test: p = %.4g (%d permutations, seed %d)\n",
+                        verdict.p_value, verdict.permutations, verdict.seed);
+  if (verdict.baseline.has_value()) {
+    const Baseline& b = *verdict.baseline;
+    absl::StrAppendFormat(&out,
+                          "baseline (groups of %d): ref-ref %.4g [%.4g, %.4g], sim-ref %.4g "
+                          "[%.4g, %.4g], ratio %.3g\n",
+                          b.subset_size, b.ref_ref_median, b.ref_ref_p05, b.ref_ref_p95,
+                          b.sim_ref_median, b.sim_ref_p05, b.sim_ref_p95, b.ratio);
+  }
+  for (const std::string& warning : verdict.warnings) {
+    absl::StrAppendFormat(&out, "warning: %s\n", warning);
+  }
+  for (const VerdictRule& rule : verdict.rules) {
+    const char* relation = rule.name == "alpha" ? ">=" : "<=";
+    absl::StrAppendFormat(&out, "rule %s: %.4g %s %.4g: %s\n", rule.name, rule.value, relation,
+                          rule.threshold, rule.pass ? "pass" : "FAIL");
+  }
+  if (verdict.pass.has_value()) {
+    absl::StrAppendFormat(&out, "verdict: %s\n", *verdict.pass ? "PASS" : "FAIL");
+  }
+}
+
 }  // namespace
 
 std::string FormatSummary(const ValidationReport& report, double total_seconds) {
@@ -61,12 +103,16 @@ std::string FormatSummary(const ValidationReport& report, double total_seconds) 
       &out, "sizes: %d simulated runs, %d reference runs, %d channels, %d DP cells\n",
       report.simulation.size(), report.reference.size(), report.channels.size(), report.dp_cells);
   AppendWorstRuns(report, out);
+  AppendMatchedPairMetrics(report, out);
+  AppendQuantities(report, out);
   absl::StrAppendFormat(&out, "certificate: max dual violation %.3g, primal-dual gap %.3g\n",
                         report.certificate.max_dual_violation, report.certificate.primal_dual_gap);
   if (report.weight_rounding_bound != 0.0) {
     absl::StrAppendFormat(&out, "weight rounding bound: %.3g\n", report.weight_rounding_bound);
   }
   absl::StrAppendFormat(&out, "time: %.3f s (validation %.3f s)\n", total_seconds, report.seconds);
+  // Last, where a CI log's reader looks first.
+  if (report.verdict.has_value()) AppendVerdict(*report.verdict, out);
   return out;
 }
 

@@ -63,6 +63,7 @@ absl::Status RunTwed(const ParsedArgs& args) {
 std::vector<FlagSpec> TwedFlags() {
   std::vector<FlagSpec> flags = ComparisonFlags();
   flags.push_back(kServerFlag);
+  flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
   return flags;
 }
 
@@ -80,7 +81,8 @@ Command TwedCommand() {
           "\n"
           "options:\n",
           kComparisonFlagsUsage,
-          "  --server HOST:PORT   compute on this wasserwarp-server instead of here\n"),
+          "  --server HOST:PORT   compute on this wasserwarp-server instead of here\n",
+          kSecurityFlagsUsage),
       .flags = TwedFlags(),
       .run = &RunTwed,
   };

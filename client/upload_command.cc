@@ -47,6 +47,7 @@ absl::Status RunUpload(const ParsedArgs& args) {
 std::vector<FlagSpec> UploadFlags() {
   std::vector<FlagSpec> flags = RunFlags();
   flags.insert(flags.end(), {kServerFlag, kSessionFlag});
+  flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
   return flags;
 }
 
@@ -58,7 +59,7 @@ Command UploadCommand() {
       .synopsis =
           "upload --server HOST:PORT --session ID [--sim PATH...] [--ref PATH...] "
           "[options]",
-      .usage =
+      .usage = absl::StrCat(
           "usage: wasserwarp upload --server HOST:PORT --session ID [--sim PATH...]\n"
           "                         [--ref PATH...] [options]\n"
           "\n"
@@ -80,6 +81,7 @@ Command UploadCommand() {
           "server:\n"
           "  --server HOST:PORT   the wasserwarp-server (required)\n"
           "  --session ID         the session to upload into (required)\n",
+          kSecurityFlagsUsage),
       .flags = UploadFlags(),
       .run = &RunUpload,
   };

@@ -1,22 +1,27 @@
 #include "validate_command.h"
 
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "convert.h"
-#include "progress_bar.h"
+#include "one_off_validation.h"
+#include "output_file.h"
 #include "run_flags.h"
 #include "server_flags.h"
 #include "summary.h"
 #include "validation_client.h"
 #include "validation_flags.h"
+#include "verdict_flags.h"
+#include "wasserwarp/html_report.h"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/validation.h"
 
@@ -25,33 +30,23 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A one-off session outlives its validation only when the CLI is killed; the server then
-// drops it after this long idle.
-constexpr absl::Duration kOneOffSessionTtl = absl::Minutes(15);
-
-absl::Status WriteFile(const std::string& path, const std::string& content) {
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "wb"),
-                                                             &std::fclose);
-  if (file == nullptr) return absl::ErrnoToStatus(errno, absl::StrCat(path, ": cannot write"));
-  if (std::fwrite(content.data(), 1, content.size(), file.get()) != content.size() ||
-      std::fflush(file.get()) != 0) {
-    return absl::ErrnoToStatus(errno, absl::StrCat(path, ": cannot write"));
-  }
-  return absl::OkStatus();
-}
+constexpr char kReportFlag[] = "--report";
 
 absl::StatusOr<ValidationOptions> ReadOptions(const ParsedArgs& args) {
   ValidationOptions options;
   if (absl::Status status = ReadValidationParameterFlags(args, options); !status.ok()) {
     return status;
   }
+  if (absl::Status status = ReadVerdictFlags(args, options); !status.ok()) return status;
   absl::StatusOr<std::optional<int>> threads = args.Integer("--threads");
   if (!threads.ok()) return threads.status();
   if (threads->has_value()) {
     if (**threads < 1) return FlagError("--threads", "must be at least 1");
     options.compute.max_threads = **threads;
   }
-  options.keep_cost_matrix = args.Has("--cost-matrix");
+  // The HTML report draws both matrices; the JSON holds them only with --cost-matrix.
+  options.keep_cost_matrix = args.Has("--cost-matrix") || args.Has(kReportFlag);
+  options.keep_pooled_cost_matrix = options.keep_cost_matrix;
   return options;
 }
 
@@ -64,52 +59,69 @@ absl::Status RequireRuns(const ParsedArgs& args) {
   return absl::OkStatus();
 }
 
+HtmlReportOptions HtmlOptionsNow() {
+  HtmlReportOptions options;
+  options.tool_version = WASSERWARP_VERSION;
+  options.generated_at = absl::FormatTime(absl::RFC3339_sec, absl::Now(), absl::UTCTimeZone());
+  return options;
+}
+
+// The page for `report` when --report asks for one, drawn from the runs read here.
+absl::StatusOr<std::string> RenderIfAsked(const ParsedArgs& args, const ValidationReport& report,
+                                          const RunSets& runs) {
+  if (!args.Has(kReportFlag)) return std::string();
+  return RenderHtmlReport(report, runs.simulation, runs.reference, HtmlOptionsNow());
+}
+
 // The same output whether the report was computed here or on a server.
-absl::Status WriteResults(const ParsedArgs& args, const ValidationReport& report,
-                          Clock::time_point start) {
-  // With the JSON on stdout, the summary moves to stderr so that stdout stays one document.
-  std::FILE* summary_stream = stdout;
-  if (const std::string* json_path = args.Value("--json")) {
-    const std::string json = ReportToJson(report);
-    if (*json_path == "-") {
-      std::fputs(json.c_str(), stdout);
-      summary_stream = stderr;
-    } else if (absl::Status written = WriteFile(*json_path, json); !written.ok()) {
+absl::StatusOr<Judgement> WriteResults(const ParsedArgs& args, ValidationReport report,
+                                       const std::string& html_report, Clock::time_point start) {
+  if (const std::string* report_path = args.Value(kReportFlag)) {
+    if (absl::Status written = WriteOutputFile(*report_path, html_report); !written.ok()) {
       return written;
     }
   }
+  if (!args.Has("--cost-matrix")) {
+    report.cost_matrix.reset();
+    report.pooled_cost_matrix.reset();
+  }
+  absl::StatusOr<std::FILE*> summary_stream =
+      WriteJsonIfAsked(args, [&] { return ReportToJson(report); });
+  if (!summary_stream.ok()) return summary_stream.status();
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  std::fputs(FormatSummary(report, seconds).c_str(), summary_stream);
-  return absl::OkStatus();
+  std::fputs(FormatSummary(report, seconds).c_str(), *summary_stream);
+  const bool failed = report.verdict.has_value() && report.verdict->pass == false;
+  return failed ? Judgement::kFail : Judgement::kPass;
 }
 
-absl::Status ValidateHere(const ParsedArgs& args, Clock::time_point start) {
+absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point start) {
   if (absl::Status status = RequireRuns(args); !status.ok()) return status;
   absl::StatusOr<ValidationOptions> options = ReadOptions(args);
   if (!options.ok()) return options.status();
   absl::StatusOr<RunSets> runs = ReadRunFlags(args);
   if (!runs.ok()) return runs.status();
-  options->simulation_weights = std::move(runs->simulation_weights);
-  options->reference_weights = std::move(runs->reference_weights);
+  options->simulation_weights = runs->simulation_weights;
+  options->reference_weights = runs->reference_weights;
   absl::StatusOr<ValidationReport> report = Validate(runs->simulation, runs->reference, *options);
   if (!report.ok()) return report.status();
-  return WriteResults(args, *report, start);
+  absl::StatusOr<std::string> page = RenderIfAsked(args, *report, *runs);
+  if (!page.ok()) return page.status();
+  return WriteResults(args, *std::move(report), *page, start);
 }
 
-absl::StatusOr<ValidationReport> ValidateOnServer(client::ValidationClient& client,
-                                                  absl::string_view session_id,
-                                                  const v1::ValidationParameters& parameters,
-                                                  bool include_cost_matrix) {
-  ProgressBar bar(stderr);
-  absl::StatusOr<ValidationReport> report =
-      client.Validate(session_id, parameters, include_cost_matrix,
-                      [&bar](const v1::ValidateProgress& progress) { bar.Update(progress); });
-  bar.Clear();
-  return report;
+// `options` gives the verdict, quantities and matrices asked for; `parameters` the rest.
+v1::ValidateRequest RequestFor(const v1::ValidationParameters& parameters,
+                               const ValidationOptions& options) {
+  v1::ValidateRequest request;
+  *request.mutable_parameters() = parameters;
+  request.set_include_cost_matrix(options.keep_cost_matrix);
+  request.set_include_pooled_cost_matrix(options.keep_pooled_cost_matrix);
+  AddVerdictToRequest(options, request);
+  return request;
 }
 
 // Uploads into a session of its own, validates and deletes the session whatever happened.
-absl::Status ValidateOneOff(const ParsedArgs& args, Clock::time_point start) {
+absl::StatusOr<Judgement> ValidateOneOff(const ParsedArgs& args, Clock::time_point start) {
   if (absl::Status status = RequireRuns(args); !status.ok()) return status;
   absl::StatusOr<ValidationOptions> options = ReadOptions(args);
   if (!options.ok()) return options.status();
@@ -118,33 +130,19 @@ absl::Status ValidateOneOff(const ParsedArgs& args, Clock::time_point start) {
   absl::StatusOr<std::unique_ptr<client::ValidationClient>> client =
       ConnectToServer(args, "validate");
   if (!client.ok()) return client.status();
-
-  v1::Session settings;
-  settings.mutable_idle_ttl()->set_seconds(absl::ToInt64Seconds(kOneOffSessionTtl));
-  absl::StatusOr<v1::Session> session = (*client)->CreateSession("", settings);
-  if (!session.ok()) return session.status();
-  const std::string session_id(client::SessionIdOf(session->name()));
-
-  absl::StatusOr<ValidationReport> report = [&]() -> absl::StatusOr<ValidationReport> {
-    absl::StatusOr<v1::UploadSeriesResponse> uploaded =
-        (*client)->UploadRuns(session_id, runs->simulation, runs->reference,
-                              runs->simulation_weights, runs->reference_weights);
-    if (!uploaded.ok()) return uploaded.status();
-    // Every parameter, defaults included, so that the server computes exactly what this
-    // command would compute without --server.
-    return ValidateOnServer(**client, session_id, wire::ParametersOf(*options),
-                            options->keep_cost_matrix);
-  }();
-  if (absl::Status deleted = (*client)->DeleteSession(session_id); !deleted.ok()) {
-    // The result stands; the session expires on its own.
-    std::fprintf(stderr, "wasserwarp: warning: cannot delete session %s: %s\n", session_id.c_str(),
-                 std::string(deleted.message()).c_str());
-  }
+  // Every parameter, defaults included, so that the server computes exactly what this
+  // command would compute without --server.
+  absl::StatusOr<ValidationReport> report = ValidateInOneOffSession(
+      **client, runs->simulation, runs->reference, runs->simulation_weights,
+      runs->reference_weights, RequestFor(wire::ParametersOf(*options), *options));
   if (!report.ok()) return report.status();
-  return WriteResults(args, *report, start);
+  absl::StatusOr<std::string> page = RenderIfAsked(args, *report, *runs);
+  if (!page.ok()) return page.status();
+  return WriteResults(args, *std::move(report), *page, start);
 }
 
-absl::Status ValidateSession(const ParsedArgs& args, Clock::time_point start) {
+// The session's runs are on the server only, so the server draws the page.
+absl::StatusOr<Judgement> ValidateSession(const ParsedArgs& args, Clock::time_point start) {
   for (const FlagSpec& flag : RunFlags()) {
     if (args.Has(flag.name)) {
       return absl::InvalidArgumentError(
@@ -155,16 +153,21 @@ absl::Status ValidateSession(const ParsedArgs& args, Clock::time_point start) {
   }
   absl::StatusOr<v1::ValidationParameters> overrides = GivenParameters(args);
   if (!overrides.ok()) return overrides.status();
+  absl::StatusOr<ValidationOptions> options = ReadOptions(args);
+  if (!options.ok()) return options.status();
   absl::StatusOr<std::unique_ptr<client::ValidationClient>> client =
       ConnectToServer(args, "validate");
   if (!client.ok()) return client.status();
-  absl::StatusOr<ValidationReport> report = ValidateOnServer(
-      **client, *args.Value(kSessionFlag.name), *overrides, args.Has("--cost-matrix"));
+  v1::ValidateRequest request = RequestFor(*overrides, *options);
+  request.set_include_html_report(args.Has(kReportFlag));
+  std::string page;
+  absl::StatusOr<ValidationReport> report =
+      ValidateShowingProgress(**client, *args.Value(kSessionFlag.name), std::move(request), &page);
   if (!report.ok()) return report.status();
-  return WriteResults(args, *report, start);
+  return WriteResults(args, *std::move(report), page, start);
 }
 
-absl::Status RunValidate(const ParsedArgs& args) {
+absl::StatusOr<Judgement> RunValidate(const ParsedArgs& args) {
   const Clock::time_point start = Clock::now();
   if (!args.positional().empty()) {
     return absl::InvalidArgumentError(
@@ -188,11 +191,14 @@ absl::Status RunValidate(const ParsedArgs& args) {
 std::vector<FlagSpec> ValidateFlags() {
   std::vector<FlagSpec> flags = ValidationParameterFlags();
   for (const FlagSpec& flag : RunFlags()) flags.push_back(flag);
+  for (const FlagSpec& flag : VerdictFlags()) flags.push_back(flag);
   flags.insert(flags.end(), {kServerFlag,
                              kSessionFlag,
                              {"--json", Arity::kOne},
+                             {kReportFlag, Arity::kOne},
                              {"--cost-matrix", Arity::kSwitch},
                              {"--threads", Arity::kOne}});
+  flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
   return flags;
 }
 
@@ -227,18 +233,25 @@ Command ValidateCommand() {
           "comparison:\n",
           ValidationParameterFlagsUsage(),
           "\n"
+          "verdict (exit status 0 on PASS, 1 on FAIL):\n",
+          kVerdictFlagsUsage,
+          "\n"
           "server:\n"
           "  --server HOST:PORT   validate on this wasserwarp-server; a progress bar shows on\n"
           "                       stderr when it is a terminal\n"
-          "  --session ID         validate the runs this session on the server holds\n"
+          "  --session ID         validate the runs this session on the server holds\n",
+          kSecurityFlagsUsage,
           "\n"
           "output:\n"
           "  --json FILE|-        write the JSON report to FILE; with -, to stdout, and the\n"
           "                       summary to stderr\n"
-          "  --cost-matrix        include the TWED cost matrix in the JSON report\n"
+          "  --report FILE.html   write a self-contained HTML report (verdict, charts of the\n"
+          "                       worst and best runs, cost matrix, map of all runs, metrics)\n"
+          "  --cost-matrix        include the TWED cost matrix in the JSON report, and with a\n"
+          "                       verdict the pooled matrix of all runs\n"
           "  --threads N          worker threads (default: every core; not with --server)\n"),
       .flags = ValidateFlags(),
-      .run = &RunValidate,
+      .judge = &RunValidate,
   };
 }
 

@@ -50,8 +50,11 @@ absl::string_view SessionIdOf(absl::string_view session_name) {
 
 absl::StatusOr<std::unique_ptr<ValidationClient>> ValidationClient::Connect(
     std::string target, const ClientOptions& options) {
-  std::shared_ptr<grpc::Channel> channel =
-      grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), ChannelArgs());
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
+      ChannelCredentialsFor(options.tls);
+  if (!credentials.ok()) return credentials.status();
+  std::shared_ptr<grpc::Channel> channel = grpc::experimental::CreateCustomChannelWithInterceptors(
+      target, *credentials, ChannelArgs(), BearerTokenInterceptors(options.token));
   const auto deadline =
       std::chrono::system_clock::now() + absl::ToChronoMilliseconds(options.connect_timeout);
   // Waiting for READY alone would retry a refused connection until the deadline; the first
@@ -59,8 +62,9 @@ absl::StatusOr<std::unique_ptr<ValidationClient>> ValidationClient::Connect(
   for (grpc_connectivity_state state = channel->GetState(/*try_to_connect=*/true);
        state != GRPC_CHANNEL_READY; state = channel->GetState(/*try_to_connect=*/true)) {
     if (state == GRPC_CHANNEL_TRANSIENT_FAILURE || state == GRPC_CHANNEL_SHUTDOWN) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot reach server ", target, ": connection failed"));
+      return absl::UnavailableError(absl::StrCat("cannot reach server ", target, ": connection",
+                                                 options.tls.has_value() ? " or TLS handshake" : "",
+                                                 " failed"));
     }
     if (!channel->WaitForStateChange(state, deadline)) {
       return absl::UnavailableError(absl::StrCat("cannot reach server ", target,
@@ -199,9 +203,16 @@ absl::StatusOr<ValidationReport> ValidationClient::Validate(
     absl::string_view session_id, const v1::ValidationParameters& overrides,
     bool include_cost_matrix, const ProgressCallback& on_progress) {
   v1::ValidateRequest request;
-  request.set_session(SessionName(session_id));
   *request.mutable_parameters() = overrides;
   request.set_include_cost_matrix(include_cost_matrix);
+  return Validate(session_id, std::move(request), on_progress);
+}
+
+absl::StatusOr<ValidationReport> ValidationClient::Validate(absl::string_view session_id,
+                                                            v1::ValidateRequest request,
+                                                            const ProgressCallback& on_progress,
+                                                            std::string* html_report) {
+  request.set_session(SessionName(session_id));
   grpc::ClientContext context;
   std::unique_ptr<grpc::ClientReader<v1::ValidateResponse>> reader =
       stub_->Validate(&context, request);
@@ -219,6 +230,7 @@ absl::StatusOr<ValidationReport> ValidationClient::Validate(
     return absl::InternalError(
         absl::StrCat("server ", target_, " ended the validation without a report"));
   }
+  if (html_report != nullptr) *html_report = std::move(*report->mutable_html_report());
   absl::StatusOr<ValidationReport> converted = wire::ReportFromProto(*report);
   // An inconsistent report is the server's fault, not the caller's input.
   if (!converted.ok()) {

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "channel_security.h"
 #include "upload_messages.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.grpc.pb.h"
@@ -41,6 +43,11 @@ struct ClientOptions {
   size_t chunk_bytes = kDefaultChunkBytes;
   // Sessions per ListSessions page; the service's maximum is 1000.
   int list_page_size = 1000;
+  // Unset: a plaintext channel.
+  std::optional<ClientTls> tls;
+  // Sent as "authorization: Bearer <token>" with every call, for a server
+  // with --auth_tokens_file; empty: none.
+  std::string token;
 };
 
 using ProgressCallback = std::function<void(const v1::ValidateProgress&)>;
@@ -52,8 +59,9 @@ absl::string_view SessionIdOf(absl::string_view session_name);
 
 class ValidationClient {
  public:
-  // Connects to `target` (HOST:PORT) over an insecure channel. Unavailable, saying "cannot
-  // reach server <target>", when the connection fails or is not ready in time.
+  // Connects to `target` (HOST:PORT), over TLS when options.tls is set. Unavailable, saying
+  // "cannot reach server <target>", when the connection (or the TLS handshake) fails or is
+  // not ready in time; InvalidArgument for a TLS file that cannot be used.
   static absl::StatusOr<std::unique_ptr<ValidationClient>> Connect(
       std::string target, const ClientOptions& options = ClientOptions());
 
@@ -84,6 +92,12 @@ class ValidationClient {
                                             const v1::ValidationParameters& overrides,
                                             bool include_cost_matrix,
                                             const ProgressCallback& on_progress = nullptr);
+  // The same with every option of the request (verdict, quantities, ...); its session field
+  // is set from `session_id`. The HTML page the request may ask for goes to `html_report`.
+  absl::StatusOr<ValidationReport> Validate(absl::string_view session_id,
+                                            v1::ValidateRequest request,
+                                            const ProgressCallback& on_progress = nullptr,
+                                            std::string* html_report = nullptr);
 
   // TWED(a, b) with its diagnostics; `parameters` provides nu, lambda, p, time_window, align
   // and channels.

@@ -54,6 +54,7 @@ absl::StatusOr<v1::ValidationParameters> GivenParameters(const ParsedArgs& args)
   if (args.Has("--scale")) given.set_scale(all.scale());
   if (args.Has("--order")) given.set_order(all.order());
   if (args.Has("--channels")) *given.mutable_channels() = all.channels();
+  if (args.Has("--resample")) given.set_resample_rate(all.resample_rate());
   return given;
 }
 

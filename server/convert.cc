@@ -88,6 +88,7 @@ void MergeParameters(const v1::ValidationParameters& overrides, v1::ValidationPa
   if (overrides.scale() != v1::SCALING_UNSPECIFIED) base.set_scale(overrides.scale());
   if (overrides.has_order()) base.set_order(overrides.order());
   if (!overrides.channels().empty()) *base.mutable_channels() = overrides.channels();
+  if (overrides.has_resample_rate()) base.set_resample_rate(overrides.resample_rate());
 }
 
 absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationOptions& options) {
@@ -121,6 +122,7 @@ absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationO
   }
   if (params.has_order()) options.order = params.order();
   if (!params.channels().empty()) options.prepare.channels = ToVector(params.channels());
+  if (params.has_resample_rate()) options.prepare.resample_rate = params.resample_rate();
   return absl::OkStatus();
 }
 
@@ -134,6 +136,9 @@ v1::ValidationParameters ParametersOf(const ValidationOptions& options) {
   params.set_scale(ToProto(options.prepare.scale));
   params.set_order(options.order);
   for (const std::string& channel : options.prepare.channels) params.add_channels(channel);
+  if (options.prepare.resample_rate.has_value()) {
+    params.set_resample_rate(*options.prepare.resample_rate);
+  }
   return params;
 }
 
@@ -156,6 +161,125 @@ v1::InlineSeries InlineFromSeries(const Series& series) {
   return out;
 }
 
+VerdictOptions VerdictOptionsFromProto(const v1::VerdictParameters& params) {
+  VerdictOptions options;
+  if (params.has_permutations()) options.permutations = params.permutations();
+  if (params.has_seed()) options.seed = params.seed();
+  if (params.has_max_distance()) options.max_distance = params.max_distance();
+  if (params.has_max_ratio()) options.max_ratio = params.max_ratio();
+  if (params.has_alpha()) options.alpha = params.alpha();
+  if (params.has_subtract_sampling_floor()) {
+    options.subtract_sampling_floor = params.subtract_sampling_floor();
+  }
+  return options;
+}
+
+v1::VerdictParameters VerdictParametersOf(const VerdictOptions& options) {
+  v1::VerdictParameters params;
+  params.set_permutations(options.permutations);
+  params.set_seed(options.seed);
+  if (options.max_distance.has_value()) params.set_max_distance(*options.max_distance);
+  if (options.max_ratio.has_value()) params.set_max_ratio(*options.max_ratio);
+  if (options.alpha.has_value()) params.set_alpha(*options.alpha);
+  params.set_subtract_sampling_floor(options.subtract_sampling_floor);
+  return params;
+}
+
+namespace {
+
+void MatrixToProto(const CostMatrix& costs, v1::CostMatrix& proto) {
+  proto.set_rows(static_cast<int32_t>(costs.rows));
+  proto.set_cols(static_cast<int32_t>(costs.cols));
+  Assign(costs.values, proto.mutable_values());
+}
+
+absl::StatusOr<CostMatrix> MatrixFromProto(const v1::CostMatrix& matrix, absl::string_view what) {
+  if (matrix.rows() < 0 || matrix.cols() < 0 ||
+      static_cast<int64_t>(matrix.rows()) * matrix.cols() != matrix.values_size()) {
+    return absl::InvalidArgumentError(absl::StrCat("report ", what, " of ", matrix.rows(), " x ",
+                                                   matrix.cols(), " holds ", matrix.values_size(),
+                                                   " values"));
+  }
+  CostMatrix costs(matrix.rows(), matrix.cols());
+  costs.values = ToVector(matrix.values());
+  return costs;
+}
+
+void MetricsToProto(const ChannelMetrics& metrics, v1::ChannelMetrics& proto) {
+  proto.set_samples(static_cast<int64_t>(metrics.samples));
+  proto.set_rmse(metrics.rmse);
+  proto.set_theil_u(metrics.theil_u);
+  proto.set_q3(metrics.q3);
+  proto.set_sprague_geers_m(metrics.sprague_geers_m);
+  proto.set_sprague_geers_p(metrics.sprague_geers_p);
+  proto.set_sprague_geers_c(metrics.sprague_geers_c);
+  proto.set_lag(metrics.lag);
+}
+
+ChannelMetrics MetricsFromProto(const v1::ChannelMetrics& proto) {
+  return {static_cast<uint64_t>(proto.samples()),
+          proto.rmse(),
+          proto.theil_u(),
+          proto.q3(),
+          proto.sprague_geers_m(),
+          proto.sprague_geers_p(),
+          proto.sprague_geers_c(),
+          proto.lag()};
+}
+
+void VerdictToProto(const Verdict& verdict, v1::Verdict& proto) {
+  if (verdict.pass.has_value()) proto.set_pass(*verdict.pass);
+  for (const VerdictRule& rule : verdict.rules) {
+    v1::VerdictRule* out = proto.add_rules();
+    out->set_name(rule.name);
+    out->set_value(rule.value);
+    out->set_threshold(rule.threshold);
+    out->set_pass(rule.pass);
+  }
+  proto.set_statistic(verdict.statistic);
+  proto.set_p_value(verdict.p_value);
+  proto.set_permutations(verdict.permutations);
+  proto.set_seed(verdict.seed);
+  proto.set_sampling_floor_subtracted(verdict.sampling_floor_subtracted);
+  if (verdict.baseline.has_value()) {
+    const Baseline& baseline = *verdict.baseline;
+    v1::Baseline* out = proto.mutable_baseline();
+    out->set_subset_size(baseline.subset_size);
+    out->set_ref_ref_median(baseline.ref_ref_median);
+    out->set_ref_ref_p05(baseline.ref_ref_p05);
+    out->set_ref_ref_p95(baseline.ref_ref_p95);
+    out->set_sim_ref_median(baseline.sim_ref_median);
+    out->set_sim_ref_p05(baseline.sim_ref_p05);
+    out->set_sim_ref_p95(baseline.sim_ref_p95);
+    out->set_ratio(baseline.ratio);
+  }
+  for (const std::string& warning : verdict.warnings) proto.add_warnings(warning);
+}
+
+Verdict VerdictFromProto(const v1::Verdict& proto) {
+  Verdict verdict;
+  if (proto.has_pass()) verdict.pass = proto.pass();
+  for (const v1::VerdictRule& rule : proto.rules()) {
+    verdict.rules.push_back({rule.name(), rule.value(), rule.threshold(), rule.pass()});
+  }
+  verdict.statistic = proto.statistic();
+  verdict.p_value = proto.p_value();
+  verdict.permutations = proto.permutations();
+  verdict.seed = proto.seed();
+  verdict.sampling_floor_subtracted = proto.sampling_floor_subtracted();
+  if (proto.has_baseline()) {
+    const v1::Baseline& baseline = proto.baseline();
+    verdict.baseline =
+        Baseline{baseline.subset_size(), baseline.ref_ref_median(), baseline.ref_ref_p05(),
+                 baseline.ref_ref_p95(), baseline.sim_ref_median(), baseline.sim_ref_p05(),
+                 baseline.sim_ref_p95(), baseline.ratio()};
+  }
+  verdict.warnings = ToVector(proto.warnings());
+  return verdict;
+}
+
+}  // namespace
+
 void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) {
   proto.set_distance(report.distance);
   proto.set_order(report.order);
@@ -168,6 +292,7 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
   params->set_align(ToProto(report.align));
   params->set_scale(ToProto(report.scale));
   for (const std::string& channel : report.channels) params->add_channels(channel);
+  if (report.resample_rate.has_value()) params->set_resample_rate(*report.resample_rate);
   ToProto(report.simulation, proto.mutable_simulation());
   ToProto(report.reference, proto.mutable_reference());
   for (const PlanEntry& entry : report.plan) {
@@ -197,14 +322,32 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
   Assign(report.certificate.u, certificate->mutable_u());
   Assign(report.certificate.v, certificate->mutable_v());
   proto.set_weight_rounding_bound(report.weight_rounding_bound);
-  if (report.cost_matrix.has_value()) {
-    v1::CostMatrix* matrix = proto.mutable_cost_matrix();
-    matrix->set_rows(static_cast<int32_t>(report.cost_matrix->rows));
-    matrix->set_cols(static_cast<int32_t>(report.cost_matrix->cols));
-    Assign(report.cost_matrix->values, matrix->mutable_values());
-  }
+  if (report.cost_matrix.has_value())
+    MatrixToProto(*report.cost_matrix, *proto.mutable_cost_matrix());
   proto.set_dp_cells(static_cast<int64_t>(report.dp_cells));
   proto.set_seconds(report.seconds);
+  if (report.verdict.has_value()) VerdictToProto(*report.verdict, *proto.mutable_verdict());
+  for (const PairMetrics& pair : report.pair_metrics) {
+    v1::PairMetrics* out = proto.add_pair_metrics();
+    out->set_sim(pair.sim);
+    out->set_ref(pair.ref);
+    out->set_channel(pair.channel);
+    MetricsToProto(pair.metrics, *out->mutable_metrics());
+  }
+  for (const ChannelMetrics& average : report.pair_metrics_average) {
+    MetricsToProto(average, *proto.add_pair_metrics_average());
+  }
+  for (const QuantityComparison& quantity : report.quantities) {
+    v1::QuantityComparison* out = proto.add_quantities();
+    out->set_channel(quantity.channel);
+    out->set_quantity(quantity.quantity);
+    out->set_avm(quantity.avm);
+    Assign(quantity.sim_values, out->mutable_sim_values());
+    Assign(quantity.ref_values, out->mutable_ref_values());
+  }
+  if (report.pooled_cost_matrix.has_value()) {
+    MatrixToProto(*report.pooled_cost_matrix, *proto.mutable_pooled_cost_matrix());
+  }
 }
 
 absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& proto) {
@@ -229,6 +372,7 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
   report.align = params.align() == v1::ALIGNMENT_NONE ? Align::kNone : Align::kStart;
   report.scale = params.scale() == v1::SCALING_REFERENCE_STD ? Scale::kReferenceStd : Scale::kNone;
   report.channels = ToVector(params.channels());
+  if (params.has_resample_rate()) report.resample_rate = params.resample_rate();
   report.simulation = FromProto(proto.simulation());
   report.reference = FromProto(proto.reference());
   const auto valid_pair = [&](int sim, int ref) {
@@ -262,19 +406,42 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
   report.certificate.v = ToVector(certificate.v());
   report.weight_rounding_bound = proto.weight_rounding_bound();
   if (proto.has_cost_matrix()) {
-    const v1::CostMatrix& matrix = proto.cost_matrix();
-    if (matrix.rows() < 0 || matrix.cols() < 0 ||
-        static_cast<int64_t>(matrix.rows()) * matrix.cols() != matrix.values_size()) {
-      return absl::InvalidArgumentError(absl::StrCat("report cost matrix of ", matrix.rows(), " x ",
-                                                     matrix.cols(), " holds ", matrix.values_size(),
-                                                     " values"));
-    }
-    CostMatrix costs(matrix.rows(), matrix.cols());
-    costs.values = ToVector(matrix.values());
-    report.cost_matrix = std::move(costs);
+    absl::StatusOr<CostMatrix> costs = MatrixFromProto(proto.cost_matrix(), "cost matrix");
+    if (!costs.ok()) return costs.status();
+    report.cost_matrix = *std::move(costs);
   }
   report.dp_cells = static_cast<uint64_t>(proto.dp_cells());
   report.seconds = proto.seconds();
+  if (proto.has_verdict()) report.verdict = VerdictFromProto(proto.verdict());
+  for (const v1::PairMetrics& pair : proto.pair_metrics()) {
+    if (!valid_pair(pair.sim(), pair.ref()) || pair.channel() < 0 ||
+        pair.channel() >= params.channels_size()) {
+      return absl::InvalidArgumentError(absl::StrCat("report pair metrics name run pair (",
+                                                     pair.sim(), ", ", pair.ref(), ") channel ",
+                                                     pair.channel()));
+    }
+    report.pair_metrics.push_back(
+        {pair.sim(), pair.ref(), pair.channel(), MetricsFromProto(pair.metrics())});
+  }
+  if (proto.pair_metrics_average_size() != 0 &&
+      proto.pair_metrics_average_size() != params.channels_size()) {
+    return absl::InvalidArgumentError(absl::StrCat("report has ", proto.pair_metrics_average_size(),
+                                                   " averaged pair metrics for ",
+                                                   params.channels_size(), " channels"));
+  }
+  for (const v1::ChannelMetrics& average : proto.pair_metrics_average()) {
+    report.pair_metrics_average.push_back(MetricsFromProto(average));
+  }
+  for (const v1::QuantityComparison& quantity : proto.quantities()) {
+    report.quantities.push_back({quantity.channel(), quantity.quantity(), quantity.avm(),
+                                 ToVector(quantity.sim_values()), ToVector(quantity.ref_values())});
+  }
+  if (proto.has_pooled_cost_matrix()) {
+    absl::StatusOr<CostMatrix> pooled =
+        MatrixFromProto(proto.pooled_cost_matrix(), "pooled cost matrix");
+    if (!pooled.ok()) return pooled.status();
+    report.pooled_cost_matrix = *std::move(pooled);
+  }
   return report;
 }
 

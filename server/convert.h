@@ -26,6 +26,11 @@ absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationO
 // The parameters `options` resolve to, every field set.
 v1::ValidationParameters ParametersOf(const ValidationOptions& options);
 
+// The verdict a request asks for: the README's defaults where fields are unset.
+VerdictOptions VerdictOptionsFromProto(const v1::VerdictParameters& params);
+// Every field set.
+v1::VerdictParameters VerdictParametersOf(const VerdictOptions& options);
+
 absl::StatusOr<Series> SeriesFromInline(const v1::InlineSeries& inline_series);
 v1::InlineSeries InlineFromSeries(const Series& series);
 

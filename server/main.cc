@@ -11,11 +11,12 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/flags/usage_config.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/time/time.h"
+#include "log_format.h"
 #include "server.h"
 #include "server_config.h"
-#include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
 namespace {
@@ -49,13 +50,33 @@ ABSL_FLAG(int, job_threads, kDefaults.jobs.job_threads,
           "threads of one job; 0: every core, shared among running jobs");
 ABSL_FLAG(absl::Duration, shutdown_grace, kDefaults.shutdown_grace,
           "on SIGTERM or SIGINT, how long calls in progress may still run");
-ABSL_FLAG(std::string, log_level, "info", "spdlog level: trace, debug, info, warn, error, off");
+ABSL_FLAG(std::string, log_level, "info",
+          "spdlog level: trace, debug, info, warn, error, critical, off");
+ABSL_FLAG(std::string, log_format, "text",
+          "text: spdlog lines; json: one JSON object per line (time, level, logger, thread, "
+          "message)");
+ABSL_FLAG(std::string, metrics_listen, kDefaults.metrics_listen,
+          "host:port of the Prometheus metrics endpoint (HTTP GET /metrics); port 0 picks a free "
+          "port; empty: none");
+ABSL_FLAG(std::string, tls_cert, "",
+          "PEM certificate chain of the server; with --tls_key, the server speaks TLS only");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
+ABSL_FLAG(std::string, tls_client_ca, "",
+          "PEM CA certificates: mutual TLS, clients without a certificate one of them signed are "
+          "refused");
+ABSL_FLAG(std::string, auth_tokens_file, "",
+          "file of principal:token lines; calls need \"authorization: Bearer TOKEN\" and see only "
+          "their principal's sessions; re-read on SIGHUP. Empty: no access control");
+ABSL_FLAG(std::string, data_dir, "./wasserwarp-data",
+          "directory whose sessions.db keeps sessions and committed runs across restarts (created "
+          "if missing; one server per directory); empty: in memory only");
 
 namespace {
 
 wasserwarp::service::ServerConfig ConfigFromFlags() {
   wasserwarp::service::ServerConfig config;
   config.listen = absl::GetFlag(FLAGS_listen);
+  config.metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
   config.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   config.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   config.sessions.max_sessions = absl::GetFlag(FLAGS_max_sessions);
@@ -67,6 +88,11 @@ wasserwarp::service::ServerConfig ConfigFromFlags() {
   config.jobs.max_concurrent_jobs = absl::GetFlag(FLAGS_max_concurrent_jobs);
   config.jobs.max_queued_jobs = absl::GetFlag(FLAGS_max_queued_jobs);
   config.jobs.job_threads = absl::GetFlag(FLAGS_job_threads);
+  config.tls.cert_file = absl::GetFlag(FLAGS_tls_cert);
+  config.tls.key_file = absl::GetFlag(FLAGS_tls_key);
+  config.tls.client_ca_file = absl::GetFlag(FLAGS_tls_client_ca);
+  config.auth_tokens_file = absl::GetFlag(FLAGS_auth_tokens_file);
+  config.data_dir = absl::GetFlag(FLAGS_data_dir);
   return config;
 }
 
@@ -82,16 +108,18 @@ int main(int argc, char** argv) {
   usage.contains_helpshort_flags = usage.contains_help_flags;
   absl::SetFlagsUsageConfig(usage);
   absl::ParseCommandLine(argc, argv);
-  // stdout carries only the address line that scripts wait for.
-  spdlog::set_default_logger(spdlog::stderr_color_mt("wasserwarp-server"));
-  const std::string level_name = absl::GetFlag(FLAGS_log_level);
-  const spdlog::level::level_enum level = spdlog::level::from_str(level_name);
-  // from_str answers "off" for names it does not know.
-  if (level == spdlog::level::off && level_name != "off") {
-    std::fprintf(stderr, "wasserwarp-server: unknown --log_level \"%s\"\n", level_name.c_str());
-    return 2;
+  const absl::StatusOr<wasserwarp::service::LogFormat> log_format =
+      wasserwarp::service::ParseLogFormat(absl::GetFlag(FLAGS_log_format));
+  const absl::StatusOr<spdlog::level::level_enum> log_level =
+      wasserwarp::service::ParseLogLevel(absl::GetFlag(FLAGS_log_level));
+  for (const absl::Status& status : {log_format.status(), log_level.status()}) {
+    if (!status.ok()) {
+      std::fprintf(stderr, "wasserwarp-server: %s\n", std::string(status.message()).c_str());
+      return 2;
+    }
   }
-  spdlog::set_level(level);
+  // stdout carries only the address line that scripts wait for.
+  wasserwarp::service::InstallStderrLogger("wasserwarp-server", *log_format, *log_level);
 
   // Blocked before any thread starts, so every thread inherits the mask and
   // the signals wait for sigwait below instead of interrupting a handler.
@@ -99,9 +127,11 @@ int main(int argc, char** argv) {
   sigemptyset(&signals);
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   const wasserwarp::service::ServerConfig config = ConfigFromFlags();
+  spdlog::info("configuration: {}", wasserwarp::service::DescribeConfig(config));
   auto server = wasserwarp::service::ValidationServer::Start(config);
   if (!server.ok()) {
     std::fprintf(stderr, "wasserwarp-server: %s\n", std::string(server.status().message()).c_str());
@@ -110,9 +140,22 @@ int main(int argc, char** argv) {
   std::printf("listening on %s\n", (*server)->address().c_str());
   std::fflush(stdout);
   spdlog::info("listening on {}", (*server)->address());
+  if (!config.metrics_listen.empty()) {
+    spdlog::info("metrics on http://{}/metrics", (*server)->metrics_address());
+  }
 
   int signal_number = 0;
-  sigwait(&signals, &signal_number);
+  // SIGHUP reloads the tokens here, on the main thread, so no code runs in a
+  // signal handler; SIGTERM and SIGINT end the loop.
+  while (sigwait(&signals, &signal_number) == 0 && signal_number == SIGHUP) {
+    if (config.auth_tokens_file.empty()) {
+      spdlog::info("received SIGHUP: no --auth_tokens_file to reload");
+      continue;
+    }
+    spdlog::info("received SIGHUP: reloading {}", config.auth_tokens_file);
+    // Logged either way; a bad file keeps the tokens in use.
+    (*server)->ReloadAuthTokens().IgnoreError();
+  }
   spdlog::info("received signal {}", signal_number);
   (*server)->Shutdown(config.shutdown_grace);
   return 0;

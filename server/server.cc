@@ -6,19 +6,17 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "metrics_interceptor.h"
+#include "server_credentials.h"
 #include "spdlog/spdlog.h"
 
 namespace wasserwarp::service {
 namespace {
-
-// Benches ping every 10 s to keep idle connections through NAT and
-// firewalls; the server must not count those pings as abuse.
-constexpr int kMinClientPingIntervalMs = 5'000;
-constexpr int kServerKeepaliveTimeMs = 60'000;
-constexpr int kServerKeepaliveTimeoutMs = 20'000;
 
 constexpr char kServiceName[] = "wasserwarp.v1.ValidationService";
 
@@ -28,12 +26,49 @@ std::string HostOf(const std::string& listen) {
   return colon == std::string::npos ? listen : listen.substr(0, colon);
 }
 
+int Milliseconds(absl::Duration duration) {
+  return static_cast<int>(absl::ToInt64Milliseconds(duration));
+}
+
+// The metrics see every job, then so does the caller's observer.
+JobQueue::Observer ObserveJobs(ServiceMetrics* metrics, JobQueue::Observer observer) {
+  if (metrics == nullptr) return observer;
+  return [metrics, observer = std::move(observer)](const JobStats& stats) {
+    metrics->JobEnded(stats);
+    if (observer) observer(stats);
+  };
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
     const ServerConfig& config, JobQueue::Observer job_observer) {
   if (absl::Status status = ValidateConfig(config); !status.ok()) return status;
-  std::unique_ptr<ValidationServer> server(new ValidationServer(config, std::move(job_observer)));
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      ServerCredentialsFor(config.tls);
+  if (!credentials.ok()) return credentials.status();
+  std::unique_ptr<AuthTokens> tokens;
+  if (!config.auth_tokens_file.empty()) {
+    absl::StatusOr<std::unique_ptr<AuthTokens>> loaded = AuthTokens::Load(config.auth_tokens_file);
+    if (!loaded.ok()) return loaded.status();
+    tokens = *std::move(loaded);
+  }
+  std::unique_ptr<SessionDatabase> database;
+  if (!config.data_dir.empty()) {
+    absl::StatusOr<std::unique_ptr<SessionDatabase>> opened =
+        SessionDatabase::Open(config.data_dir);
+    if (!opened.ok()) return opened.status();
+    database = *std::move(opened);
+  }
+  std::unique_ptr<ValidationServer> server(new ValidationServer(
+      config, std::move(job_observer), std::move(tokens), std::move(database)));
+  if (absl::Status status = server->RestoreSessions(); !status.ok()) return status;
+  if (server->metrics_ != nullptr) {
+    absl::StatusOr<std::unique_ptr<MetricsEndpoint>> endpoint = MetricsEndpoint::Start(
+        config.metrics_listen, *server->metrics_, server->config_, *server->store_, *server->jobs_);
+    if (!endpoint.ok()) return endpoint.status();
+    server->metrics_endpoint_ = *std::move(endpoint);
+  }
 
   grpc::EnableDefaultHealthCheckService(true);
   // Without this explicit call the linker may drop the plugin, and
@@ -41,15 +76,22 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(config.listen, grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(config.listen, *credentials, &port);
   builder.RegisterService(server->service_.get());
+  if (server->metrics_ != nullptr) {
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
+    creators.push_back(std::make_unique<MetricsInterceptorFactory>(*server->metrics_));
+    builder.experimental().SetInterceptorCreators(std::move(creators));
+  }
   builder.SetMaxReceiveMessageSize(static_cast<int>(config.max_message_bytes));
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
-                             kMinClientPingIntervalMs);
+                             Milliseconds(config.keepalive.min_client_ping_interval));
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
-  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, kServerKeepaliveTimeMs);
-  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, kServerKeepaliveTimeoutMs);
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS,
+                             Milliseconds(config.keepalive.server_ping_interval));
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
+                             Milliseconds(config.keepalive.server_ping_timeout));
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || port == 0) {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", config.listen));
@@ -62,13 +104,41 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   return server;
 }
 
-ValidationServer::ValidationServer(const ServerConfig& config, JobQueue::Observer job_observer)
+ValidationServer::ValidationServer(const ServerConfig& config, JobQueue::Observer job_observer,
+                                   std::unique_ptr<AuthTokens> tokens,
+                                   std::unique_ptr<SessionDatabase> database)
     : config_(config),
-      store_(std::make_unique<SessionStore>(config.sessions)),
-      jobs_(std::make_unique<JobQueue>(config.jobs, std::move(job_observer))),
-      service_(std::make_unique<ValidationService>(config.sessions, *store_, *jobs_)) {}
+      metrics_(config.metrics_listen.empty() ? nullptr : std::make_unique<ServiceMetrics>()),
+      database_(std::move(database)),
+      store_(std::make_unique<SessionStore>(config.sessions, database_.get())),
+      jobs_(std::make_unique<JobQueue>(config.jobs,
+                                       ObserveJobs(metrics_.get(), std::move(job_observer)))),
+      auth_tokens_(std::move(tokens)),
+      service_(std::make_unique<ValidationService>(config.sessions, *store_, *jobs_,
+                                                   auth_tokens_.get())) {}
 
 ValidationServer::~ValidationServer() { Shutdown(absl::ZeroDuration()); }
+
+absl::Status ValidationServer::RestoreSessions() {
+  if (database_ == nullptr) {
+    spdlog::info("sessions are held in memory only (no --data_dir)");
+    return absl::OkStatus();
+  }
+  const absl::Time start = absl::Now();
+  absl::StatusOr<std::vector<PersistedSession>> sessions =
+      database_->Load(start, config_.sessions.session_idle_ttl);
+  if (!sessions.ok()) return sessions.status();
+  size_t runs = 0;
+  for (const PersistedSession& session : *sessions) runs += session.runs.size();
+  const size_t count = sessions->size();
+  for (const absl::Status& over : store_->Restore(*std::move(sessions))) {
+    spdlog::warn("restored {}", std::string(over.message()));
+  }
+  spdlog::info("restored {} sessions with {} runs ({} bytes) from {} in {:.2f} s", count, runs,
+               store_->total_bytes(), database_->path(),
+               absl::ToDoubleSeconds(absl::Now() - start));
+  return absl::OkStatus();
+}
 
 void ValidationServer::Shutdown(absl::Duration grace) {
   {
@@ -84,15 +154,38 @@ void ValidationServer::Shutdown(absl::Duration grace) {
     server_->GetHealthCheckService()->Shutdown();
     server_->Shutdown(absl::ToChronoTime(absl::Now() + grace));
   }
+  // Scrapes read the job queue.
+  metrics_endpoint_.reset();
   // Every call has ended, so no job has anyone waiting for it.
   jobs_.reset();
+  // The last uses since the last sweep, so that a restart counts idle time
+  // from them.
+  if (absl::Status status = store_->SyncDatabase(); !status.ok()) {
+    spdlog::error("saving sessions: {}", std::string(status.message()));
+  }
   spdlog::info("shut down");
 }
 
 std::vector<std::string> ValidationServer::ExpireIdleSessions(absl::Time now) {
   std::vector<std::string> expired = store_->ExpireIdle(now);
   for (const std::string& id : expired) spdlog::info("session sessions/{} expired", id);
+  if (absl::Status status = store_->SyncDatabase(); !status.ok()) {
+    spdlog::error("saving sessions: {}", std::string(status.message()));
+  }
   return expired;
+}
+
+absl::Status ValidationServer::ReloadAuthTokens() {
+  if (auth_tokens_ == nullptr) {
+    return absl::FailedPreconditionError("no --auth_tokens_file to reload");
+  }
+  if (absl::Status status = auth_tokens_->Reload(); !status.ok()) {
+    spdlog::error("auth tokens not reloaded, the {} tokens in use stay: {}", auth_tokens_->size(),
+                  std::string(status.message()));
+    return status;
+  }
+  spdlog::info("reloaded {} auth tokens from {}", auth_tokens_->size(), auth_tokens_->path());
+  return absl::OkStatus();
 }
 
 void ValidationServer::Sweep() {

@@ -16,8 +16,11 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "auth_tokens.h"
 #include "job_queue.h"
+#include "metrics.h"
 #include "server_config.h"
+#include "session_database.h"
 #include "session_store.h"
 #include "validation_service.h"
 
@@ -33,6 +36,10 @@ class ValidationServer {
 
   // host:port with the port actually bound.
   const std::string& address() const { return address_; }
+  // The same for config.metrics_listen; empty without it.
+  std::string metrics_address() const {
+    return metrics_endpoint_ != nullptr ? metrics_endpoint_->address() : std::string();
+  }
 
   // Health goes NOT_SERVING and new calls are refused; calls in progress
   // get `grace` to finish, then are cancelled, which cancels their jobs.
@@ -40,22 +47,39 @@ class ValidationServer {
   void Shutdown(absl::Duration grace);
 
   // Drops the sessions idle past their TTL at `now` (the sweeper's work,
-  // callable directly); returns their ids.
+  // callable directly) and brings the database up to date
+  // (SessionStore::SyncDatabase); returns their ids.
   std::vector<std::string> ExpireIdleSessions(absl::Time now);
+
+  // Reads --auth_tokens_file again (main.cc does on SIGHUP). On error the
+  // tokens in use stay; the error is logged and returned. FailedPrecondition
+  // without access control.
+  absl::Status ReloadAuthTokens();
 
   SessionStore& sessions() { return *store_; }
   JobQueue& jobs() { return *jobs_; }
 
  private:
-  explicit ValidationServer(const ServerConfig& config, JobQueue::Observer job_observer);
+  ValidationServer(const ServerConfig& config, JobQueue::Observer job_observer,
+                   std::unique_ptr<AuthTokens> tokens, std::unique_ptr<SessionDatabase> database);
+  // The database's sessions into the store, before any call can come.
+  absl::Status RestoreSessions();
   void Sweep();
 
   const ServerConfig config_;
+  // Null without config.metrics_listen. Before the job queue, whose
+  // observer it is, so that it outlives the queue.
+  std::unique_ptr<ServiceMetrics> metrics_;
+  // Null without config.data_dir; outlives the store that writes to it.
+  std::unique_ptr<SessionDatabase> database_;
   std::unique_ptr<SessionStore> store_;
   std::unique_ptr<JobQueue> jobs_;
+  // Null without --auth_tokens_file.
+  std::unique_ptr<AuthTokens> auth_tokens_;
   std::unique_ptr<ValidationService> service_;
   std::unique_ptr<grpc::Server> server_;
   std::string address_;
+  std::unique_ptr<MetricsEndpoint> metrics_endpoint_;
   std::thread sweeper_;
   absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;

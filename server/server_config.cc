@@ -2,8 +2,11 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -12,6 +15,11 @@ absl::Status AtLeast(const char* flag, int64_t value, int64_t minimum) {
   if (value >= minimum) return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat("--", flag, " must be at least ", minimum, ", got ", value));
+}
+
+std::string TlsMode(const TlsConfig& tls) {
+  if (tls.cert_file.empty()) return "plaintext";
+  return tls.client_ca_file.empty() ? "tls" : "mutual_tls";
 }
 
 }  // namespace
@@ -45,10 +53,51 @@ absl::Status ValidateConfig(const ServerConfig& config) {
     return absl::InvalidArgumentError(absl::StrCat("--shutdown_grace must not be negative, got ",
                                                    absl::FormatDuration(config.shutdown_grace)));
   }
+  const TlsConfig& tls = config.tls;
+  if (tls.cert_file.empty() != tls.key_file.empty()) {
+    return absl::InvalidArgumentError(tls.cert_file.empty() ? "--tls_key needs --tls_cert"
+                                                            : "--tls_cert needs --tls_key");
+  }
+  if (!tls.client_ca_file.empty() && tls.cert_file.empty()) {
+    return absl::InvalidArgumentError("--tls_client_ca needs --tls_cert and --tls_key");
+  }
   if (config.sweep_interval <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("sweep interval must be positive");
   }
   return absl::OkStatus();
+}
+
+std::string DescribeConfig(const ServerConfig& config) {
+  const SessionLimits& s = config.sessions;
+  const JobLimits& j = config.jobs;
+  const KeepalivePolicy& k = config.keepalive;
+  const auto text = [](const std::string& value) { return value.empty() ? "-" : value; };
+  std::vector<std::string> settings = {
+      absl::StrCat("listen=", config.listen),
+      absl::StrCat("tls=", TlsMode(config.tls)),
+      absl::StrCat("tls_cert=", text(config.tls.cert_file)),
+      absl::StrCat("tls_key=", text(config.tls.key_file)),
+      absl::StrCat("tls_client_ca=", text(config.tls.client_ca_file)),
+      absl::StrCat("auth_tokens_file=", text(config.auth_tokens_file)),
+      absl::StrCat("metrics_listen=", text(config.metrics_listen)),
+      absl::StrCat("data_dir=", text(config.data_dir)),
+      absl::StrCat("max_sessions=", s.max_sessions),
+      absl::StrCat("max_runs_per_session=", s.max_runs_per_session),
+      absl::StrCat("max_samples_per_run=", s.max_samples_per_run),
+      absl::StrCat("max_session_bytes=", s.max_session_bytes),
+      absl::StrCat("max_total_bytes=", s.max_total_bytes),
+      absl::StrCat("max_message_bytes=", config.max_message_bytes),
+      absl::StrCat("session_idle_ttl=", absl::FormatDuration(s.session_idle_ttl)),
+      absl::StrCat("max_concurrent_jobs=", j.max_concurrent_jobs),
+      absl::StrCat("max_queued_jobs=", j.max_queued_jobs),
+      absl::StrCat("job_threads=", j.job_threads),
+      absl::StrCat("shutdown_grace=", absl::FormatDuration(config.shutdown_grace)),
+      absl::StrCat("keepalive_min_client_ping_interval=",
+                   absl::FormatDuration(k.min_client_ping_interval)),
+      absl::StrCat("keepalive_server_ping_interval=", absl::FormatDuration(k.server_ping_interval)),
+      absl::StrCat("keepalive_server_ping_timeout=", absl::FormatDuration(k.server_ping_timeout)),
+  };
+  return absl::StrJoin(settings, " ");
 }
 
 }  // namespace wasserwarp::service

@@ -34,9 +34,34 @@ struct JobLimits {
   int job_threads = 0;
 };
 
+// Transport security (--tls_cert, --tls_key, --tls_client_ca): paths of PEM
+// files. Without a certificate the server speaks plaintext.
+struct TlsConfig {
+  std::string cert_file;  // the server's certificate chain
+  std::string key_file;   // its private key
+  // Set: mutual TLS, every client must present a certificate this CA signed.
+  std::string client_ca_file;
+};
+
+// HTTP/2 keepalive. Benches ping every 10 s to keep idle connections through
+// NAT and firewalls; the server must not count those pings as abuse.
+struct KeepalivePolicy {
+  // Client pings closer together than this count as bad pings, which the
+  // server tolerates without limit rather than closing the connection.
+  absl::Duration min_client_ping_interval = absl::Seconds(5);
+  // The server pings an idle client this often and drops it when no answer
+  // comes within the timeout.
+  absl::Duration server_ping_interval = absl::Seconds(60);
+  absl::Duration server_ping_timeout = absl::Seconds(20);
+};
+
 struct ServerConfig {
   // host:port; port 0 picks a free port.
   std::string listen = "127.0.0.1:50051";
+  // host:port of the Prometheus /metrics endpoint (HTTP); port 0 picks a free
+  // port; empty: no endpoint.
+  std::string metrics_listen;
+  KeepalivePolicy keepalive;
   // gRPC's 4 MiB default would cap a chunk at half a million doubles.
   int64_t max_message_bytes = int64_t{64} << 20;
   absl::Duration shutdown_grace = absl::Seconds(10);
@@ -44,10 +69,23 @@ struct ServerConfig {
   absl::Duration sweep_interval = absl::Seconds(30);
   SessionLimits sessions;
   JobLimits jobs;
+  TlsConfig tls;
+  // principal:token lines (auth_tokens.h). Empty: no access control, every
+  // caller is the anonymous principal "".
+  std::string auth_tokens_file;
+  // The directory whose database keeps sessions and runs across restarts
+  // (session_database.h). Empty: in memory only, the default of in-process
+  // servers (tests, benchmarks); the server binary's --data_dir defaults to
+  // ./wasserwarp-data.
+  std::string data_dir;
 };
 
 // InvalidArgument naming the flag of the first out-of-range value.
 absl::Status ValidateConfig(const ServerConfig& config);
+
+// Every setting as flag=value on one line, for the log at startup: limits,
+// keepalive, TLS mode and file paths (never secrets).
+std::string DescribeConfig(const ServerConfig& config);
 
 }  // namespace wasserwarp::service
 

@@ -1,5 +1,7 @@
 #include "session_store.h"
 
+#include <algorithm>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -9,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "convert.h"
 #include "resource_names.h"
+#include "session_database.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -59,42 +62,133 @@ void SessionLease::Reset() {
   if (store_ != nullptr) std::exchange(store_, nullptr)->EndLease(id_, instance_);
 }
 
-SessionStore::SessionStore(const SessionLimits& limits) : limits_(limits) {}
+SessionStore::SessionStore(const SessionLimits& limits, SessionDatabase* database)
+    : limits_(limits), database_(database) {}
+
+std::vector<absl::Status> SessionStore::Restore(std::vector<PersistedSession> sessions) {
+  absl::MutexLock lock(&mu_);
+  std::vector<absl::Status> over_limits;
+  for (PersistedSession& stored : sessions) {
+    Session session;
+    session.instance = next_instance_++;
+    session.database_key = stored.key;
+    session.idle_ttl = stored.settings.idle_ttl.value_or(limits_.session_idle_ttl);
+    session.settings = std::move(stored.settings);
+    session.create_time = stored.create_time;
+    session.last_use = stored.last_use;
+    session.saved_last_use = stored.last_use;
+    const std::string name = SessionName(stored.id);
+    for (StoredRun& run : stored.runs) {
+      if (static_cast<int64_t>(run.series->samples()) > limits_.max_samples_per_run) {
+        over_limits.push_back(absl::ResourceExhaustedError(
+            absl::StrCat("session ", name, ", ", View(RoleName(run.role)), " run \"",
+                         run.series->id, "\": ", run.series->samples(),
+                         " samples, over --max_samples_per_run=", limits_.max_samples_per_run)));
+      }
+      session.run_keys.emplace(run.role, run.series->id);
+      session.held_bytes += run.bytes;
+      session.runs.push_back(std::move(run));
+    }
+    if (static_cast<int64_t>(session.runs.size()) > limits_.max_runs_per_session) {
+      over_limits.push_back(absl::ResourceExhaustedError(
+          absl::StrCat("session ", name, " holds ", session.runs.size(),
+                       " runs, over --max_runs_per_session=", limits_.max_runs_per_session)));
+    }
+    if (session.held_bytes > limits_.max_session_bytes) {
+      over_limits.push_back(absl::ResourceExhaustedError(
+          absl::StrCat("session ", name, " holds ", session.held_bytes,
+                       " bytes, over --max_session_bytes=", limits_.max_session_bytes)));
+    }
+    total_held_ += session.held_bytes;
+    sessions_.emplace(std::move(stored.id), std::move(session));
+  }
+  if (static_cast<int64_t>(sessions_.size()) > limits_.max_sessions) {
+    over_limits.push_back(absl::ResourceExhaustedError(
+        absl::StrCat("the server holds ", sessions_.size(),
+                     " sessions, over --max_sessions=", limits_.max_sessions)));
+  }
+  if (total_held_ > limits_.max_total_bytes) {
+    over_limits.push_back(absl::ResourceExhaustedError(
+        absl::StrCat("the server holds ", total_held_,
+                     " bytes, over --max_total_bytes=", limits_.max_total_bytes)));
+  }
+  return over_limits;
+}
+
+absl::Status SessionStore::SyncDatabase() {
+  if (database_ == nullptr) return absl::OkStatus();
+  absl::Status status = DeleteDropped();
+  std::vector<std::pair<int64_t, absl::Time>> changed;
+  {
+    absl::MutexLock lock(&mu_);
+    for (const auto& [id, session] : sessions_) {
+      if (session.last_use != session.saved_last_use) {
+        changed.emplace_back(session.database_key, session.last_use);
+      }
+    }
+  }
+  if (changed.empty()) return status;
+  if (absl::Status saved = database_->SaveLastUse(changed); !saved.ok()) {
+    status.Update(saved);
+    return status;
+  }
+  const std::map<int64_t, absl::Time> saved(changed.begin(), changed.end());
+  absl::MutexLock lock(&mu_);
+  for (auto& [id, session] : sessions_) {
+    const auto it = saved.find(session.database_key);
+    if (it != saved.end()) session.saved_last_use = std::max(session.saved_last_use, it->second);
+  }
+  return status;
+}
 
 absl::StatusOr<v1::Session> SessionStore::Create(std::string id, SessionSettings settings) {
+  absl::MutexLock write_lock(&write_mu_);
   const absl::Time now = absl::Now();
+  {
+    absl::MutexLock lock(&mu_);
+    if (id.empty()) {
+      id = UnusedRandomId();
+    } else if (FindLive(id, now) != nullptr) {
+      return absl::AlreadyExistsError(absl::StrCat("session ", SessionName(id), " already exists"));
+    }
+    if (static_cast<int64_t>(sessions_.size()) >= limits_.max_sessions) {
+      ExpireIdleLocked(now);
+    }
+    if (static_cast<int64_t>(sessions_.size()) >= limits_.max_sessions) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("the server holds ", sessions_.size(),
+                       " sessions, its limit (--max_sessions=", limits_.max_sessions, ")"));
+    }
+  }
+  // Under write_mu_ the id stays free and the slot stays open meanwhile.
+  int64_t database_key = 0;
+  if (database_ != nullptr) {
+    absl::StatusOr<int64_t> key = database_->InsertSession(id, settings, now);
+    if (!key.ok()) return key.status();
+    database_key = *key;
+  }
   absl::MutexLock lock(&mu_);
-  if (id.empty()) {
-    id = UnusedRandomId();
-  } else if (FindLive(id, now) != nullptr) {
-    return absl::AlreadyExistsError(absl::StrCat("session ", SessionName(id), " already exists"));
-  }
-  if (static_cast<int64_t>(sessions_.size()) >= limits_.max_sessions) {
-    ExpireIdleLocked(now);
-  }
-  if (static_cast<int64_t>(sessions_.size()) >= limits_.max_sessions) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("the server holds ", sessions_.size(),
-                     " sessions, its limit (--max_sessions=", limits_.max_sessions, ")"));
-  }
   Session session;
   session.instance = next_instance_++;
   session.idle_ttl = settings.idle_ttl.value_or(limits_.session_idle_ttl);
   session.settings = std::move(settings);
   session.create_time = now;
   session.last_use = now;
+  session.database_key = database_key;
+  session.saved_last_use = now;
   const auto [it, inserted] = sessions_.emplace(std::move(id), std::move(session));
   return ToProto(it->first, it->second, /*with_runs=*/true);
 }
 
-absl::StatusOr<v1::Session> SessionStore::Get(std::string_view id) {
+absl::StatusOr<v1::Session> SessionStore::Get(std::string_view id, std::string_view owner) {
   absl::MutexLock lock(&mu_);
-  const Session* session = FindLive(id, absl::Now());
+  const Session* session = FindOwned(id, owner, absl::Now());
   if (session == nullptr) return NotFound(id);
   return ToProto(std::string(id), *session, /*with_runs=*/true);
 }
 
-std::vector<v1::Session> SessionStore::List(std::string_view after_id, int limit, bool& more) {
+std::vector<v1::Session> SessionStore::List(std::string_view after_id, int limit, bool& more,
+                                            std::string_view owner) {
   const absl::Time now = absl::Now();
   absl::MutexLock lock(&mu_);
   std::vector<v1::Session> page;
@@ -103,6 +197,10 @@ std::vector<v1::Session> SessionStore::List(std::string_view after_id, int limit
   while (it != sessions_.end()) {
     if (Expired(it->second, now)) {
       Erase(it++);
+      continue;
+    }
+    if (it->second.settings.owner != owner) {
+      ++it;
       continue;
     }
     if (static_cast<int>(page.size()) == limit) {
@@ -115,26 +213,30 @@ std::vector<v1::Session> SessionStore::List(std::string_view after_id, int limit
   return page;
 }
 
-absl::Status SessionStore::Delete(std::string_view id) {
-  absl::MutexLock lock(&mu_);
-  if (FindLive(id, absl::Now()) == nullptr) return NotFound(id);
-  Erase(sessions_.find(id));
-  return absl::OkStatus();
+absl::Status SessionStore::Delete(std::string_view id, std::string_view owner) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (FindOwned(id, owner, absl::Now()) == nullptr) return NotFound(id);
+    Erase(sessions_.find(id));
+  }
+  // Acknowledged once off the disk, as a commit is once on it.
+  return DeleteDropped();
 }
 
-absl::StatusOr<SessionRef> SessionStore::Open(std::string_view id) {
+absl::StatusOr<SessionRef> SessionStore::Open(std::string_view id, std::string_view owner) {
   const absl::Time now = absl::Now();
   absl::MutexLock lock(&mu_);
-  Session* session = FindLive(id, now);
+  Session* session = FindOwned(id, owner, now);
   if (session == nullptr) return NotFound(id);
   session->last_use = now;
   return SessionRef{std::string(id), session->instance};
 }
 
-absl::StatusOr<SessionSnapshot> SessionStore::Snapshot(std::string_view id) {
+absl::StatusOr<SessionSnapshot> SessionStore::Snapshot(std::string_view id,
+                                                       std::string_view owner) {
   const absl::Time now = absl::Now();
   absl::MutexLock lock(&mu_);
-  Session* session = FindLive(id, now);
+  Session* session = FindOwned(id, owner, now);
   if (session == nullptr) return NotFound(id);
   session->last_use = now;
   ++session->leases;
@@ -197,21 +299,40 @@ absl::Status SessionStore::CheckNewRun(const SessionRef& ref, v1::Role role,
 }
 
 absl::StatusOr<v1::RunInfo> SessionStore::Commit(const SessionRef& ref, StoredRun run) {
-  const absl::Time now = absl::Now();
-  absl::MutexLock lock(&mu_);
-  Session* session = FindInstance(ref, now);
-  if (session == nullptr) return NotFound(ref.id);
-  if (absl::Status status = CheckNewRunLocked(ref.id, *session, run.role, run.series->id);
-      !status.ok()) {
-    return status;
+  absl::MutexLock write_lock(&write_mu_);
+  int64_t database_key = 0;
+  {
+    absl::MutexLock lock(&mu_);
+    const Session* session = FindInstance(ref, absl::Now());
+    if (session == nullptr) return NotFound(ref.id);
+    if (absl::Status status = CheckNewRunLocked(ref.id, *session, run.role, run.series->id);
+        !status.ok()) {
+      return status;
+    }
+    database_key = session->database_key;
   }
-  run.commit_time = now;
+  run.commit_time = absl::Now();
+  // The caller acknowledges the run only after this returns, so an
+  // acknowledged run is on disk.
+  if (database_ != nullptr) {
+    if (absl::Status status = database_->InsertRun(database_key, run); !status.ok()) {
+      return status;
+    }
+  }
+  absl::MutexLock lock(&mu_);
+  Session* session = FindInstance(ref, absl::Now());
+  // Deleted or expired meanwhile: its rows, this run's included, leave the
+  // database with its key.
+  if (session == nullptr) return NotFound(ref.id);
   session->run_keys.emplace(run.role, run.series->id);
   session->reserved_bytes -= run.bytes;
   session->held_bytes += run.bytes;
   total_reserved_ -= run.bytes;
   total_held_ += run.bytes;
-  session->last_use = now;
+  session->last_use = std::max(session->last_use, run.commit_time);
+  if (database_ != nullptr) {
+    session->saved_last_use = std::max(session->saved_last_use, run.commit_time);
+  }
   session->runs.push_back(std::move(run));
   return RunInfoOf(session->runs.back());
 }
@@ -235,6 +356,18 @@ std::vector<std::string> SessionStore::ExpireIdle(absl::Time now) {
 int64_t SessionStore::total_bytes() const {
   absl::MutexLock lock(&mu_);
   return total_held_ + total_reserved_;
+}
+
+SessionStore::Totals SessionStore::totals() const {
+  absl::MutexLock lock(&mu_);
+  Totals totals;
+  totals.sessions = static_cast<int64_t>(sessions_.size());
+  for (const auto& [id, session] : sessions_) {
+    totals.runs += static_cast<int64_t>(session.runs.size());
+  }
+  totals.held_bytes = total_held_;
+  totals.reserved_bytes = total_reserved_;
+  return totals;
 }
 
 std::vector<std::string> SessionStore::ExpireIdleLocked(absl::Time now) {
@@ -264,6 +397,12 @@ SessionStore::Session* SessionStore::FindLive(std::string_view id, absl::Time no
   return &it->second;
 }
 
+SessionStore::Session* SessionStore::FindOwned(std::string_view id, std::string_view owner,
+                                               absl::Time now) {
+  Session* session = FindLive(id, now);
+  return session != nullptr && session->settings.owner == owner ? session : nullptr;
+}
+
 SessionStore::Session* SessionStore::FindInstance(const SessionRef& ref, absl::Time now) {
   Session* session = FindLive(ref.id, now);
   return session != nullptr && session->instance == ref.instance ? session : nullptr;
@@ -271,7 +410,23 @@ SessionStore::Session* SessionStore::FindInstance(const SessionRef& ref, absl::T
 
 void SessionStore::Erase(SessionMap::iterator it) {
   total_held_ -= it->second.held_bytes;
+  if (database_ != nullptr) dropped_keys_.push_back(it->second.database_key);
   sessions_.erase(it);
+}
+
+absl::Status SessionStore::DeleteDropped() {
+  if (database_ == nullptr) return absl::OkStatus();
+  std::vector<int64_t> keys;
+  {
+    absl::MutexLock lock(&mu_);
+    keys.swap(dropped_keys_);
+  }
+  absl::Status status = database_->DeleteSessions(keys);
+  if (!status.ok()) {
+    absl::MutexLock lock(&mu_);
+    dropped_keys_.insert(dropped_keys_.end(), keys.begin(), keys.end());
+  }
+  return status;
 }
 
 absl::Status SessionStore::CheckNewRunLocked(const std::string& id, const Session& session,

@@ -29,6 +29,9 @@
 
 namespace wasserwarp::service {
 
+class SessionDatabase;
+struct PersistedSession;
+
 struct StoredRun {
   std::shared_ptr<const Series> series;
   v1::Role role = v1::ROLE_UNSPECIFIED;
@@ -73,6 +76,10 @@ struct SessionSettings {
   v1::ValidationParameters default_parameters;
   std::map<std::string, std::string> labels;
   std::optional<absl::Duration> idle_ttl;  // unset: the server's default
+  // The principal that created the session (--auth_tokens_file); "" is the
+  // anonymous principal of a server without access control. Only the owner
+  // sees or uses the session: to anyone else it does not exist.
+  std::string owner;
 };
 
 // One instance of a session: ids can be reused after a deletion, so uploads
@@ -89,22 +96,40 @@ int64_t HeaderBytes(std::string_view series_id, const std::vector<std::string>& 
 
 class SessionStore {
  public:
-  explicit SessionStore(const SessionLimits& limits);
+  // With a `database` (optional; it must outlive the store), every
+  // creation, committed run and deletion is on disk before it is
+  // acknowledged, and SyncDatabase saves the rest.
+  explicit SessionStore(const SessionLimits& limits, SessionDatabase* database = nullptr);
 
-  // An empty id asks for a random one. AlreadyExists for a taken id,
-  // ResourceExhausted at --max_sessions.
+  // The database's sessions, into an empty store before it serves. Each is
+  // held whatever the limits; the errors name what is over a limit (it then
+  // takes nothing more until enough is deleted).
+  std::vector<absl::Status> Restore(std::vector<PersistedSession> sessions);
+  // Deletes the sessions dropped since the last call (expired ones) from the
+  // database and saves the last-use times that changed. Losing these to a
+  // crash is harmless: a dropped session is expired on disk too, and a
+  // session's expiry comes at most one call interval early.
+  absl::Status SyncDatabase();
+
+  // An empty id asks for a random one. AlreadyExists for a taken id, whoever
+  // owns it (ids are one namespace), ResourceExhausted at --max_sessions.
   absl::StatusOr<v1::Session> Create(std::string id, SessionSettings settings);
+
+  // The calls below see only the sessions of `owner`: another principal's
+  // session is NotFound exactly like an unknown one.
+
   // With its runs. NotFound when unknown or expired.
-  absl::StatusOr<v1::Session> Get(std::string_view id);
+  absl::StatusOr<v1::Session> Get(std::string_view id, std::string_view owner = {});
   // At most `limit` sessions with ids after `after_id`, without their runs;
   // `more` tells whether any follow.
-  std::vector<v1::Session> List(std::string_view after_id, int limit, bool& more);
-  absl::Status Delete(std::string_view id);
+  std::vector<v1::Session> List(std::string_view after_id, int limit, bool& more,
+                                std::string_view owner = {});
+  absl::Status Delete(std::string_view id, std::string_view owner = {});
 
   // Uses of a session: each resets its idle TTL. The snapshot's lease keeps
   // the session from expiring until it ends.
-  absl::StatusOr<SessionRef> Open(std::string_view id);
-  absl::StatusOr<SessionSnapshot> Snapshot(std::string_view id);
+  absl::StatusOr<SessionRef> Open(std::string_view id, std::string_view owner = {});
+  absl::StatusOr<SessionSnapshot> Snapshot(std::string_view id, std::string_view owner = {});
   void Touch(std::string_view id);
 
   // In-flight upload accounting, so a growing run is refused before it is
@@ -124,6 +149,16 @@ class SessionStore {
 
   int64_t total_bytes() const;
 
+  // What the store holds in memory, for monitoring: expired sessions count
+  // until they are dropped.
+  struct Totals {
+    int64_t sessions = 0;
+    int64_t runs = 0;
+    int64_t held_bytes = 0;      // committed runs
+    int64_t reserved_bytes = 0;  // runs being uploaded
+  };
+  Totals totals() const;
+
  private:
   friend class SessionLease;
 
@@ -139,6 +174,10 @@ class SessionStore {
     int64_t reserved_bytes = 0;
     // Live leases: a validation may wait and run far longer than the TTL.
     int leases = 0;
+    // The database's key of the session (0 without a database), and the
+    // last use the database holds.
+    int64_t database_key = 0;
+    absl::Time saved_last_use;
   };
   using SessionMap = std::map<std::string, Session, std::less<>>;
 
@@ -147,9 +186,16 @@ class SessionStore {
   // Expired sessions are dropped on the way, so that lookups never depend
   // on when the last sweep ran.
   Session* FindLive(std::string_view id, absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // FindLive, and nullptr for a session `owner` does not own.
+  Session* FindOwned(std::string_view id, std::string_view owner, absl::Time now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   Session* FindInstance(const SessionRef& session, absl::Time now)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Drops a session; with a database, its key waits in dropped_keys_.
   void Erase(SessionMap::iterator it) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Deletes the sessions of dropped_keys_ from the database; those it
+  // cannot delete stay for the next call.
+  absl::Status DeleteDropped() ABSL_LOCKS_EXCLUDED(mu_);
   std::vector<std::string> ExpireIdleLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status CheckNewRunLocked(const std::string& id, const Session& session, v1::Role role,
                                  std::string_view series_id) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
@@ -158,11 +204,17 @@ class SessionStore {
   static v1::Session ToProto(const std::string& id, const Session& session, bool with_runs);
 
   const SessionLimits limits_;
+  SessionDatabase* const database_;
+  // Serializes creations and commits, whose database writes happen outside
+  // mu_: nothing else can take an id, a session slot or a run slot while
+  // one is written, and runs reach the disk in their commit order.
+  absl::Mutex write_mu_ ABSL_ACQUIRED_BEFORE(mu_);
   mutable absl::Mutex mu_;
   SessionMap sessions_ ABSL_GUARDED_BY(mu_);
   uint64_t next_instance_ ABSL_GUARDED_BY(mu_) = 1;
   int64_t total_held_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t total_reserved_ ABSL_GUARDED_BY(mu_) = 0;
+  std::vector<int64_t> dropped_keys_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace wasserwarp::service

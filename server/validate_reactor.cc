@@ -6,11 +6,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/time/time.h"
 #include "convert.h"
 #include "resource_names.h"
 #include "status.h"
 #include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/html_report.h"
+#include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/transport.h"
+#include "wasserwarp/verdict.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -29,6 +33,10 @@ v1::Phase ToProto(ValidationPhase phase) {
       return v1::PHASE_TRANSPORT;
     case ValidationPhase::kDiagnostics:
       return v1::PHASE_DIAGNOSTICS;
+    case ValidationPhase::kPooledCostMatrix:
+      return v1::PHASE_POOLED_COST_MATRIX;
+    case ValidationPhase::kResampling:
+      return v1::PHASE_RESAMPLING;
   }
   return v1::PHASE_UNSPECIFIED;
 }
@@ -52,6 +60,13 @@ absl::StatusOr<std::vector<double>> Weights(const std::vector<StoredRun>& runs,
   return weights;
 }
 
+HtmlReportOptions HtmlReportOptionsNow() {
+  HtmlReportOptions options;
+  options.tool_version = WASSERWARP_VERSION;
+  options.generated_at = absl::FormatTime(absl::RFC3339_sec, absl::Now(), absl::UTCTimeZone());
+  return options;
+}
+
 uint64_t TotalSamples(const std::vector<StoredRun>& runs) {
   uint64_t samples = 0;
   for (const StoredRun& run : runs) samples += run.series->samples();
@@ -61,8 +76,8 @@ uint64_t TotalSamples(const std::vector<StoredRun>& runs) {
 }  // namespace
 
 ValidateReactor::ValidateReactor(grpc::CallbackServerContext* context,
-                                 const v1::ValidateRequest& request, SessionStore& store,
-                                 JobQueue& jobs)
+                                 const v1::ValidateRequest& request, const std::string& principal,
+                                 SessionStore& store, JobQueue& jobs)
     : store_(store), jobs_(jobs), start_time_(absl::Now()), log_(context, "Validate") {
   {
     absl::MutexLock lock(&mu_);
@@ -72,7 +87,7 @@ ValidateReactor::ValidateReactor(grpc::CallbackServerContext* context,
     progress_.set_phase(v1::PHASE_QUEUED);
     next_progress_ = start_time_;
   }
-  absl::Status started = Start(request);
+  absl::Status started = Start(request, principal);
   Action action;
   {
     absl::MutexLock lock(&mu_);
@@ -83,10 +98,11 @@ ValidateReactor::ValidateReactor(grpc::CallbackServerContext* context,
   Unref();
 }
 
-absl::Status ValidateReactor::Start(const v1::ValidateRequest& request) {
+absl::Status ValidateReactor::Start(const v1::ValidateRequest& request,
+                                    const std::string& principal) {
   absl::StatusOr<std::string> id = SessionIdFromName(request.session(), "session");
   if (!id.ok()) return id.status();
-  absl::StatusOr<SessionSnapshot> snapshot = store_.Snapshot(*id);
+  absl::StatusOr<SessionSnapshot> snapshot = store_.Snapshot(*id, principal);
   if (!snapshot.ok()) return snapshot.status();
   snapshot_ = *std::move(snapshot);
 
@@ -102,7 +118,26 @@ absl::Status ValidateReactor::Start(const v1::ValidateRequest& request) {
   if (!reference_weights.ok()) return reference_weights.status();
   options_.simulation_weights = *std::move(simulation_weights);
   options_.reference_weights = *std::move(reference_weights);
-  options_.keep_cost_matrix = request.include_cost_matrix();
+  include_cost_matrix_ = request.include_cost_matrix();
+  include_pooled_cost_matrix_ = request.include_pooled_cost_matrix();
+  include_html_report_ = request.include_html_report();
+  // The page draws both matrices; they go on the wire only when asked for.
+  options_.keep_cost_matrix = include_cost_matrix_ || include_html_report_;
+  if (request.has_verdict()) {
+    options_.verdict = wire::VerdictOptionsFromProto(request.verdict());
+    if (absl::Status status = ValidateVerdictOptions(*options_.verdict); !status.ok()) {
+      return status;
+    }
+    options_.keep_pooled_cost_matrix = include_pooled_cost_matrix_ || include_html_report_;
+  }
+  for (int i = 0; i < request.quantities_size(); ++i) {
+    absl::StatusOr<QuantityOfInterest> quantity = ParseQuantityOfInterest(request.quantities(i));
+    if (!quantity.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("quantities[", i, "]: ", quantity.status().message()));
+    }
+    options_.quantities.push_back(*std::move(quantity));
+  }
   options_.compute.max_threads = jobs_.threads_per_job();
   options_.compute.progress_interval_ms = kCostMatrixProgressMs;
   // Bad parameters are refused before they take a job slot; the core checks again.
@@ -165,6 +200,11 @@ JobOutcome ValidateReactor::Run(const CancellationToken& cancel) {
     progress_.set_cells_done(static_cast<int64_t>(progress.cells_done));
     progress_.set_cells_total(static_cast<int64_t>(progress.cells_total));
   };
+  options_.verdict_progress = [this](const ResamplingProgress& progress) {
+    absl::MutexLock lock(&mu_);
+    progress_.set_resamples_done(static_cast<int64_t>(progress.done));
+    progress_.set_resamples_total(static_cast<int64_t>(progress.total));
+  };
   options_.on_phase = [this](ValidationPhase phase) {
     absl::MutexLock lock(&mu_);
     progress_.set_phase(ToProto(phase));
@@ -180,6 +220,16 @@ JobOutcome ValidateReactor::Run(const CancellationToken& cancel) {
   absl::StatusOr<ValidationReport> report = Validate(simulation, reference, options_);
   // The session could expire from now on; this counts as its last use.
   snapshot_.lease.Reset();
+  std::string page;
+  if (report.ok() && include_html_report_) {
+    absl::StatusOr<std::string> rendered =
+        RenderHtmlReport(*report, simulation, reference, HtmlReportOptionsNow());
+    if (rendered.ok()) {
+      page = *std::move(rendered);
+    } else {
+      report = rendered.status();
+    }
+  }
 
   JobOutcome outcome{.status = report.status()};
   bool client_cancelled = false;
@@ -191,7 +241,10 @@ JobOutcome ValidateReactor::Run(const CancellationToken& cancel) {
   }
   absl::Status status = report.status();
   if (report.ok()) {
+    if (!include_cost_matrix_) report->cost_matrix.reset();
+    if (!include_pooled_cost_matrix_) report->pooled_cost_matrix.reset();
     wire::ReportToProto(*report, *report_.mutable_report());
+    report_.mutable_report()->set_html_report(std::move(page));
   } else if (absl::IsCancelled(status) && !client_cancelled) {
     status = absl::CancelledError(
         absl::StrCat("session ", SessionName(snapshot_.id), " was deleted during the validation"));

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
@@ -30,8 +31,9 @@ namespace wasserwarp::service {
 // the state change that decided it.
 class ValidateReactor final : public grpc::ServerWriteReactor<v1::ValidateResponse> {
  public:
+  // `principal` is the caller's (call_principal.h): only its own sessions exist for it.
   ValidateReactor(grpc::CallbackServerContext* context, const v1::ValidateRequest& request,
-                  SessionStore& store, JobQueue& jobs);
+                  const std::string& principal, SessionStore& store, JobQueue& jobs);
 
   void OnWriteDone(bool ok) override;
   void OnCancel() override;
@@ -45,7 +47,7 @@ class ValidateReactor final : public grpc::ServerWriteReactor<v1::ValidateRespon
   };
 
   // Builds and submits the job; an error ends the call before any event.
-  absl::Status Start(const v1::ValidateRequest& request);
+  absl::Status Start(const v1::ValidateRequest& request, const std::string& principal);
   JobOutcome Run(const CancellationToken& cancel);
   void Complete(absl::Status status);
   void OnAlarm();
@@ -81,6 +83,10 @@ class ValidateReactor final : public grpc::ServerWriteReactor<v1::ValidateRespon
   v1::ValidateResponse event_;
   // Filled by the job before it sets result_.
   v1::ValidateResponse report_;
+  // What the request asks to send besides the report; set before the job starts.
+  bool include_cost_matrix_ = false;
+  bool include_pooled_cost_matrix_ = false;
+  bool include_html_report_ = false;
 };
 
 }  // namespace wasserwarp::service

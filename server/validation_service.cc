@@ -7,6 +7,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "call_principal.h"
 #include "convert.h"
 #include "resource_names.h"
 #include "rpc_log.h"
@@ -22,23 +23,48 @@ namespace {
 constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 1000;
 
-// Answers a unary call at once with what `handle` returns, with its log line.
+// A call refused before it started: it only reports `status`.
+template <class Reactor>
+class RefusedCall final : public Reactor {
+ public:
+  explicit RefusedCall(const grpc::Status& status) { this->Finish(status); }
+  void OnDone() override { delete this; }
+};
+
+// Every call of the service starts here: `start` gets the caller's principal,
+// and a call without a valid token ends at once, UNAUTHENTICATED, before it
+// touches a session or takes a job slot.
+template <class Reactor, class Start>
+Reactor* Authenticated(grpc::CallbackServerContext* context, std::string_view method,
+                       const AuthTokens* tokens, Start start) {
+  absl::StatusOr<std::string> principal = CallPrincipal(*context, tokens);
+  if (principal.ok()) return start(*principal);
+  const grpc::Status status = ToGrpcStatus(principal.status());
+  RpcLog(context, method).Done(status);
+  return new RefusedCall<Reactor>(status);
+}
+
+// Answers a unary call at once with what `handle(principal)` returns, with
+// its log line.
 template <class Response, class Handler>
 grpc::ServerUnaryReactor* Answer(grpc::CallbackServerContext* context, std::string_view method,
-                                 const google::protobuf::Message& request, Response* response,
-                                 Handler handle) {
-  RpcLog log(context, method);
-  log.Received(request.ByteSizeLong());
-  const absl::StatusOr<Response> result = handle();
-  if (result.ok()) {
-    *response = *result;
-    log.Sent(response->ByteSizeLong());
-  }
-  const grpc::Status status = ToGrpcStatus(result.status());
-  log.Done(status);
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  reactor->Finish(status);
-  return reactor;
+                                 const AuthTokens* tokens, const google::protobuf::Message& request,
+                                 Response* response, Handler handle) {
+  return Authenticated<grpc::ServerUnaryReactor>(
+      context, method, tokens, [&](const std::string& principal) {
+        RpcLog log(context, method);
+        log.Received(request.ByteSizeLong());
+        const absl::StatusOr<Response> result = handle(principal);
+        if (result.ok()) {
+          *response = *result;
+          log.Sent(response->ByteSizeLong());
+        }
+        const grpc::Status status = ToGrpcStatus(result.status());
+        log.Done(status);
+        grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+        reactor->Finish(status);
+        return reactor;
+      });
 }
 
 // Checked when the session is created, so that a bad default fails there
@@ -60,7 +86,8 @@ absl::Status CheckParameters(const v1::ValidationParameters& parameters) {
 }
 
 absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
-                                                        const v1::CreateSessionRequest& request) {
+                                                        const v1::CreateSessionRequest& request,
+                                                        const std::string& principal) {
   if (!request.session_id().empty()) {
     if (absl::Status status = ValidateSessionId(request.session_id()); !status.ok()) {
       return status;
@@ -72,6 +99,7 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
         absl::StrCat("session.default_parameters: ", status.message()));
   }
   SessionSettings settings;
+  settings.owner = principal;
   settings.default_parameters = session.default_parameters();
   for (const auto& [key, value] : session.labels()) {
     if (key.empty()) return absl::InvalidArgumentError("session.labels has an empty key");
@@ -93,10 +121,11 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
 }
 
 absl::StatusOr<v1::GetSessionResponse> GetSession(SessionStore& store,
-                                                  const v1::GetSessionRequest& request) {
+                                                  const v1::GetSessionRequest& request,
+                                                  const std::string& principal) {
   absl::StatusOr<std::string> id = SessionIdFromName(request.name(), "name");
   if (!id.ok()) return id.status();
-  absl::StatusOr<v1::Session> session = store.Get(*id);
+  absl::StatusOr<v1::Session> session = store.Get(*id, principal);
   if (!session.ok()) return session.status();
   v1::GetSessionResponse response;
   *response.mutable_session() = *std::move(session);
@@ -116,7 +145,8 @@ absl::StatusOr<std::string> IdFromPageToken(const std::string& token) {
 }
 
 absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
-                                                      const v1::ListSessionsRequest& request) {
+                                                      const v1::ListSessionsRequest& request,
+                                                      const std::string& principal) {
   if (request.page_size() < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("page_size must not be negative, got ", request.page_size()));
@@ -130,7 +160,7 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
     after = *std::move(id);
   }
   bool more = false;
-  std::vector<v1::Session> sessions = store.List(after, page_size, more);
+  std::vector<v1::Session> sessions = store.List(after, page_size, more, principal);
   v1::ListSessionsResponse response;
   for (v1::Session& session : sessions) *response.add_sessions() = std::move(session);
   if (more) {
@@ -145,38 +175,46 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
 }  // namespace
 
 ValidationService::ValidationService(const SessionLimits& limits, SessionStore& store,
-                                     JobQueue& jobs)
-    : limits_(limits), store_(store), jobs_(jobs) {}
+                                     JobQueue& jobs, const AuthTokens* tokens)
+    : limits_(limits), store_(store), jobs_(jobs), tokens_(tokens) {}
 
 grpc::ServerUnaryReactor* ValidationService::CreateSession(grpc::CallbackServerContext* context,
                                                            const v1::CreateSessionRequest* request,
                                                            v1::CreateSessionResponse* response) {
-  return Answer(context, "CreateSession", *request, response,
-                [&] { return service::CreateSession(store_, *request); });
+  return Answer(context, "CreateSession", tokens_, *request, response,
+                [&](const std::string& principal) {
+                  return service::CreateSession(store_, *request, principal);
+                });
 }
 
 grpc::ServerUnaryReactor* ValidationService::GetSession(grpc::CallbackServerContext* context,
                                                         const v1::GetSessionRequest* request,
                                                         v1::GetSessionResponse* response) {
-  return Answer(context, "GetSession", *request, response,
-                [&] { return service::GetSession(store_, *request); });
+  return Answer(context, "GetSession", tokens_, *request, response,
+                [&](const std::string& principal) {
+                  return service::GetSession(store_, *request, principal);
+                });
 }
 
 grpc::ServerUnaryReactor* ValidationService::ListSessions(grpc::CallbackServerContext* context,
                                                           const v1::ListSessionsRequest* request,
                                                           v1::ListSessionsResponse* response) {
-  return Answer(context, "ListSessions", *request, response,
-                [&] { return service::ListSessions(store_, *request); });
+  return Answer(context, "ListSessions", tokens_, *request, response,
+                [&](const std::string& principal) {
+                  return service::ListSessions(store_, *request, principal);
+                });
 }
 
 grpc::ServerUnaryReactor* ValidationService::DeleteSession(grpc::CallbackServerContext* context,
                                                            const v1::DeleteSessionRequest* request,
                                                            v1::DeleteSessionResponse* response) {
-  return Answer(context, "DeleteSession", *request, response,
-                [&]() -> absl::StatusOr<v1::DeleteSessionResponse> {
+  return Answer(context, "DeleteSession", tokens_, *request, response,
+                [&](const std::string& principal) -> absl::StatusOr<v1::DeleteSessionResponse> {
                   absl::StatusOr<std::string> id = SessionIdFromName(request->name(), "name");
                   if (!id.ok()) return id.status();
-                  if (absl::Status status = store_.Delete(*id); !status.ok()) return status;
+                  if (absl::Status status = store_.Delete(*id, principal); !status.ok()) {
+                    return status;
+                  }
                   // Validations of a deleted session have no one left to answer to.
                   jobs_.CancelGroup(*id);
                   return v1::DeleteSessionResponse();
@@ -185,18 +223,28 @@ grpc::ServerUnaryReactor* ValidationService::DeleteSession(grpc::CallbackServerC
 
 grpc::ServerReadReactor<v1::UploadSeriesRequest>* ValidationService::UploadSeries(
     grpc::CallbackServerContext* context, v1::UploadSeriesResponse* response) {
-  return new UploadReactor(context, response, store_, limits_);
+  return Authenticated<grpc::ServerReadReactor<v1::UploadSeriesRequest>>(
+      context, "UploadSeries", tokens_, [&](const std::string& principal) {
+        return new UploadReactor(context, response, principal, store_, limits_);
+      });
 }
 
 grpc::ServerWriteReactor<v1::ValidateResponse>* ValidationService::Validate(
     grpc::CallbackServerContext* context, const v1::ValidateRequest* request) {
-  return new ValidateReactor(context, *request, store_, jobs_);
+  return Authenticated<grpc::ServerWriteReactor<v1::ValidateResponse>>(
+      context, "Validate", tokens_, [&](const std::string& principal) {
+        return new ValidateReactor(context, *request, principal, store_, jobs_);
+      });
 }
 
 grpc::ServerUnaryReactor* ValidationService::ComputeTwed(grpc::CallbackServerContext* context,
                                                          const v1::ComputeTwedRequest* request,
                                                          v1::ComputeTwedResponse* response) {
-  return new TwedReactor(context, request, response, limits_, jobs_);
+  // No session is involved, but computing still needs a valid token.
+  return Authenticated<grpc::ServerUnaryReactor>(
+      context, "ComputeTwed", tokens_, [&](const std::string&) {
+        return new TwedReactor(context, request, response, limits_, jobs_);
+      });
 }
 
 }  // namespace wasserwarp::service

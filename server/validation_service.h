@@ -7,6 +7,7 @@
 
 #include <grpcpp/support/server_callback.h>
 
+#include "auth_tokens.h"
 #include "job_queue.h"
 #include "server_config.h"
 #include "session_store.h"
@@ -16,7 +17,9 @@ namespace wasserwarp::service {
 
 class ValidationService final : public v1::ValidationService::CallbackService {
  public:
-  ValidationService(const SessionLimits& limits, SessionStore& store, JobQueue& jobs);
+  // `tokens` (not owned; null: no access control) authenticates every call.
+  ValidationService(const SessionLimits& limits, SessionStore& store, JobQueue& jobs,
+                    const AuthTokens* tokens);
 
   grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* context,
                                           const v1::CreateSessionRequest* request,
@@ -42,6 +45,7 @@ class ValidationService final : public v1::ValidationService::CallbackService {
   const SessionLimits limits_;
   SessionStore& store_;
   JobQueue& jobs_;
+  const AuthTokens* const tokens_;
 };
 
 }  // namespace wasserwarp::service

@@ -2,11 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <limits>
-#include <mutex>
 #include <numeric>
 #include <optional>
 #include <utility>
@@ -14,6 +11,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "first_error.h"
+#include "progress_throttle.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 #include "tbb/partitioner.h"
@@ -148,32 +147,25 @@ class CellBalancedRange {
   size_t end_;
 };
 
-// Serialises and rate-limits progress reports coming from worker threads.
+// Counts the pairs and cells done by the worker threads, for rate-limited progress reports.
 class ProgressReporter {
  public:
   ProgressReporter(const CostMatrixOptions& options, uint64_t pairs_total, uint64_t cells_total)
       : callback_(options.progress),
-        interval_(std::chrono::milliseconds(std::max(0, options.progress_interval_ms))),
+        throttle_(options.progress_interval_ms),
         pairs_total_(pairs_total),
-        cells_total_(cells_total),
-        last_report_(std::chrono::steady_clock::now()) {}
+        cells_total_(cells_total) {}
 
   void PairsDone(uint64_t pairs, uint64_t cells) {
     pairs_done_.fetch_add(pairs, std::memory_order_relaxed);
     cells_done_.fetch_add(cells, std::memory_order_relaxed);
     if (!callback_) return;
-    std::unique_lock lock(mutex_, std::try_to_lock);
-    if (!lock.owns_lock()) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_report_ < interval_) return;
-    last_report_ = now;
-    callback_(Snapshot());
+    throttle_.MaybeReport([&] { callback_(Snapshot()); });
   }
 
   void Finish() {
     if (!callback_) return;
-    std::lock_guard lock(mutex_);
-    callback_(Snapshot());
+    throttle_.ReportNow([&] { callback_(Snapshot()); });
   }
 
  private:
@@ -183,35 +175,11 @@ class ProgressReporter {
   }
 
   const CostMatrixProgressCallback& callback_;
-  const std::chrono::steady_clock::duration interval_;
+  ProgressThrottle throttle_;
   const uint64_t pairs_total_;
   const uint64_t cells_total_;
   std::atomic<uint64_t> pairs_done_{0};
   std::atomic<uint64_t> cells_done_{0};
-  std::mutex mutex_;
-  std::chrono::steady_clock::time_point last_report_;
-};
-
-// Keeps the error of the lowest failing pair index, so the error reported
-// does not depend on which thread fails first.
-class FirstError {
- public:
-  bool SkipsPair(size_t pair) const { return pair > index_.load(std::memory_order_relaxed); }
-
-  void Record(size_t pair, absl::Status status) {
-    std::lock_guard lock(mutex_);
-    if (pair < index_.load(std::memory_order_relaxed)) {
-      index_.store(pair, std::memory_order_relaxed);
-      status_ = std::move(status);
-    }
-  }
-
-  absl::Status status() const { return status_; }
-
- private:
-  std::atomic<size_t> index_{std::numeric_limits<size_t>::max()};
-  std::mutex mutex_;
-  absl::Status status_;
 };
 
 }  // namespace
@@ -247,7 +215,7 @@ absl::StatusOr<CostMatrix> ComputeCostMatrix(const std::vector<Series>& rows,
     for (size_t unit = range.begin(); unit < range.end(); ++unit) {
       const size_t i = unit / batches.size();
       const ColumnBatch& batch = batches[unit % batches.size()];
-      if ((cancel != nullptr && cancel->cancelled()) || first_error.SkipsPair(i * m)) return;
+      if ((cancel != nullptr && cancel->cancelled()) || first_error.Skips(i * m)) return;
       distances.resize(batch.cols.size());
       if (batch.lanes &&
           !twed_internal::BatchTwed(rows[i], *batch.lanes, params, distances, cancel).ok()) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -11,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl_view.h"
@@ -103,6 +105,50 @@ void AlignToStart(Series& run) {
   for (double& t : run.times) t -= start;
 }
 
+// `run` linearly interpolated at times[0] + k / rate, k = 0, 1, ... up to its
+// last timestamp. Grid times are computed from k, never accumulated, so that
+// no rounding drift builds up over long runs.
+Series ResampleUniform(const Series& run, double rate) {
+  const double start = run.times.front();
+  const size_t last = static_cast<size_t>(std::floor((run.times.back() - start) * rate));
+  Series out;
+  out.id = run.id;
+  out.channels = run.channels;
+  const size_t channels = run.num_channels();
+  out.times.reserve(last + 1);
+  out.values.reserve((last + 1) * channels);
+  size_t j = 0;  // run.times[j] <= t < run.times[j + 1]
+  for (size_t k = 0; k <= last; ++k) {
+    const double t = start + static_cast<double>(k) / rate;
+    if (t > run.times.back()) break;
+    while (j + 1 < run.samples() && run.times[j + 1] <= t) ++j;
+    out.times.push_back(t);
+    if (j + 1 == run.samples()) {
+      for (size_t c = 0; c < channels; ++c) out.values.push_back(run.value(j, c));
+      continue;
+    }
+    const double w = (t - run.times[j]) / (run.times[j + 1] - run.times[j]);
+    for (size_t c = 0; c < channels; ++c) {
+      out.values.push_back(run.value(j, c) + w * (run.value(j + 1, c) - run.value(j, c)));
+    }
+  }
+  return out;
+}
+
+absl::Status ResampleAll(double rate, absl::string_view side, std::vector<Series>& runs) {
+  for (Series& run : runs) {
+    const double samples = std::floor((run.times.back() - run.times.front()) * rate) + 1;
+    if (!(samples <= static_cast<double>(kMaxResampledSamples))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(side, " run \"", run.id, "\" would have ", absl::StrFormat("%.0f", samples),
+                       " samples at ", rate, " Hz, more than the ", kMaxResampledSamples,
+                       " allowed; choose a lower --resample rate"));
+    }
+    run = ResampleUniform(run, rate);
+  }
+  return absl::OkStatus();
+}
+
 // Population standard deviation of each channel over every sample of every
 // run, in two passes so that a large mean does not swamp a small spread.
 std::vector<double> ChannelStd(const std::vector<Series>& runs, size_t num_channels) {
@@ -142,7 +188,8 @@ void DivideChannels(const std::vector<double>& divisors, std::vector<Series>& ru
 absl::Status ValidatePrepared(const std::vector<Series>& runs, absl::string_view side) {
   for (const Series& run : runs) {
     if (absl::Status status = ValidateSeries(run); !status.ok()) {
-      return WithContext(status, absl::StrCat(side, " run after alignment and scaling"));
+      return WithContext(status,
+                         absl::StrCat(side, " run after alignment, resampling and scaling"));
     }
   }
   return absl::OkStatus();
@@ -166,6 +213,11 @@ absl::StatusOr<PreparedRuns> PrepareRuns(const std::vector<Series>& simulation,
                                          const PrepareOptions& options) {
   if (simulation.empty()) return absl::InvalidArgumentError("no simulated runs");
   if (reference.empty()) return absl::InvalidArgumentError("no reference runs");
+  if (options.resample_rate.has_value() &&
+      !(*options.resample_rate > 0 && std::isfinite(*options.resample_rate))) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "resample rate must be a finite number of Hz > 0, got ", *options.resample_rate));
+  }
   for (const Series& run : simulation) {
     if (absl::Status status = ValidateSeries(run); !status.ok()) {
       return WithContext(status, "simulation run");
@@ -200,6 +252,14 @@ absl::StatusOr<PreparedRuns> PrepareRuns(const std::vector<Series>& simulation,
   if (options.align == Align::kStart) {
     for (Series& run : prepared.simulation) AlignToStart(run);
     for (Series& run : prepared.reference) AlignToStart(run);
+  }
+  if (options.resample_rate.has_value()) {
+    for (auto [side, runs] : {std::pair{"simulation", &prepared.simulation},
+                              std::pair{"reference", &prepared.reference}}) {
+      if (absl::Status status = ResampleAll(*options.resample_rate, side, *runs); !status.ok()) {
+        return status;
+      }
+    }
   }
 
   prepared.channel_divisors.assign(prepared.channels.size(), 1.0);

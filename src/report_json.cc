@@ -1,6 +1,8 @@
 #include "wasserwarp/report_json.h"
 
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "nlohmann/json.hpp"
 
@@ -27,6 +29,8 @@ Json ParamsJson(const ValidationReport& report) {
   params["align"] = AlignName(report.align);
   params["scale"] = ScaleName(report.scale);
   params["channels"] = report.channels;
+  params["resample_rate"] =
+      report.resample_rate.has_value() ? Json(*report.resample_rate) : Json(nullptr);
   return params;
 }
 
@@ -38,6 +42,95 @@ Json CertificateJson(const TransportCertificate& certificate) {
   json["dual"] = certificate.dual;
   json["u"] = certificate.u;
   json["v"] = certificate.v;
+  return json;
+}
+
+Json MatrixJson(const CostMatrix& costs) {
+  Json matrix = Json::array();
+  for (size_t i = 0; i < costs.rows; ++i) {
+    matrix.push_back(std::vector<double>(costs.values.begin() + i * costs.cols,
+                                         costs.values.begin() + (i + 1) * costs.cols));
+  }
+  return matrix;
+}
+
+// Metrics undefined for the data are NaN, which JSON cannot hold.
+Json Number(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
+
+Json MetricsJson(const ChannelMetrics& metrics) {
+  return {{"samples", metrics.samples},
+          {"rmse", Number(metrics.rmse)},
+          {"theil_u", Number(metrics.theil_u)},
+          {"q3", Number(metrics.q3)},
+          {"sprague_geers_m", Number(metrics.sprague_geers_m)},
+          {"sprague_geers_p", Number(metrics.sprague_geers_p)},
+          {"sprague_geers_c", Number(metrics.sprague_geers_c)},
+          {"lag", Number(metrics.lag)}};
+}
+
+Json PairMetricsJson(const ValidationReport& report) {
+  Json list = Json::array();
+  for (const PairMetrics& pair : report.pair_metrics) {
+    Json entry = {{"sim", pair.sim}, {"ref", pair.ref}, {"channel", report.channels[pair.channel]}};
+    entry.update(MetricsJson(pair.metrics));
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
+Json PairMetricsAverageJson(const ValidationReport& report) {
+  Json list = Json::array();
+  for (size_t c = 0; c < report.pair_metrics_average.size(); ++c) {
+    Json entry = {{"channel", report.channels[c]}};
+    entry.update(MetricsJson(report.pair_metrics_average[c]));
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
+Json QuantitiesJson(const std::vector<QuantityComparison>& quantities) {
+  Json list = Json::array();
+  for (const QuantityComparison& quantity : quantities) {
+    list.push_back({{"channel", quantity.channel},
+                    {"quantity", quantity.quantity},
+                    {"avm", quantity.avm},
+                    {"sim_values", quantity.sim_values},
+                    {"ref_values", quantity.ref_values}});
+  }
+  return list;
+}
+
+Json BaselineJson(const Baseline& baseline) {
+  return {{"ref_ref_median", baseline.ref_ref_median},
+          {"ref_ref_p05", baseline.ref_ref_p05},
+          {"ref_ref_p95", baseline.ref_ref_p95},
+          {"sim_ref_median", baseline.sim_ref_median},
+          {"sim_ref_p05", baseline.sim_ref_p05},
+          {"sim_ref_p95", baseline.sim_ref_p95},
+          // +inf when the references are indistinguishable from each other but not from the
+          // simulations; JSON has no infinity.
+          {"ratio", Number(baseline.ratio)},
+          {"subset_size", baseline.subset_size}};
+}
+
+Json VerdictJson(const Verdict& verdict) {
+  Json rules = Json::array();
+  for (const VerdictRule& rule : verdict.rules) {
+    rules.push_back({{"name", rule.name},
+                     {"value", Number(rule.value)},
+                     {"threshold", rule.threshold},
+                     {"pass", rule.pass}});
+  }
+  Json json;
+  json["pass"] = verdict.pass.has_value() ? Json(*verdict.pass) : Json(nullptr);
+  json["rules"] = std::move(rules);
+  json["p_value"] = verdict.p_value;
+  json["permutations"] = verdict.permutations;
+  json["baseline"] = verdict.baseline.has_value() ? BaselineJson(*verdict.baseline) : Json(nullptr);
+  json["statistic"] = verdict.statistic;
+  json["seed"] = verdict.seed;
+  json["sampling_floor_subtracted"] = verdict.sampling_floor_subtracted;
+  json["warnings"] = verdict.warnings;
   return json;
 }
 
@@ -76,15 +169,14 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   json["weight_rounding_bound"] = report.weight_rounding_bound;
   json["dp_cells"] = report.dp_cells;
   json["seconds"] = report.seconds;
+  json["verdict"] = report.verdict.has_value() ? VerdictJson(*report.verdict) : Json(nullptr);
+  json["pair_metrics"] = PairMetricsJson(report);
+  json["pair_metrics_average"] = PairMetricsAverageJson(report);
+  json["qoi"] = QuantitiesJson(report.quantities);
 
-  if (report.cost_matrix.has_value()) {
-    const CostMatrix& costs = *report.cost_matrix;
-    Json matrix = Json::array();
-    for (size_t i = 0; i < costs.rows; ++i) {
-      matrix.push_back(std::vector<double>(costs.values.begin() + i * costs.cols,
-                                           costs.values.begin() + (i + 1) * costs.cols));
-    }
-    json["cost_matrix"] = std::move(matrix);
+  if (report.cost_matrix.has_value()) json["cost_matrix"] = MatrixJson(*report.cost_matrix);
+  if (report.pooled_cost_matrix.has_value()) {
+    json["pooled_cost_matrix"] = MatrixJson(*report.pooled_cost_matrix);
   }
   return json.dump(indent) + "\n";
 }

@@ -1,21 +1,16 @@
 // Runs the real `wasserwarp` binary: the exit status, stdout and stderr are the contract that
 // release pipelines depend on.
 
-#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
-#include <stdlib.h>
-#include <sys/wait.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
-extern char** environ;
+#include "process_runner.h"
+#include "scratch_dir.h"
 
 namespace {
 
@@ -26,42 +21,18 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::MatchesRegex;
 using ::testing::StartsWith;
-
-struct CliResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
+using ::wasserwarp::test_support::ProgramResult;
+using ::wasserwarp::test_support::ReadFile;
 
 constexpr char kA[] = "time,x\n0,1\n1,2\n2,3\n";
 constexpr char kB[] = "time,x\n0,4\n1,5\n2,6\n3,7\n";
 
 class CliTest : public testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::path(testing::TempDir()) / "cli_test_XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
-  }
-
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string Path(const std::string& name) const { return dir_.Path(name); }
 
   std::string Write(const std::string& name, const std::string& content) const {
-    const fs::path file = dir_ / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << content;
-    return file.string();
+    return dir_.Write(name, content);
   }
 
   // Three simulated runs against two reference runs, two channels each.
@@ -73,55 +44,30 @@ class CliTest : public testing::Test {
     Write("ref/r2.csv", "time,y,x\n0,2,0\n0.4,1,2\n1.1,1,3\n");
   }
 
-  CliResult Run(const std::vector<std::string>& args) const {
+  ProgramResult Run(const std::vector<std::string>& args) const {
     return RunProgram(WASSERWARP_CLI, args);
   }
 
-  CliResult RunProgram(const std::string& program, const std::vector<std::string>& args) const {
-    std::vector<std::string> argv_strings = {program};
-    argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (std::string& arg : argv_strings) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-
-    const std::string out_path = Path("cli.stdout");
-    const std::string err_path = Path("cli.stderr");
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    CliResult result;
-    pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    EXPECT_EQ(spawned, 0) << "cannot start " << program;
-    if (spawned != 0) return result;
-    int status = 0;
-    waitpid(pid, &status, 0);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = ReadFile(out_path);
-    result.err = ReadFile(err_path);
-    return result;
+  ProgramResult RunProgram(const std::string& program, const std::vector<std::string>& args) const {
+    return wasserwarp::test_support::RunProgram(program, args, dir_.root());
   }
 
   // Runs `args`, expects exit status 2 and one error line on stderr containing `message`.
   void ExpectBadInput(const std::vector<std::string>& args, const std::string& message) const {
-    const CliResult result = Run(args);
+    const ProgramResult result = Run(args);
     EXPECT_EQ(result.exit_code, 2) << result.err;
     EXPECT_THAT(result.err, AllOf(StartsWith("wasserwarp: "), HasSubstr(message)));
     EXPECT_THAT(result.out, IsEmpty());
   }
 
  private:
-  fs::path dir_;
+  const wasserwarp::test_support::ScratchDir dir_{"cli_test_"};
 };
 
 TEST_F(CliTest, HelpGoesToStdoutWithSuccess) {
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"--help"}, {"help"}, {"-h"}}) {
-    const CliResult result = Run(args);
+    const ProgramResult result = Run(args);
     EXPECT_EQ(result.exit_code, 0);
     EXPECT_THAT(result.out, AllOf(StartsWith("usage: wasserwarp <command>"), HasSubstr("twed"),
                                   HasSubstr("validate")));
@@ -130,7 +76,7 @@ TEST_F(CliTest, HelpGoesToStdoutWithSuccess) {
   for (const std::string command : {"twed", "validate"}) {
     for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
              {command, "--help"}, {"help", command}, {command, "--bogus", "-h"}}) {
-      const CliResult result = Run(args);
+      const ProgramResult result = Run(args);
       EXPECT_EQ(result.exit_code, 0);
       EXPECT_THAT(result.out, AllOf(StartsWith("usage: wasserwarp " + command),
                                     HasSubstr("--time-window S"), HasSubstr("--channels a,b")));
@@ -142,27 +88,28 @@ TEST_F(CliTest, HelpGoesToStdoutWithSuccess) {
 }
 
 TEST_F(CliTest, VersionIsPrinted) {
-  const CliResult result = Run({"--version"});
+  const ProgramResult result = Run({"--version"});
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_THAT(result.out, MatchesRegex("wasserwarp [0-9]+\\.[0-9]+\\.[0-9]+\n"));
 }
 
 TEST_F(CliTest, NoCommandPrintsUsageToStderr) {
-  const CliResult result = Run({});
+  const ProgramResult result = Run({});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.err, StartsWith("usage: wasserwarp"));
   EXPECT_THAT(result.out, IsEmpty());
 }
 
 TEST_F(CliTest, UnknownCommand) {
-  ExpectBadInput({"compare", "a.csv"}, "unknown command \"compare\"");
-  ExpectBadInput({"help", "compare"}, "unknown command \"compare\"");
+  ExpectBadInput({"frobnicate", "a.csv"}, "unknown command \"frobnicate\"");
+  ExpectBadInput({"help", "frobnicate"}, "unknown command \"frobnicate\"");
 }
 
 TEST_F(CliTest, TwedReproducesThePublishedExample) {
   const std::string a = Write("a.csv", kA);
   const std::string b = Write("b.csv", kB);
-  const CliResult result = Run({"twed", a, b, "--nu", "0.001", "--lambda=1", "--align", "none"});
+  const ProgramResult result =
+      Run({"twed", a, b, "--nu", "0.001", "--lambda=1", "--align", "none"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_THAT(result.out, MatchesRegex("[0-9.]+\n"));
   EXPECT_NEAR(std::stod(result.out), 13.005, 1e-9);
@@ -172,7 +119,7 @@ TEST_F(CliTest, TwedReproducesThePublishedExample) {
 TEST_F(CliTest, TwedPrintsSeventeenSignificantDigits) {
   const std::string a = Write("a.csv", "time,x\n0,0\n1,0.1\n");
   const std::string b = Write("b.csv", "time,x\n0,0\n1,0.3\n");
-  const CliResult result = Run({"twed", a, b, "--nu=0"});
+  const ProgramResult result = Run({"twed", a, b, "--nu=0"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   // 0.3 - 0.1 is not 0.2 in binary; 17 digits show the difference.
   EXPECT_EQ(result.out, "0.19999999999999998\n");
@@ -180,10 +127,10 @@ TEST_F(CliTest, TwedPrintsSeventeenSignificantDigits) {
 
 TEST_F(CliTest, TwedEqualsTheCostMatrixEntryOfValidate) {
   WriteRunSets();
-  const CliResult twed = Run({"twed", Path("sim/s2.csv"), Path("ref/r2.csv"), "--p", "1"});
+  const ProgramResult twed = Run({"twed", Path("sim/s2.csv"), Path("ref/r2.csv"), "--p", "1"});
   ASSERT_EQ(twed.exit_code, 0) << twed.err;
-  const CliResult validate = Run({"validate", "--sim", Path("sim"), "--ref", Path("ref"), "--p",
-                                  "1", "--cost-matrix", "--json", "-"});
+  const ProgramResult validate = Run({"validate", "--sim", Path("sim"), "--ref", Path("ref"), "--p",
+                                      "1", "--cost-matrix", "--json", "-"});
   ASSERT_EQ(validate.exit_code, 0) << validate.err;
   const nlohmann::json report = nlohmann::json::parse(validate.out);
   EXPECT_EQ(report["cost_matrix"][1][1].get<double>(), std::stod(twed.out));
@@ -191,7 +138,7 @@ TEST_F(CliTest, TwedEqualsTheCostMatrixEntryOfValidate) {
 
 TEST_F(CliTest, ValidateJsonOnStdoutHasEveryKey) {
   WriteRunSets();
-  const CliResult result =
+  const ProgramResult result =
       Run({"validate", "--sim", Path("sim/s1.csv"), Path("sim/s2.csv"), Path("sim/s3.csv"),
            "--ref=" + Path("ref"), "--nu", "0.01", "--json", "-", "--threads", "2"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -237,8 +184,8 @@ TEST_F(CliTest, ValidateJsonOnStdoutHasEveryKey) {
 
 TEST_F(CliTest, ValidateCostMatrixOnRequest) {
   WriteRunSets();
-  const CliResult result = Run({"validate", "--sim", Path("sim"), "--ref", Path("ref"),
-                                "--cost-matrix", "--json", "-", "--order", "2"});
+  const ProgramResult result = Run({"validate", "--sim", Path("sim"), "--ref", Path("ref"),
+                                    "--cost-matrix", "--json", "-", "--order", "2"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const nlohmann::json report = nlohmann::json::parse(result.out);
   ASSERT_TRUE(report.contains("cost_matrix"));
@@ -251,8 +198,8 @@ TEST_F(CliTest, ValidatePrintsTheSummaryAndWritesJsonToAFile) {
   WriteRunSets();
   const std::string json_path = Path("out/report.json");
   fs::create_directories(Path("out"));
-  const CliResult result = Run({"validate", "--sim", Path("sim"), "--ref", Path("ref"), "--scale",
-                                "reference-std", "--json", json_path});
+  const ProgramResult result = Run({"validate", "--sim", Path("sim"), "--ref", Path("ref"),
+                                    "--scale", "reference-std", "--json", json_path});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_THAT(result.out,
               AllOf(ContainsRegex("distance: [0-9.e+-]+ \\(Wasserstein order 1 of TWED\\)"),
@@ -270,8 +217,8 @@ TEST_F(CliTest, ValidateUsesWeightFiles) {
   WriteRunSets();
   const std::string weights =
       Write("ref_weights.csv", "id,weight\n# r2 twice as often\nr1,1\nr2,3\n");
-  const CliResult result = Run({"validate", "--sim", Path("sim"), "--ref", Path("ref"),
-                                "--ref-weights", weights, "--json", "-"});
+  const ProgramResult result = Run({"validate", "--sim", Path("sim"), "--ref", Path("ref"),
+                                    "--ref-weights", weights, "--json", "-"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const nlohmann::json report = nlohmann::json::parse(result.out);
   EXPECT_NEAR(report["reference"][0]["weight"].get<double>(), 0.25, 1e-12);
@@ -282,18 +229,83 @@ TEST_F(CliTest, ValidateUsesWeightFiles) {
 // stiffness is further from the measurements than the nominal one.
 TEST_F(CliTest, DemoDataRanksTheWrongModelWorse) {
   const std::string data = Path("demo");
-  const CliResult generated =
+  const ProgramResult generated =
       RunProgram(WASSERWARP_EXAMPLE_DATA, {"--out", data, "--sim-runs", "3", "--ref-runs", "3"});
   ASSERT_EQ(generated.exit_code, 0) << generated.err;
 
   std::vector<double> distances;
   for (const std::string model : {"sim_a", "sim_b"}) {
-    const CliResult result =
+    const ProgramResult result =
         Run({"validate", "--sim", data + "/" + model, "--ref", data + "/ref", "--json", "-"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     distances.push_back(nlohmann::json::parse(result.out)["distance"].get<double>());
   }
   EXPECT_LT(distances[0], distances[1]);
+}
+
+TEST_F(CliTest, VerdictPassExitsZeroAndFailExitsOne) {
+  WriteRunSets();
+  const std::vector<std::string> runs = {"validate", "--sim",     Path("sim"),
+                                         "--ref",    Path("ref"), "--permutations",
+                                         "19",       "--json",    "-"};
+  std::vector<std::string> pass = runs;
+  pass.insert(pass.end(), {"--max-distance", "1e9", "--qoi", "x:max,y:value_at:0.5"});
+  const ProgramResult passed = Run(pass);
+  ASSERT_EQ(passed.exit_code, 0) << passed.err;
+  const nlohmann::json report = nlohmann::json::parse(passed.out);
+  EXPECT_EQ(report["verdict"]["pass"], true);
+  EXPECT_EQ(report["verdict"]["permutations"], 19);
+  EXPECT_EQ(report["verdict"]["rules"][0]["name"], "max_distance");
+  EXPECT_EQ(report["qoi"].size(), 2u);
+  EXPECT_EQ(report["pair_metrics"].size(), 2 * report["plan"].size());
+  EXPECT_THAT(passed.err, AllOf(HasSubstr("verdict: PASS"), HasSubstr("permutation test: p = "),
+                                HasSubstr("area validation metric x:max: ")));
+
+  std::vector<std::string> fail = runs;
+  fail.insert(fail.end(), {"--max-distance", "0"});
+  const ProgramResult failed = Run(fail);
+  EXPECT_EQ(failed.exit_code, 1) << failed.err;
+  EXPECT_EQ(nlohmann::json::parse(failed.out)["verdict"]["pass"], false);
+  EXPECT_THAT(failed.err, AllOf(HasSubstr("rule max_distance: "), HasSubstr("verdict: FAIL")));
+
+  // Without a rule the report has the test but no judgement.
+  const ProgramResult unjudged = Run(runs);
+  ASSERT_EQ(unjudged.exit_code, 0) << unjudged.err;
+  EXPECT_TRUE(nlohmann::json::parse(unjudged.out)["verdict"]["pass"].is_null());
+}
+
+TEST_F(CliTest, HtmlReportIsWrittenAndTheJsonKeepsItsShape) {
+  WriteRunSets();
+  const std::string page_path = Path("report.html");
+  const ProgramResult result = Run({"validate", "--sim", Path("sim"), "--ref", Path("ref"),
+                                    "--max-ratio", "100", "--report", page_path, "--json", "-"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string page = ReadFile(page_path);
+  EXPECT_THAT(page, AllOf(StartsWith("<!DOCTYPE html>"), HasSubstr("s3"), HasSubstr("r2")));
+  const nlohmann::json report = nlohmann::json::parse(result.out);
+  EXPECT_FALSE(report.contains("cost_matrix"));
+  EXPECT_FALSE(report.contains("pooled_cost_matrix"));
+  ExpectBadInput({"validate", "--sim", Path("sim"), "--ref", Path("ref"), "--report",
+                  Path("no/such/dir/report.html")},
+                 "no/such/dir/report.html: cannot write");
+}
+
+TEST_F(CliTest, BadVerdictFlags) {
+  WriteRunSets();
+  const std::vector<std::string> runs = {"validate", "--sim", Path("sim"), "--ref", Path("ref")};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = runs;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  ExpectBadInput(with({"--alpha", "x"}), "--alpha: expected a number");
+  ExpectBadInput(with({"--alpha", "1.5"}), "alpha");
+  ExpectBadInput(with({"--permutations", "0"}), "permutations");
+  ExpectBadInput(with({"--max-distance", "-1"}), "--max-distance must be a finite number >= 0");
+  ExpectBadInput(with({"--seed", "7"}), "--seed: needs a decision rule");
+  ExpectBadInput(with({"--seed", "-7", "--alpha", "0.05"}), "--seed: expected a non-negative");
+  ExpectBadInput(with({"--qoi", "x:median"}), "--qoi: ");
+  ExpectBadInput(with({"--qoi", "speed:max"}), "speed");
 }
 
 TEST_F(CliTest, MissingFile) {
@@ -382,7 +394,7 @@ TEST_F(CliTest, BadAlignOrScale) {
 TEST_F(CliTest, ChannelMissingInOneRun) {
   WriteRunSets();
   const std::string only_x = Write("only_x.csv", "time,x\n0,1\n1,2\n");
-  const CliResult result = Run({"validate", "--sim", Path("sim"), "--ref", only_x});
+  const ProgramResult result = Run({"validate", "--sim", Path("sim"), "--ref", only_x});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.err,
               AllOf(StartsWith("wasserwarp: "), HasSubstr("\"only_x\""), HasSubstr("\"y\"")));
@@ -411,7 +423,7 @@ TEST_F(CliTest, WeightsFileErrors) {
 TEST_F(CliTest, InfeasibleTimeWindow) {
   const std::string a = Write("near.csv", "time,x\n0,1\n1,2\n2,3\n");
   const std::string b = Write("far.csv", "time,x\n0,1\n10,2\n20,3\n");
-  const CliResult result = Run({"twed", a, b, "--time-window", "0.5", "--align", "none"});
+  const ProgramResult result = Run({"twed", a, b, "--time-window", "0.5", "--align", "none"});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.err, AllOf(StartsWith("wasserwarp: "), HasSubstr("near"), HasSubstr("far"),
                                 HasSubstr("time window")));

@@ -2,51 +2,26 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "scratch_dir.h"
 
 namespace wasserwarp {
 namespace {
 
 namespace fs = std::filesystem;
+using test_support::ScratchDir;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 constexpr char kSource[] = "runs/sim_03.csv";
-
-// A fresh directory per test, removed afterwards, so tests can run in parallel.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::path(testing::TempDir()) / "csv_test_XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-
-  // Writes `content` to `name` (which may contain a subdirectory) and returns its path.
-  std::string Write(const std::string& name, const std::string& content) const {
-    const fs::path file = path_ / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << content;
-    return file.string();
-  }
-  std::string Path(const std::string& name = "") const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
 
 struct BadCase {
   std::string name;
@@ -155,7 +130,7 @@ TEST(ParseSeriesCsvTest, ReadsManyChannelsRowMajor) {
 }
 
 TEST(ReadSeriesCsvTest, TakesTheIdFromTheFileNameAndNamesTheFileInErrors) {
-  TempDir dir;
+  const ScratchDir dir("csv_test_");
   const absl::StatusOr<Series> good = ReadSeriesCsv(dir.Write("sim_03.csv", "time,a\n0,1\n"));
   ASSERT_TRUE(good.ok()) << good.status();
   EXPECT_EQ(good->id, "sim_03");
@@ -171,21 +146,21 @@ TEST(ReadSeriesCsvTest, TakesTheIdFromTheFileNameAndNamesTheFileInErrors) {
 }
 
 TEST(ReadSeriesCsvTest, MissingFileIsNotFound) {
-  TempDir dir;
+  const ScratchDir dir("csv_test_");
   const absl::StatusOr<Series> series = ReadSeriesCsv(dir.Path("missing.csv"));
   EXPECT_EQ(series.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(std::string(series.status().message()), HasSubstr(dir.Path("missing.csv")));
 }
 
 TEST(ReadSeriesCsvTest, DirectoryIsAnError) {
-  TempDir dir;
+  const ScratchDir dir("csv_test_");
   const absl::StatusOr<Series> series = ReadSeriesCsv(dir.Path());
   ASSERT_FALSE(series.ok());
   EXPECT_THAT(std::string(series.status().message()), HasSubstr(dir.Path()));
 }
 
 TEST(ExpandRunPathsTest, ExpandsDirectoriesSortedAndKeepsFilesInOrder) {
-  TempDir dir;
+  const ScratchDir dir("csv_test_");
   dir.Write("runs/b.csv", "");
   dir.Write("runs/a.csv", "");
   dir.Write("runs/a10.csv", "");
@@ -201,14 +176,14 @@ TEST(ExpandRunPathsTest, ExpandsDirectoriesSortedAndKeepsFilesInOrder) {
 }
 
 TEST(ExpandRunPathsTest, MissingPathIsNotFoundNamingIt) {
-  TempDir dir;
+  const ScratchDir dir("csv_test_");
   const absl::StatusOr<std::vector<std::string>> files = ExpandRunPaths({dir.Path("nope")});
   EXPECT_EQ(files.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(std::string(files.status().message()), HasSubstr(dir.Path("nope")));
 }
 
 TEST(ExpandRunPathsTest, DirectoryWithoutCsvIsNotFoundNamingIt) {
-  TempDir dir;
+  const ScratchDir dir("csv_test_");
   dir.Write("empty/readme.txt", "");
   const absl::StatusOr<std::vector<std::string>> files = ExpandRunPaths({dir.Path("empty")});
   EXPECT_EQ(files.status().code(), absl::StatusCode::kNotFound);
@@ -216,7 +191,7 @@ TEST(ExpandRunPathsTest, DirectoryWithoutCsvIsNotFoundNamingIt) {
 }
 
 TEST(ReadRunsTest, ReadsEveryRunInOrder) {
-  TempDir dir;
+  const ScratchDir dir("csv_test_");
   dir.Write("sim/s2.csv", "time,a\n0,2\n");
   dir.Write("sim/s1.csv", "time,a\n0,1\n");
   const absl::StatusOr<std::vector<Series>> runs = ReadRuns({dir.Path("sim")});
@@ -228,7 +203,7 @@ TEST(ReadRunsTest, ReadsEveryRunInOrder) {
 }
 
 TEST(ReadRunsTest, DuplicateIdsNameBothFiles) {
-  TempDir dir;
+  const ScratchDir dir("csv_test_");
   const std::string first = dir.Write("a/run.csv", "time,a\n0,1\n");
   const std::string second = dir.Write("b/run.csv", "time,a\n0,1\n");
   const absl::StatusOr<std::vector<Series>> runs = ReadRuns({dir.Path("a"), dir.Path("b")});
@@ -238,7 +213,7 @@ TEST(ReadRunsTest, DuplicateIdsNameBothFiles) {
 }
 
 TEST(ReadRunsTest, PassesOnTheFirstBadFile) {
-  TempDir dir;
+  const ScratchDir dir("csv_test_");
   dir.Write("sim/s1.csv", "time,a\n0,1\n");
   const std::string bad = dir.Write("sim/s2.csv", "time,a\n0,1\n0,2\n");
   const absl::StatusOr<std::vector<Series>> runs = ReadRuns({dir.Path("sim")});
@@ -246,7 +221,7 @@ TEST(ReadRunsTest, PassesOnTheFirstBadFile) {
 }
 
 TEST(ReadWeightsCsvTest, SkipsHeaderCommentsAndBlankLines) {
-  TempDir dir;
+  const ScratchDir dir("csv_test_");
   const absl::StatusOr<std::map<std::string, double>> weights = ReadWeightsCsv(
       dir.Write("w.csv",
                 "\xEF\xBB\xBFid,weight\r\n# measured twice\r\n\r\n ref_1 , 2 \r\nref_2,0.5e1\n"
@@ -258,7 +233,7 @@ TEST(ReadWeightsCsvTest, SkipsHeaderCommentsAndBlankLines) {
 class BadWeightsCsvTest : public testing::TestWithParam<BadCase> {};
 
 TEST_P(BadWeightsCsvTest, IsInvalidArgumentWithLocation) {
-  TempDir dir;
+  const ScratchDir dir("csv_test_");
   const std::string path = dir.Write("w.csv", GetParam().content);
   const absl::StatusOr<std::map<std::string, double>> weights = ReadWeightsCsv(path);
   ASSERT_FALSE(weights.ok());
@@ -284,7 +259,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const testing::TestParamInfo<BadCase>& info) { return info.param.name; });
 
 TEST(ReadWeightsCsvTest, MissingFileIsNotFound) {
-  TempDir dir;
+  const ScratchDir dir("csv_test_");
   const absl::StatusOr<std::map<std::string, double>> weights = ReadWeightsCsv(dir.Path("w.csv"));
   EXPECT_EQ(weights.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(std::string(weights.status().message()), HasSubstr(dir.Path("w.csv")));

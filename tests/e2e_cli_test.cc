@@ -1,65 +1,29 @@
 // The `wasserwarp` CLI against a real `wasserwarp-server`: every command that can go through
 // the service must print what the embedded computation prints, with the same exit status.
 
-#include <arpa/inet.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <fstream>
-#include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
+#include "cli_output.h"
 #include "e2e_process.h"
 
 namespace {
 
-namespace fs = std::filesystem;
 using ::testing::AllOf;
 using ::testing::ContainsRegex;
 using ::testing::EndsWith;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::StartsWith;
-using wasserwarp::e2e::ProgramResult;
-using wasserwarp::e2e::ServerProcess;
-
-// The report without its wall time, the one key that differs between two computations.
-nlohmann::json ReportWithoutSeconds(const std::string& json) {
-  nlohmann::json report = nlohmann::json::parse(json);
-  report.erase("seconds");
-  return report;
-}
-
-// The summary without its "time:" line.
-std::string SummaryWithoutTime(const std::string& summary) {
-  std::string kept;
-  for (absl::string_view line : absl::StrSplit(summary, '\n')) {
-    if (!absl::StartsWith(line, "time: ")) absl::StrAppend(&kept, line, "\n");
-  }
-  return kept;
-}
-
-// A loopback port nobody listens on: bound, then released.
-int ClosedPort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address = {};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
-}
+using wasserwarp::test_support::ProgramResult;
+using wasserwarp::test_support::ReportWithoutSeconds;
+using wasserwarp::test_support::SummaryWithoutTime;
 
 class E2eCliTest : public wasserwarp::e2e::ServerTest {
  protected:
@@ -71,18 +35,12 @@ class E2eCliTest : public wasserwarp::e2e::ServerTest {
     ASSERT_EQ(data.exit_code, 0) << data.err;
   }
 
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
   std::string Sim() const { return Path("data/sim_a"); }
   std::string Ref() const { return Path("data/ref"); }
   const std::string& Server() const { return server_->address(); }
 
   std::string Write(const std::string& name, const std::string& content) const {
-    std::ofstream(dir_ / name, std::ios::binary) << content;
-    return Path(name);
-  }
-
-  ProgramResult Run(const std::string& program, const std::vector<std::string>& args) const {
-    return wasserwarp::e2e::RunProgram(program, args, dir_.string());
+    return dir_.Write(name, content);
   }
 
   ProgramResult Cli(const std::vector<std::string>& args) const {
@@ -173,8 +131,8 @@ TEST_F(E2eCliTest, OneOffValidatePrintsTheSummaryAndWritesTheJsonFile) {
   EXPECT_EQ(SummaryWithoutTime(served.out), SummaryWithoutTime(embedded.out));
   // Not a terminal: no progress bar.
   EXPECT_THAT(served.err, IsEmpty());
-  EXPECT_EQ(ReportWithoutSeconds(wasserwarp::e2e::ReadWholeFile(Path("served.json"))),
-            ReportWithoutSeconds(wasserwarp::e2e::ReadWholeFile(Path("embedded.json"))));
+  EXPECT_EQ(ReportWithoutSeconds(wasserwarp::test_support::ReadFile(Path("served.json"))),
+            ReportWithoutSeconds(wasserwarp::test_support::ReadFile(Path("embedded.json"))));
 }
 
 TEST_F(E2eCliTest, SessionWorkflowGivesTheEmbeddedReport) {
@@ -261,7 +219,7 @@ TEST_F(E2eCliTest, DuplicateRunIsBadInput) {
 }
 
 TEST_F(E2eCliTest, UnreachableServerIsAnInternalError) {
-  const std::string nowhere = absl::StrCat("127.0.0.1:", ClosedPort());
+  const std::string nowhere = absl::StrCat("127.0.0.1:", wasserwarp::e2e::ClosedPort());
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"twed", Sim() + "/sim_01.csv", Ref() + "/ref_01.csv", "--server", nowhere},
            {"validate", "--sim", Sim(), "--ref", Ref(), "--server", nowhere},

@@ -3,7 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>
@@ -19,8 +18,6 @@
 
 namespace wasserwarp {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr int kClients = 16;
 
@@ -50,10 +47,10 @@ Bench BenchData(int k) {
 }
 
 TEST(E2eConcurrentClientsTest, SixteenClientsEachValidateTheirOwnSession) {
-  std::string scratch = (fs::path(testing::TempDir()) / "e2e_concurrent_XXXXXX").string();
-  ASSERT_NE(mkdtemp(scratch.data()), nullptr);
+  const test_support::ScratchDir scratch("e2e_concurrent_");
+  ASSERT_FALSE(scratch.root().empty());
   absl::StatusOr<std::unique_ptr<e2e::ServerProcess>> server =
-      e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch);
+      e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch.root().string());
   ASSERT_TRUE(server.ok()) << server.status();
 
   std::vector<Bench> benches;
@@ -109,8 +106,6 @@ TEST(E2eConcurrentClientsTest, SixteenClientsEachValidateTheirOwnSession) {
     EXPECT_EQ(results[k], expected[k]) << "client " << k;
   }
   EXPECT_EQ((*server)->Stop(), 0) << (*server)->Log();
-  std::error_code ignored;
-  fs::remove_all(scratch, ignored);
 }
 
 }  // namespace

@@ -1,25 +1,24 @@
-// The programs under test as separate processes: the `wasserwarp` CLI run to completion with
-// its output captured, and a `wasserwarp-server` on a free loopback port for the length of a
-// test. End-to-end tests use them to see what a bench or a pipeline sees.
+// The programs under test as separate processes: the `wasserwarp` CLI run on a terminal, and a
+// `wasserwarp-server` on a free loopback port for the length of a test. End-to-end tests use
+// them, and process_runner.h, to see what a bench or a pipeline sees.
 
 #ifndef WASSERWARP_TESTS_E2E_PROCESS_H_
 #define WASSERWARP_TESTS_E2E_PROCESS_H_
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
 #include <spawn.h>
-#include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -30,35 +29,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
-
-extern char** environ;
+#include "process_runner.h"
+#include "scratch_dir.h"
 
 namespace wasserwarp::e2e {
-
-struct ProgramResult {
-  int exit_code = -1;  // -1: killed by a signal
-  std::string out;
-  std::string err;
-};
-
-inline std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
-
-inline std::vector<char*> Argv(const std::string& program, std::vector<std::string>& args) {
-  args.insert(args.begin(), program);
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  return argv;
-}
-
-inline int ExitCode(int wait_status) {
-  return WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
-}
 
 // Reads `fd` until end of file (or EIO, which is how a terminal's master side ends).
 inline std::string ReadUntilEnd(int fd) {
@@ -76,42 +50,11 @@ inline std::string ReadUntilEnd(int fd) {
   }
 }
 
-// Runs `program args...` to completion; stdin is /dev/null, stdout and stderr go through
-// files in `scratch_dir`.
-inline ProgramResult RunProgram(const std::string& program, std::vector<std::string> args,
-                                const std::string& scratch_dir) {
-  static int serial = 0;
-  const std::string stem = absl::StrCat(scratch_dir, "/run", getpid(), "_", ++serial);
-  const std::string out_path = stem + ".stdout";
-  const std::string err_path = stem + ".stderr";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  std::vector<char*> argv = Argv(program, args);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ProgramResult result;
-  if (spawned != 0) {
-    result.err = absl::StrCat("cannot start ", program);
-    return result;
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  result.exit_code = ExitCode(status);
-  result.out = ReadWholeFile(out_path);
-  result.err = ReadWholeFile(err_path);
-  return result;
-}
-
 // As RunProgram, but with stderr on a pseudo-terminal, as a person at a console has it.
-inline ProgramResult RunProgramOnTerminal(const std::string& program, std::vector<std::string> args,
-                                          const std::string& scratch_dir) {
-  ProgramResult result;
+inline test_support::ProgramResult RunProgramOnTerminal(const std::string& program,
+                                                        std::vector<std::string> args,
+                                                        const std::string& scratch_dir) {
+  test_support::ProgramResult result;
   int master = -1;
   int slave = -1;
   if (openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) {
@@ -126,7 +69,7 @@ inline ProgramResult RunProgramOnTerminal(const std::string& program, std::vecto
                                    0644);
   posix_spawn_file_actions_adddup2(&actions, slave, 2);
   posix_spawn_file_actions_addclose(&actions, master);
-  std::vector<char*> argv = Argv(program, args);
+  std::vector<char*> argv = test_support::Argv(program, args);
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -141,9 +84,22 @@ inline ProgramResult RunProgramOnTerminal(const std::string& program, std::vecto
   close(master);
   int status = 0;
   waitpid(pid, &status, 0);
-  result.exit_code = ExitCode(status);
-  result.out = ReadWholeFile(out_path);
+  result.exit_code = test_support::ExitCode(status);
+  result.out = test_support::ReadFile(out_path);
   return result;
+}
+
+// A loopback port nobody listens on: bound, then released.
+inline int ClosedPort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address = {};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  close(fd);
+  return ntohs(address.sin_port);
 }
 
 // A `wasserwarp-server` child process listening on a free loopback port.
@@ -155,10 +111,13 @@ class ServerProcess {
       const std::string& program, const std::string& scratch_dir,
       std::vector<std::string> extra_args = {}) {
     std::unique_ptr<ServerProcess> server(new ServerProcess());
-    server->log_path_ = absl::StrCat(scratch_dir, "/server", getpid(), "_", ++Serial(), ".log");
+    const std::string stem = absl::StrCat(scratch_dir, "/server", getpid(), "_", ++Serial());
+    server->log_path_ = stem + ".log";
     int out[2];
     if (pipe2(out, O_CLOEXEC) != 0) return absl::InternalError("pipe failed");
-    std::vector<std::string> args = {"--listen", "127.0.0.1:0"};
+    // A data directory of its own, so that no two servers share sessions; a --data_dir in
+    // extra_args comes later and wins.
+    std::vector<std::string> args = {"--listen", "127.0.0.1:0", "--data_dir", stem + ".data"};
     args.insert(args.end(), extra_args.begin(), extra_args.end());
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -166,7 +125,7 @@ class ServerProcess {
     posix_spawn_file_actions_adddup2(&actions, out[1], 1);
     posix_spawn_file_actions_addopen(&actions, 2, server->log_path_.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::vector<char*> argv = Argv(program, args);
+    std::vector<char*> argv = test_support::Argv(program, args);
     const int spawned =
         posix_spawn(&server->pid_, program.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
@@ -227,11 +186,11 @@ class ServerProcess {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     pid_ = -1;
-    return ExitCode(status);
+    return test_support::ExitCode(status);
   }
 
   // What the server has logged so far, for failure messages.
-  std::string Log() const { return ReadWholeFile(log_path_); }
+  std::string Log() const { return test_support::ReadFile(log_path_); }
 
  private:
   ServerProcess() = default;
@@ -253,11 +212,9 @@ class ServerProcess {
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (std::filesystem::path(::testing::TempDir()) / "e2e_XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
+    ASSERT_FALSE(dir_.root().empty());
     absl::StatusOr<std::unique_ptr<ServerProcess>> server =
-        ServerProcess::Start(WASSERWARP_SERVER, dir_.string());
+        ServerProcess::Start(WASSERWARP_SERVER, dir_.root().string());
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = *std::move(server);
   }
@@ -266,11 +223,16 @@ class ServerTest : public ::testing::Test {
     if (server_ != nullptr) {
       EXPECT_EQ(server_->Stop(), 0) << server_->Log();
     }
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
   }
 
-  std::filesystem::path dir_;
+  std::string Path(const std::string& name) const { return dir_.Path(name); }
+
+  // `program args...` to completion, its output captured in the scratch directory.
+  test_support::ProgramResult Run(const std::string& program, std::vector<std::string> args) const {
+    return test_support::RunProgram(program, std::move(args), dir_.root());
+  }
+
+  const test_support::ScratchDir dir_{"e2e_"};
   std::unique_ptr<ServerProcess> server_;
 };
 

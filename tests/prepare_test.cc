@@ -4,27 +4,22 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "make_run.h"
 
 namespace wasserwarp {
 namespace {
 
+using test_data::MakeRun;
 using ::testing::DoubleEq;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-Series MakeRun(std::string id, std::vector<std::string> channels, std::vector<double> times,
-               std::vector<double> values) {
-  return Series{.id = std::move(id),
-                .channels = std::move(channels),
-                .times = std::move(times),
-                .values = std::move(values)};
-}
 
 PrepareOptions Options(std::vector<std::string> channels, Align align, Scale scale) {
   PrepareOptions options;
@@ -149,7 +144,7 @@ TEST(PrepareRunsTest, RejectsTimesMergedByAlignment) {
   const Series ref = MakeRun("ref", {"a"}, {0.0}, {1});
   ASSERT_TRUE(PrepareRuns({sim}, {ref}, Options({}, Align::kNone, Scale::kNone)).ok());
   ExpectInvalid(PrepareRuns({sim}, {ref}, Options({}, Align::kStart, Scale::kNone)),
-                "simulation run after alignment and scaling: series \"sim\": sample 2");
+                "simulation run after alignment, resampling and scaling: series \"sim\": sample 2");
 }
 
 TEST(PrepareRunsTest, ScalesByReferenceStd) {
@@ -214,9 +209,63 @@ TEST(PrepareRunsTest, RejectsNonFiniteStd) {
 TEST(PrepareRunsTest, RejectsValuesOverflowedByScaling) {
   const Series ref = MakeRun("ref", {"a"}, {0.0, 1.0}, {0.0, 2e-150});
   const Series sim = MakeRun("sim_4", {"a"}, {0.0}, {1e200});
-  ExpectInvalid(PrepareRuns({sim}, {ref}, Options({}, Align::kStart, Scale::kReferenceStd)),
-                "simulation run after alignment and scaling: series \"sim_4\": sample 0: "
-                "channel \"a\": value inf is not finite");
+  ExpectInvalid(
+      PrepareRuns({sim}, {ref}, Options({}, Align::kStart, Scale::kReferenceStd)),
+      "simulation run after alignment, resampling and scaling: series \"sim_4\": sample 0: "
+      "channel \"a\": value inf is not finite");
+}
+
+PrepareOptions Resampled(double rate, Align align = Align::kNone) {
+  PrepareOptions options = Options({}, align, Scale::kNone);
+  options.resample_rate = rate;
+  return options;
+}
+
+TEST(PrepareRunsTest, ResamplesOntoAUniformGridFromTheFirstTimestamp) {
+  // x = 10 t on irregular times; y constant.
+  const Series run =
+      MakeRun("r", {"x", "y"}, {0.5, 0.55, 0.8, 1.29}, {5, 1, 5.5, 1, 8, 1, 12.9, 1});
+  absl::StatusOr<PreparedRuns> prepared = PrepareRuns({run}, {run}, Resampled(10));
+  ASSERT_TRUE(prepared.ok()) << prepared.status();
+  const Series& out = prepared->simulation[0];
+  ASSERT_EQ(out.samples(), 8u);  // 0.5, 0.6, ..., 1.2
+  for (size_t k = 0; k < out.samples(); ++k) {
+    EXPECT_DOUBLE_EQ(out.times[k], 0.5 + k / 10.0);
+    EXPECT_NEAR(out.value(k, 0), 10 * out.times[k], 1e-12);
+    EXPECT_EQ(out.value(k, 1), 1.0);
+  }
+}
+
+TEST(PrepareRunsTest, ResamplingAfterAlignmentGivesRunsOfAnyRateOneGrid) {
+  std::vector<double> fast_times, fast_values, slow_times, slow_values;
+  for (int i = 0; i <= 500; ++i) fast_times.push_back(3.0 + i / 250.0);
+  for (int i = 0; i <= 200; ++i) slow_times.push_back(7.0 + i / 100.0);
+  for (double t : fast_times) fast_values.push_back(std::sin(t - 3.0));
+  for (double t : slow_times) slow_values.push_back(std::sin(t - 7.0));
+  const Series fast = MakeRun("fast", {"a"}, fast_times, fast_values);
+  const Series slow = MakeRun("slow", {"a"}, slow_times, slow_values);
+  absl::StatusOr<PreparedRuns> prepared =
+      PrepareRuns({slow}, {fast}, Resampled(100, Align::kStart));
+  ASSERT_TRUE(prepared.ok()) << prepared.status();
+  ASSERT_EQ(prepared->simulation[0].samples(), prepared->reference[0].samples());
+  EXPECT_EQ(prepared->simulation[0].times, prepared->reference[0].times);
+  for (size_t k = 0; k < prepared->reference[0].samples(); ++k) {
+    EXPECT_NEAR(prepared->simulation[0].value(k, 0), prepared->reference[0].value(k, 0), 1e-4);
+  }
+}
+
+TEST(PrepareRunsTest, ASingleSampleStaysAndBadRatesAreRefused) {
+  const Series one = MakeRun("one", {"a"}, {2.0}, {4.0});
+  absl::StatusOr<PreparedRuns> prepared = PrepareRuns({one}, {one}, Resampled(50));
+  ASSERT_TRUE(prepared.ok()) << prepared.status();
+  EXPECT_THAT(prepared->simulation[0].values, ElementsAre(4.0));
+  for (double rate : {0.0, -5.0, std::numeric_limits<double>::infinity(),
+                      std::numeric_limits<double>::quiet_NaN()}) {
+    ExpectInvalid(PrepareRuns({one}, {one}, Resampled(rate)), "resample rate must be");
+  }
+  const Series long_run = MakeRun("long_run", {"a"}, {0.0, 1e6}, {0.0, 1.0});
+  ExpectInvalid(PrepareRuns({one}, {long_run}, Resampled(1000)),
+                "reference run \"long_run\" would have 1000000001 samples");
 }
 
 }  // namespace

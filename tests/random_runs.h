@@ -59,6 +59,18 @@ inline std::vector<Series> RandomWalkRuns(absl::string_view prefix, size_t count
   return runs;
 }
 
+// A simulated and a reference set of `runs` runs each, every run `samples` samples long: the
+// workload of the validation and verdict benchmarks, so that their figures describe one set.
+struct RunSets {
+  std::vector<Series> simulation;
+  std::vector<Series> reference;
+};
+
+inline RunSets RandomRunSets(size_t runs, size_t samples, size_t channels) {
+  return {.simulation = RandomWalkRuns("sim", runs, samples, samples, channels, 1),
+          .reference = RandomWalkRuns("ref", runs, samples, samples, channels, 2)};
+}
+
 inline TwedParams MakeTwedParams(double nu, double lambda, double p = 2.0,
                                  std::optional<double> time_window = std::nullopt) {
   TwedParams params;

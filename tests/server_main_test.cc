@@ -107,7 +107,8 @@ TEST(ServerMainTest, RejectsABadLimitNamingTheFlag) {
 }
 
 TEST(ServerMainTest, SigtermCancelsARunningValidationAfterTheGraceAndExitsZero) {
-  ServerProcess server({"--listen=127.0.0.1:0", "--shutdown_grace=200ms", "--job_threads=1"});
+  ServerProcess server(
+      {"--listen=127.0.0.1:0", "--shutdown_grace=200ms", "--job_threads=1", "--data_dir="});
   const std::string line = server.FirstLine();
   ASSERT_TRUE(absl::StartsWith(line, "listening on 127.0.0.1:")) << line;
   auto stub = v1::ValidationService::NewStub(grpc::CreateChannel(

@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
@@ -122,6 +123,98 @@ TEST_F(ValidateTest, ReportEqualsTheCoreWithDefaults) {
   ASSERT_TRUE(session.ok());
   EXPECT_GT(wire::FromProtoTime(session->expire_time()),
             wire::FromProtoTime(session->create_time()) + absl::Hours(24));
+}
+
+TEST_F(ValidateTest, VerdictAndQuantitiesEqualTheCoreAndReportTheirProgress) {
+  const std::vector<Series> sim = RandomWalkRuns("sim", 4, 30, 80, 2, 15);
+  const std::vector<Series> ref = RandomWalkRuns("ref", 6, 30, 80, 2, 16);
+  ASSERT_TRUE(CreateSession("bench").ok());
+  ASSERT_TRUE(Upload(kSession, sim, ref).ok());
+  v1::ValidateRequest request = ValidateRequestFor(kSession);
+  request.mutable_parameters()->set_lambda(0.2);
+  request.mutable_verdict()->set_permutations(39);
+  request.mutable_verdict()->set_seed(5);
+  request.mutable_verdict()->set_max_ratio(1.5);
+  request.mutable_verdict()->set_alpha(0.05);
+  request.add_quantities("c0:max");
+  request.add_quantities("c1:value_at:0.1");
+  request.set_include_pooled_cost_matrix(true);
+  std::vector<v1::ValidateResponse> events;
+  const grpc::Status status = ValidateAll(request, events);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_TRUE(events.back().has_report());
+  absl::StatusOr<ValidationReport> served = wire::ReportFromProto(events.back().report());
+  ASSERT_TRUE(served.ok()) << served.status();
+
+  ValidationOptions options;
+  options.twed.lambda = 0.2;
+  options.verdict = VerdictOptions{};
+  options.verdict->permutations = 39;
+  options.verdict->seed = 5;
+  options.verdict->max_ratio = 1.5;
+  options.verdict->alpha = 0.05;
+  options.quantities = {{"c0", QuantityKind::kMax}, {"c1", QuantityKind::kValueAt, 0.1}};
+  options.keep_pooled_cost_matrix = true;
+  absl::StatusOr<ValidationReport> embedded = Validate(sim, ref, options);
+  ASSERT_TRUE(embedded.ok()) << embedded.status();
+  EXPECT_EQ(ComparableJson(*served), ComparableJson(*embedded));
+  ASSERT_TRUE(served->verdict.has_value());
+  EXPECT_EQ(served->verdict->rules.size(), 2u);
+  EXPECT_TRUE(served->pooled_cost_matrix.has_value());
+
+  // The last progress event of the resampling phase may come too late to be sent, but its
+  // phase must have been entered in order after the cost matrix's.
+  std::vector<v1::Phase> phases;
+  for (const v1::ValidateResponse& event : events) {
+    if (event.has_progress() && (phases.empty() || phases.back() != event.progress().phase())) {
+      phases.push_back(event.progress().phase());
+    }
+  }
+  EXPECT_TRUE(std::is_sorted(phases.begin(), phases.end()));
+}
+
+TEST_F(ValidateTest, HtmlReportOnRequestWithoutTheMatricesItDraws) {
+  ASSERT_TRUE(CreateSession("bench").ok());
+  ASSERT_TRUE(Upload(kSession, RandomWalkRuns("sim", 3, 20, 40, 1, 19),
+                     RandomWalkRuns("ref", 4, 20, 40, 1, 20))
+                  .ok());
+  v1::ValidateRequest request = ValidateRequestFor(kSession);
+  request.mutable_verdict()->set_permutations(9);
+  request.set_include_html_report(true);
+  std::vector<v1::ValidateResponse> events;
+  const grpc::Status status = ValidateAll(request, events);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  const v1::ValidationReport& report = events.back().report();
+  EXPECT_THAT(report.html_report(), ::testing::StartsWith("<!DOCTYPE html>"));
+  EXPECT_THAT(report.html_report(), HasSubstr("sim0"));
+  EXPECT_FALSE(report.has_cost_matrix());
+  EXPECT_FALSE(report.has_pooled_cost_matrix());
+
+  request.set_include_html_report(false);
+  events.clear();
+  ASSERT_TRUE(ValidateAll(request, events).ok());
+  EXPECT_TRUE(events.back().report().html_report().empty());
+}
+
+TEST_F(ValidateTest, BadVerdictOrQuantityIsInvalidArgument) {
+  ASSERT_TRUE(CreateSession("bench").ok());
+  ASSERT_TRUE(Upload(kSession, RandomWalkRuns("sim", 2, 10, 20, 1, 17),
+                     RandomWalkRuns("ref", 2, 10, 20, 1, 18))
+                  .ok());
+  v1::ValidateRequest request = ValidateRequestFor(kSession);
+  request.mutable_verdict()->set_alpha(2.0);
+  std::vector<v1::ValidateResponse> events;
+  grpc::Status status = ValidateAll(request, events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("alpha"));
+
+  request = ValidateRequestFor(kSession);
+  request.add_quantities("c0:max");
+  request.add_quantities("c0:median");
+  events.clear();
+  status = ValidateAll(request, events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("quantities[1]"));
 }
 
 TEST_F(ValidateTest, Errors) {

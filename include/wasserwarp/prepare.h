@@ -4,6 +4,8 @@
 #ifndef WASSERWARP_PREPARE_H_
 #define WASSERWARP_PREPARE_H_
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,7 +36,17 @@ struct PrepareOptions {
   std::vector<std::string> channels;
   Align align = Align::kStart;
   Scale scale = Scale::kNone;
+  // Hz. When set, every run is linearly interpolated onto a uniform grid at
+  // this rate from its first timestamp (after alignment, before scaling).
+  // TWED sums its costs per sample, so runs recorded at different rates
+  // differ in scale even when their shapes agree; one rate for all makes
+  // distances between any two runs comparable.
+  std::optional<double> resample_rate;
 };
+
+// Runs resampled onto more samples than this are refused rather than
+// allocated.
+inline constexpr size_t kMaxResampledSamples = 100'000'000;
 
 struct PreparedRuns {
   std::vector<Series> simulation;  // holds exactly `channels`, in that order
@@ -43,8 +55,8 @@ struct PreparedRuns {
   std::vector<double> channel_divisors;  // 1.0 for every channel unless scaled
 };
 
-// Validates every run, selects and reorders the chosen channels, aligns and
-// scales. Errors name the run and the channel or sample at fault; an empty
+// Validates every run, selects and reorders the chosen channels, aligns,
+// resamples and scales. Errors name the run and the channel or sample at fault; an empty
 // side or a channel missing from any run is InvalidArgument.
 absl::StatusOr<PreparedRuns> PrepareRuns(const std::vector<Series>& simulation,
                                          const std::vector<Series>& reference,

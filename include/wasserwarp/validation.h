@@ -14,10 +14,13 @@
 
 #include "absl/status/statusor.h"
 #include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/pair_metrics.h"
 #include "wasserwarp/prepare.h"
+#include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/twed.h"
+#include "wasserwarp/verdict.h"
 
 namespace wasserwarp {
 
@@ -26,6 +29,8 @@ enum class ValidationPhase {
   kCostMatrix,  // progress in detail through compute.progress
   kTransport,
   kDiagnostics,
+  kPooledCostMatrix,  // the verdict's sim-sim and ref-ref pairs, through compute.progress
+  kResampling,        // the verdict's transport solves, through verdict_progress
 };
 
 struct ValidationOptions {
@@ -36,6 +41,12 @@ struct ValidationOptions {
   std::vector<double> reference_weights;
   bool keep_cost_matrix = false;
   CostMatrixOptions compute;
+  // The permutation test, baseline and decision rules; not run when absent.
+  std::optional<VerdictOptions> verdict;
+  std::vector<QuantityOfInterest> quantities;
+  bool keep_pooled_cost_matrix = false;  // with a verdict
+  // Called from worker threads, never concurrently with itself.
+  std::function<void(const ResamplingProgress&)> verdict_progress;
   // Called on the calling thread as each phase starts.
   std::function<void(ValidationPhase)> on_phase;
 };
@@ -64,6 +75,7 @@ struct ValidationReport {
   TwedParams twed;
   Align align = Align::kStart;
   Scale scale = Scale::kNone;
+  std::optional<double> resample_rate;  // Hz
   std::vector<std::string> channels;
   std::vector<RunSummary> simulation;
   std::vector<RunSummary> reference;
@@ -74,6 +86,11 @@ struct ValidationReport {
   TransportCertificate certificate;
   double weight_rounding_bound = 0.0;
   std::optional<CostMatrix> cost_matrix;  // when keep_cost_matrix
+  std::optional<Verdict> verdict;
+  std::vector<PairMetrics> pair_metrics;             // plan order, then channel order
+  std::vector<ChannelMetrics> pair_metrics_average;  // plan-weighted, one per channel
+  std::vector<QuantityComparison> quantities;
+  std::optional<CostMatrix> pooled_cost_matrix;  // when kept: TWED, floor not subtracted
   uint64_t dp_cells = 0;
   double seconds = 0.0;  // wall time of the whole validation
 };

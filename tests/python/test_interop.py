@@ -58,7 +58,7 @@ class Server:
     def __init__(self, log_path):
         self.log_path = log_path
         self.log = open(log_path, "wb")
-        self.process = subprocess.Popen([ARGS.server, "--listen", "127.0.0.1:0"],
+        self.process = subprocess.Popen([ARGS.server, "--listen", "127.0.0.1:0", "--data_dir="],
                                         stdout=subprocess.PIPE, stderr=self.log,
                                         stdin=subprocess.DEVNULL)
         first = []

@@ -1,0 +1,279 @@
+#include "compare_command.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "convert.h"
+#include "one_off_validation.h"
+#include "output_file.h"
+#include "server_flags.h"
+#include "validation_client.h"
+#include "validation_flags.h"
+#include "wasserwarp/compare.h"
+#include "wasserwarp/comparison_json.h"
+#include "wasserwarp/csv.h"
+
+namespace wasserwarp::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr FlagSpec kRunFlags[] = {
+    {"--sim-a", Arity::kMany}, {"--sim-b", Arity::kMany}, {"--ref", Arity::kMany}};
+
+struct Variants {
+  std::vector<Series> a;
+  std::vector<Series> b;
+  std::vector<Series> reference;
+};
+
+absl::StatusOr<CompareOptions> ReadOptions(const ParsedArgs& args) {
+  ValidationOptions parameters;
+  if (absl::Status status = ReadValidationParameterFlags(args, parameters); !status.ok()) {
+    return status;
+  }
+  CompareOptions options;
+  options.prepare = parameters.prepare;
+  options.twed = parameters.twed;
+  options.order = parameters.order;
+
+  absl::StatusOr<std::optional<int>> resamples = args.Integer("--resamples");
+  if (!resamples.ok()) return resamples.status();
+  if (resamples->has_value()) {
+    if (**resamples < 1 || **resamples > kMaxResamples) {
+      return FlagError("--resamples", absl::StrCat("must be from 1 to ", kMaxResamples));
+    }
+    options.resamples = **resamples;
+  }
+  absl::StatusOr<double> confidence = args.Number("--confidence", options.confidence);
+  if (!confidence.ok()) return confidence.status();
+  if (!(*confidence > 0.0 && *confidence < 1.0)) {
+    return FlagError("--confidence", "must be between 0 and 1, e.g. 0.95");
+  }
+  options.confidence = *confidence;
+  if (const std::string* seed = args.Value("--seed")) {
+    if (!absl::SimpleAtoi(*seed, &options.seed)) {
+      return FlagError("--seed",
+                       absl::StrCat("expected a non-negative integer, got \"", *seed, "\""));
+    }
+  }
+  absl::StatusOr<std::optional<int>> threads = args.Integer("--threads");
+  if (!threads.ok()) return threads.status();
+  if (threads->has_value()) {
+    if (**threads < 1) return FlagError("--threads", "must be at least 1");
+    options.compute.max_threads = **threads;
+  }
+  // The rest (--order) before any file is read.
+  if (absl::Status status = ValidateCompareOptions(options); !status.ok()) return status;
+  return options;
+}
+
+absl::StatusOr<Variants> ReadVariants(const ParsedArgs& args) {
+  for (const FlagSpec& flag : kRunFlags) {
+    if (!args.Has(flag.name)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("compare: ", flag.name, " PATH... is required"));
+    }
+  }
+  Variants variants;
+  std::vector<Series>* sides[] = {&variants.a, &variants.b, &variants.reference};
+  for (size_t k = 0; k < std::size(kRunFlags); ++k) {
+    absl::StatusOr<std::vector<Series>> runs = ReadRuns(args.Values(kRunFlags[k].name));
+    if (!runs.ok()) return runs.status();
+    *sides[k] = *std::move(runs);
+  }
+  return variants;
+}
+
+absl::Status WithVariant(const absl::Status& status, absl::string_view variant) {
+  return absl::Status(status.code(), absl::StrCat("variant ", variant, ": ", status.message()));
+}
+
+// The cost matrices come from two one-off validations on the server; the resampling, which
+// needs only them, runs here.
+absl::StatusOr<ComparisonReport> CompareOnServer(const ParsedArgs& args, const Variants& runs,
+                                                 const CompareOptions& options) {
+  // Checked and prepared here first, as the embedded comparison does: bad input is named
+  // before anything is uploaded, and both sessions compare exactly A's channels.
+  absl::StatusOr<PreparedVariants> prepared =
+      PrepareVariants(runs.a, runs.b, runs.reference, options.prepare);
+  if (!prepared.ok()) return prepared.status();
+  ValidationOptions validation;
+  validation.prepare = options.prepare;
+  validation.prepare.channels = prepared->a.channels;
+  validation.twed = options.twed;
+  validation.order = options.order;
+  // Every parameter, defaults included, so that the server computes exactly the matrices
+  // this command would compute without --server.
+  v1::ValidateRequest request;
+  *request.mutable_parameters() = wire::ParametersOf(validation);
+  request.set_include_cost_matrix(true);
+
+  absl::StatusOr<std::unique_ptr<client::ValidationClient>> client =
+      ConnectToServer(args, "compare");
+  if (!client.ok()) return client.status();
+  ValidationReport reports[2];
+  const std::pair<const std::vector<Series>*, absl::string_view> variants[] = {{&runs.a, "A"},
+                                                                               {&runs.b, "B"}};
+  for (size_t k = 0; k < 2; ++k) {
+    absl::StatusOr<ValidationReport> report =
+        ValidateInOneOffSession(**client, *variants[k].first, runs.reference, {}, {}, request);
+    if (!report.ok()) return WithVariant(report.status(), variants[k].second);
+    if (!report->cost_matrix.has_value()) {
+      return absl::InternalError(
+          absl::StrCat("variant ", variants[k].second, ": the server sent no cost matrix"));
+    }
+    reports[k] = *std::move(report);
+  }
+
+  std::vector<std::string> ids[2];
+  for (size_t k = 0; k < 2; ++k) {
+    for (const RunSummary& run : reports[k].simulation) ids[k].push_back(run.id);
+  }
+  absl::StatusOr<ComparisonReport> comparison = CompareCostMatrices(
+      *reports[0].cost_matrix, *reports[1].cost_matrix, ids[0], ids[1], options);
+  if (!comparison.ok()) return comparison.status();
+  comparison->dp_cells = reports[0].dp_cells + reports[1].dp_cells;
+  comparison->seconds += reports[0].seconds + reports[1].seconds;
+  return comparison;
+}
+
+std::string FormatComparison(const ComparisonReport& report, double total_seconds) {
+  std::string out =
+      absl::StrFormat("W_a: %.17g (variant A, %d runs)\n", report.distance_a, report.runs_a);
+  absl::StrAppendFormat(&out, "W_b: %.17g (variant B, %d runs)\n", report.distance_b,
+                        report.runs_b);
+  absl::StrAppendFormat(&out, "difference W_a - W_b: %.17g\n", report.difference);
+  absl::StrAppendFormat(&out, "%g%% interval: [%.6g, %.6g] (bootstrap, %d resamples, seed %d)\n",
+                        100.0 * report.confidence, report.interval_lo, report.interval_hi,
+                        report.resamples, report.seed);
+  if (!report.paired) {
+    absl::StrAppend(&out, "resampling: independent (the variants hold different run ids)\n");
+  } else if (std::isinf(*report.variance_gain)) {
+    absl::StrAppend(&out,
+                    "resampling: paired by run id; the paired difference does not vary at all\n");
+  } else {
+    absl::StrAppendFormat(&out,
+                          "resampling: paired by run id; variance gain %.3g over independent\n",
+                          *report.variance_gain);
+  }
+  if (report.interval_hi < 0.0) {
+    absl::StrAppend(&out, "result: variant A is closer to the references\n");
+  } else if (report.interval_lo > 0.0) {
+    absl::StrAppend(&out, "result: variant B is closer to the references\n");
+  } else {
+    absl::StrAppend(&out, "result: no clear difference (the interval contains 0)\n");
+  }
+  absl::StrAppendFormat(&out, "sizes: %d reference runs, %d DP cells\n", report.runs_ref,
+                        report.dp_cells);
+  absl::StrAppendFormat(&out, "time: %.3f s (comparison %.3f s)\n", total_seconds, report.seconds);
+  return out;
+}
+
+absl::Status WriteResults(const ParsedArgs& args, const ComparisonReport& report,
+                          Clock::time_point start) {
+  absl::StatusOr<std::FILE*> summary_stream =
+      WriteJsonIfAsked(args, [&] { return ComparisonToJson(report); });
+  if (!summary_stream.ok()) return summary_stream.status();
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  std::fputs(FormatComparison(report, seconds).c_str(), *summary_stream);
+  return absl::OkStatus();
+}
+
+absl::Status RunCompare(const ParsedArgs& args) {
+  const Clock::time_point start = Clock::now();
+  if (!args.positional().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("compare: unexpected argument \"", args.positional().front(),
+                     "\"; give the runs with --sim-a PATH..., --sim-b PATH... and --ref PATH..."));
+  }
+  if (!args.Has(kServerFlag.name)) {
+    for (const FlagSpec& flag : kSecurityFlags) {
+      if (args.Has(flag.name)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("compare: ", flag.name, " needs --server HOST:PORT"));
+      }
+    }
+  }
+  absl::StatusOr<CompareOptions> options = ReadOptions(args);
+  if (!options.ok()) return options.status();
+  absl::StatusOr<Variants> runs = ReadVariants(args);
+  if (!runs.ok()) return runs.status();
+  absl::StatusOr<ComparisonReport> report =
+      args.Has(kServerFlag.name) ? CompareOnServer(args, *runs, *options)
+                                 : CompareVariants(runs->a, runs->b, runs->reference, *options);
+  if (!report.ok()) return report.status();
+  return WriteResults(args, *report, start);
+}
+
+std::vector<FlagSpec> CompareFlags() {
+  std::vector<FlagSpec> flags = ValidationParameterFlags();
+  flags.insert(flags.end(), std::begin(kRunFlags), std::end(kRunFlags));
+  flags.insert(flags.end(), {{"--resamples", Arity::kOne},
+                             {"--confidence", Arity::kOne},
+                             {"--seed", Arity::kOne},
+                             {"--threads", Arity::kOne},
+                             {"--json", Arity::kOne},
+                             kServerFlag});
+  flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
+  return flags;
+}
+
+}  // namespace
+
+Command CompareCommand() {
+  return {
+      .name = "compare",
+      .synopsis = "compare --sim-a PATH... --sim-b PATH... --ref PATH... [options]",
+      .usage = absl::StrCat(
+          "usage: wasserwarp compare --sim-a PATH... --sim-b PATH... --ref PATH... [options]\n"
+          "\n"
+          "Compares two model variants A and B against the same reference runs: their\n"
+          "Wasserstein distances W_a and W_b (uniform weights), the difference W_a - W_b, and a\n"
+          "percentile bootstrap interval for it. Each resample draws the reference runs with\n"
+          "replacement, shared by both variants, and the runs of each variant. When both\n"
+          "variants hold the same run ids (runs of the same random inputs), run i of A and run i\n"
+          "of B are drawn together, which removes their shared scatter from the interval; the\n"
+          "variance gain says by how much. A PATH is a CSV file or a directory, which stands for\n"
+          "every *.csv file directly in it; a run's id is its file name without .csv.\n"
+          "\n"
+          "runs:\n"
+          "  --sim-a PATH...      simulated runs of variant A (required)\n"
+          "  --sim-b PATH...      simulated runs of variant B (required)\n"
+          "  --ref PATH...        measured reference runs (required)\n"
+          "\n"
+          "comparison:\n",
+          ValidationParameterFlagsUsage(),
+          "\n"
+          "resampling:\n"
+          "  --resamples K        bootstrap resamples (default 999)\n"
+          "  --confidence C       coverage of the interval, in (0, 1) (default 0.95)\n"
+          "  --seed S             random seed; the same seed gives the same interval\n"
+          "                       whatever the thread count (default 1)\n"
+          "  --threads N          worker threads (default: every core)\n"
+          "\n"
+          "server:\n"
+          "  --server HOST:PORT   compute the two cost matrices on this wasserwarp-server, each\n"
+          "                       variant in a session of its own; the resampling runs here\n",
+          kSecurityFlagsUsage,
+          "\n"
+          "output:\n"
+          "  --json FILE|-        write the JSON report to FILE; with -, to stdout, and the\n"
+          "                       summary to stderr\n"),
+      .flags = CompareFlags(),
+      .run = &RunCompare,
+  };
+}
+
+}  // namespace wasserwarp::cli

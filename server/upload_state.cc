@@ -1,0 +1,205 @@
+#include "upload_state.h"
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "resource_names.h"
+
+namespace wasserwarp::service {
+namespace {
+
+// Series ids name runs in reports and logs; far longer ones are mistakes.
+constexpr size_t kMaxSeriesIdLength = 1024;
+// Header text is held with the run and echoed by GetSession, so it is
+// bounded like the samples are.
+constexpr int kMaxChannels = 1024;
+constexpr size_t kMaxChannelNameLength = 256;
+
+absl::string_view RoleName(v1::Role role) {
+  return role == v1::ROLE_SIMULATION ? "simulation" : "reference";
+}
+
+// `simulation run "sim_3"`, the way every error about a run starts.
+std::string RunLabel(v1::Role role, std::string_view id) {
+  return absl::StrCat(RoleName(role), " run \"", absl::string_view(id.data(), id.size()), "\"");
+}
+
+absl::Status Prefixed(const absl::Status& status, std::string_view prefix) {
+  return absl::Status(status.code(), absl::StrCat(absl::string_view(prefix.data(), prefix.size()),
+                                                  ": ", status.message()));
+}
+
+}  // namespace
+
+UploadState::UploadState(SessionStore& store, const SessionLimits& limits,
+                         v1::UploadSeriesResponse* response, std::string owner)
+    : store_(store), limits_(limits), response_(response), owner_(std::move(owner)) {}
+
+UploadState::~UploadState() { Discard(); }
+
+absl::Status UploadState::Handle(const v1::UploadSeriesRequest& request) {
+  if (absl::Status status = SelectSession(request); !status.ok()) return status;
+  switch (request.part_case()) {
+    case v1::UploadSeriesRequest::kHeader:
+      return Header(request.header());
+    case v1::UploadSeriesRequest::kChunk:
+      return Chunk(request.chunk());
+    case v1::UploadSeriesRequest::kEnd:
+      return End(request.end());
+    case v1::UploadSeriesRequest::PART_NOT_SET:
+      // A message that only names the session is harmless.
+      return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("upload message with unknown part ", request.part_case()));
+}
+
+absl::Status UploadState::SelectSession(const v1::UploadSeriesRequest& request) {
+  if (request.session().empty()) {
+    if (session_.has_value()) return absl::OkStatus();
+    return absl::InvalidArgumentError("the first upload message must name the session");
+  }
+  absl::StatusOr<std::string> id = SessionIdFromName(request.session(), "session");
+  if (!id.ok()) return id.status();
+  if (session_.has_value()) {
+    if (*id == session_->id) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat("upload message names session ",
+                                                   request.session(), " in a stream for ",
+                                                   SessionName(session_->id)));
+  }
+  absl::StatusOr<SessionRef> session = store_.Open(*id, owner_);
+  if (!session.ok()) return session.status();
+  session_ = *std::move(session);
+  response_->set_session(SessionName(session_->id));
+  return absl::OkStatus();
+}
+
+absl::Status UploadState::Header(const v1::SeriesHeader& header) {
+  if (run_.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat("header of run \"", header.series_id(),
+                                                   "\" before the end mark of ",
+                                                   RunLabel(run_->role, run_->series.id)));
+  }
+  if (header.role() != v1::ROLE_SIMULATION && header.role() != v1::ROLE_REFERENCE) {
+    return absl::InvalidArgumentError(absl::StrCat("header of run \"", header.series_id(),
+                                                   "\": role must be ROLE_SIMULATION or ",
+                                                   "ROLE_REFERENCE, got ", header.role()));
+  }
+  const std::string label = RunLabel(header.role(), header.series_id());
+  if (header.series_id().empty() || header.series_id().size() > kMaxSeriesIdLength) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("header of a ", RoleName(header.role()), " run: series_id must have 1 to ",
+                     kMaxSeriesIdLength, " characters, got ", header.series_id().size()));
+  }
+  if (header.channels().empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(label, ": header names no channels"));
+  }
+  if (header.channels_size() > kMaxChannels) {
+    return absl::InvalidArgumentError(absl::StrCat(label, ": header names ", header.channels_size(),
+                                                   " channels, over the limit of ", kMaxChannels));
+  }
+  for (int c = 0; c < header.channels_size(); ++c) {
+    if (header.channels(c).size() > kMaxChannelNameLength) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(label, ": the name of channel ", c, " has ", header.channels(c).size(),
+                       " characters, over the limit of ", kMaxChannelNameLength));
+    }
+  }
+  if (header.has_weight() && !(std::isfinite(header.weight()) && header.weight() >= 0.0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(label, ": weight must be finite and non-negative, got ", header.weight()));
+  }
+  if (absl::Status status = store_.CheckNewRun(*session_, header.role(), header.series_id());
+      !status.ok()) {
+    return status;
+  }
+  PendingRun run;
+  run.role = header.role();
+  run.series.id = header.series_id();
+  run.series.channels.assign(header.channels().begin(), header.channels().end());
+  if (header.has_weight()) run.weight = header.weight();
+  // The header's text is held as long as the samples, so it counts against
+  // the same limits; otherwise names alone could fill the server.
+  const int64_t bytes = HeaderBytes(run.series.id, run.series.channels);
+  if (absl::Status status = store_.Reserve(*session_, bytes); !status.ok()) {
+    return Prefixed(status, label);
+  }
+  run.reserved_bytes = bytes;
+  run_ = std::move(run);
+  return absl::OkStatus();
+}
+
+absl::Status UploadState::Chunk(const v1::SeriesChunk& chunk) {
+  if (!run_.has_value()) return absl::InvalidArgumentError("chunk of samples before any header");
+  Series& series = run_->series;
+  const std::string label = RunLabel(run_->role, series.id);
+  const int64_t first_sample = static_cast<int64_t>(series.samples());
+  const int64_t channels = static_cast<int64_t>(series.num_channels());
+  if (chunk.values_size() != static_cast<int64_t>(chunk.times_size()) * channels) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        label, ": chunk starting at sample ", first_sample, " holds ", chunk.values_size(),
+        " values for ", chunk.times_size(), " samples x ", channels, " channels"));
+  }
+  if (first_sample + chunk.times_size() > limits_.max_samples_per_run) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat(label, ": sample ", limits_.max_samples_per_run, " is over the limit of ",
+                     limits_.max_samples_per_run, " samples per run (--max_samples_per_run)"));
+  }
+  const int64_t bytes = SampleBytes(chunk.times_size(), chunk.values_size());
+  if (absl::Status status = store_.Reserve(*session_, bytes); !status.ok()) {
+    return Prefixed(status, label);
+  }
+  run_->reserved_bytes += bytes;
+  series.times.insert(series.times.end(), chunk.times().begin(), chunk.times().end());
+  series.values.insert(series.values.end(), chunk.values().begin(), chunk.values().end());
+  return absl::OkStatus();
+}
+
+absl::Status UploadState::End(const v1::SeriesEnd& end) {
+  if (!run_.has_value()) return absl::InvalidArgumentError("end mark before any header");
+  const std::string label = RunLabel(run_->role, run_->series.id);
+  const int64_t samples = static_cast<int64_t>(run_->series.samples());
+  if (end.expected_samples() != 0 && end.expected_samples() != samples) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        label, " ends after ", samples, " samples, its end mark expects ", end.expected_samples()));
+  }
+  if (absl::Status status = ValidateSeries(run_->series); !status.ok()) {
+    return Prefixed(status, absl::StrCat(label, " rejected"));
+  }
+  StoredRun stored;
+  stored.role = run_->role;
+  stored.weight = run_->weight;
+  stored.bytes = run_->reserved_bytes;
+  stored.series = std::make_shared<const Series>(std::move(run_->series));
+  absl::StatusOr<v1::RunInfo> info = store_.Commit(*session_, std::move(stored));
+  if (!info.ok()) return info.status();
+  // The reservation became the session's holding.
+  run_.reset();
+  response_->set_committed_samples(response_->committed_samples() + info->samples());
+  *response_->add_committed_runs() = *std::move(info);
+  return absl::OkStatus();
+}
+
+absl::Status UploadState::EndOfStream() {
+  if (run_.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat("the stream ended inside ",
+                                                   RunLabel(run_->role, run_->series.id),
+                                                   ", before its end mark"));
+  }
+  if (!session_.has_value()) {
+    return absl::InvalidArgumentError("the upload stream ended without naming a session");
+  }
+  return absl::OkStatus();
+}
+
+void UploadState::Discard() {
+  if (run_.has_value() && session_.has_value()) store_.Release(*session_, run_->reserved_bytes);
+  run_.reset();
+}
+
+}  // namespace wasserwarp::service

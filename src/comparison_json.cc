@@ -1,0 +1,32 @@
+#include "wasserwarp/comparison_json.h"
+
+#include <cmath>
+#include <string>
+
+#include "nlohmann/json.hpp"
+
+namespace wasserwarp {
+
+std::string ComparisonToJson(const ComparisonReport& report, int indent) {
+  using Json = nlohmann::ordered_json;
+  Json json;
+  json["distance_a"] = report.distance_a;
+  json["distance_b"] = report.distance_b;
+  json["difference"] = report.difference;
+  json["interval"] = {report.interval_lo, report.interval_hi};
+  json["paired"] = report.paired;
+  // JSON has no infinity; nlohmann would write null for it anyway, said here
+  // so that the document does not depend on that.
+  json["variance_gain"] = report.variance_gain.has_value() && std::isfinite(*report.variance_gain)
+                              ? Json(*report.variance_gain)
+                              : Json(nullptr);
+  json["resamples"] = report.resamples;
+  json["confidence"] = report.confidence;
+  json["seed"] = report.seed;
+  json["runs"] = {{"a", report.runs_a}, {"b", report.runs_b}, {"ref", report.runs_ref}};
+  json["dp_cells"] = report.dp_cells;
+  json["seconds"] = report.seconds;
+  return json.dump(indent) + "\n";
+}
+
+}  // namespace wasserwarp

@@ -1,0 +1,376 @@
+// Draws the charts of a wasserwarp HTML report with Chart.js (inlined just
+// before this script) from the JSON in the element with id wasserwarp-data.
+// Every canvas with data-chart="KIND" data-index="I" gets one chart. Text from the data
+// (run ids, channel names) only ever reaches the page as Chart.js labels,
+// which are drawn on the canvas, never parsed as HTML.
+(function () {
+  'use strict';
+
+  const SIM = '#1c6fd1';
+  const SIM_FILL = 'rgba(28, 111, 209, 0.55)';
+  const SIM_PALE = 'rgba(28, 111, 209, 0.35)';
+  const REF = ['#e8590c', '#f59f00', '#c2255c'];
+  const REF_FILL = 'rgba(232, 89, 12, 0.6)';
+  const LINK = 'rgba(33, 37, 41, 0.6)';
+  const PLAN = '#ff1f5a';
+  const VIRIDIS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+
+  const data = JSON.parse(document.getElementById('wasserwarp-data').textContent);
+  const overlayCharts = [];
+
+  Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
+  Chart.defaults.font.size = 12;
+  Chart.defaults.color = '#343a40';
+  Chart.defaults.animation = false;
+  Chart.defaults.responsive = true;
+  Chart.defaults.maintainAspectRatio = false;
+  Chart.defaults.plugins.title.font = { size: 13, weight: '600' };
+  Chart.defaults.plugins.legend.labels.boxWidth = 18;
+  Chart.defaults.plugins.legend.labels.boxHeight = 3;
+
+  function fmt(x) {
+    if (x === null || x === undefined || !isFinite(x)) return '\u2014';
+    const a = Math.abs(x);
+    if (a !== 0 && (a >= 1e5 || a < 1e-3)) return x.toExponential(3);
+    return String(Number(x.toPrecision(4)));
+  }
+
+  // Math.min(...values) overflows the stack on long arrays.
+  function extent(values) {
+    let low = Infinity;
+    let high = -Infinity;
+    for (const v of values) {
+      if (v === null || !isFinite(v)) continue;
+      low = Math.min(low, v);
+      high = Math.max(high, v);
+    }
+    return low <= high ? [low, high] : [0, 0];
+  }
+
+  function points(xs, ys) {
+    const out = new Array(xs.length);
+    for (let i = 0; i < xs.length; ++i) out[i] = { x: xs[i], y: ys[i] };
+    return out;
+  }
+
+  function axisTitle(text) {
+    return { display: true, text: text, font: { weight: '600' } };
+  }
+
+  function subtitle(lines) {
+    return {
+      display: lines.length > 0,
+      text: lines,
+      color: '#5c636a',
+      font: { size: 11, style: 'italic' },
+      padding: { bottom: 6 },
+    };
+  }
+
+  function viridis(t) {
+    const s = Math.min(Math.max(isFinite(t) ? t : 0, 0), 1) * (VIRIDIS.length - 1);
+    const k = Math.min(Math.floor(s), VIRIDIS.length - 2);
+    const f = s - k;
+    const c = VIRIDIS[k].map((v, i) => Math.round(v + f * (VIRIDIS[k + 1][i] - v)));
+    return 'rgb(' + c.join(',') + ')';
+  }
+
+  function linksShown() {
+    const toggle = document.getElementById('toggle-links');
+    return toggle !== null && toggle.checked;
+  }
+
+  function contributions(canvas) {
+    const c = data.contributions;
+    const q = fmt(c.order);
+    return new Chart(canvas, {
+      type: 'bar',
+      data: {
+        labels: c.ids,
+        datasets: [{
+          label: 'contribution',
+          data: c.values,
+          backgroundColor: c.drawn.map((drawn) => (drawn ? SIM : SIM_PALE)),
+          barPercentage: 0.85,
+          categoryPercentage: 0.9,
+        }],
+      },
+      options: {
+        indexAxis: 'y',
+        plugins: {
+          legend: { display: false },
+          tooltip: {
+            callbacks: {
+              label: (ctx) => {
+                const share = c.total > 0 ? (100 * ctx.parsed.x / c.total).toFixed(1) : '0';
+                return ' ' + fmt(ctx.parsed.x) + ' (' + share + ' % of the total)';
+              },
+            },
+          },
+        },
+        scales: {
+          x: {
+            beginAtZero: true,
+            title: axisTitle(c.order === 1 ? 'contribution to W (mass \u00d7 TWED)'
+              : 'contribution to W^q (mass \u00d7 TWED^q), q = ' + q),
+          },
+          y: { ticks: { autoSkip: false } },
+        },
+      },
+    });
+  }
+
+  function linkPoints(links) {
+    const out = [];
+    for (let k = 0; k < links.ts.length; ++k) {
+      out.push({ x: links.ts[k], y: links.vs[k] });
+      out.push({ x: links.tr[k], y: links.vr[k] });
+      out.push({ x: links.tr[k], y: null });
+    }
+    return out;
+  }
+
+  function overlay(canvas, index, channelIndex) {
+    const run = data.overlays[index];
+    const ch = run.channels[channelIndex];
+    const datasets = [{
+      label: 'simulated ' + run.run,
+      data: points(ch.sim.t, ch.sim.v),
+      borderColor: SIM,
+      backgroundColor: SIM,
+      borderWidth: 1.8,
+      pointRadius: 0,
+      order: 1,
+    }];
+    ch.refs.forEach((ref, k) => {
+      datasets.push({
+        label: 'reference ' + ref.id,
+        data: points(ref.t, ref.v),
+        borderColor: REF[k % REF.length],
+        backgroundColor: REF[k % REF.length],
+        borderWidth: 1.5,
+        pointRadius: 0,
+        order: 2,
+      });
+    });
+    ch.refs.forEach((ref) => {
+      if (ref.links === null) return;
+      datasets.push({
+        label: 'edit-path matches with ' + ref.id,
+        data: linkPoints(ref.links),
+        borderColor: LINK,
+        backgroundColor: LINK,
+        borderWidth: 1,
+        pointRadius: 0,
+        spanGaps: false,
+        hidden: !linksShown(),
+        order: 3,
+        isEditPath: true,
+      });
+    });
+    const chart = new Chart(canvas, {
+      type: 'line',
+      data: { datasets: datasets },
+      options: {
+        interaction: { mode: 'nearest', axis: 'x', intersect: false },
+        plugins: {
+          title: { display: true, text: ch.name },
+          subtitle: subtitle(ch.notes),
+          legend: {
+            labels: { filter: (item, chartData) => !chartData.datasets[item.datasetIndex].isEditPath },
+          },
+          tooltip: {
+            filter: (item) => !item.dataset.isEditPath,
+            callbacks: {
+              title: (items) => (items.length ? 't = ' + fmt(items[0].parsed.x) + ' s' : ''),
+              label: (ctx) => ' ' + ctx.dataset.label + ': ' + fmt(ctx.parsed.y),
+            },
+          },
+        },
+        scales: {
+          x: { type: 'linear', title: axisTitle('time (s)') },
+          y: { title: axisTitle(ch.name) },
+        },
+      },
+    });
+    overlayCharts.push(chart);
+    return chart;
+  }
+
+  function heatmap(canvas) {
+    const h = data.heatmap;
+    const rows = h.rows.length;
+    const cols = h.cols.length;
+    const planMass = new Map(h.plan.map((p) => [p[0] * cols + p[1], p[2]]));
+    const span = h.max - h.min;
+    const colour = (v) => viridis(span > 0 ? (v - h.min) / span : 0.5);
+    // One stacked bar of width 1 per cell: dataset j is column j, so the bars
+    // of row i tile [0, cols] exactly and Chart.js supplies axes and tooltips.
+    const datasets = h.cols.map((label, j) => ({
+      label: label,
+      data: new Array(rows).fill(1),
+      backgroundColor: h.rows.map((_, i) => colour(h.values[i * cols + j])),
+      borderColor: PLAN,
+      borderWidth: h.rows.map((_, i) => (planMass.has(i * cols + j) ? 2 : 0)),
+      borderSkipped: false,
+      barPercentage: 1,
+      categoryPercentage: 1,
+    }));
+    return new Chart(canvas, {
+      type: 'bar',
+      data: { labels: h.rows, datasets: datasets },
+      options: {
+        indexAxis: 'y',
+        plugins: {
+          legend: { display: false },
+          tooltip: {
+            callbacks: {
+              title: (items) => h.rows[items[0].dataIndex] + ' \u00d7 ' + h.cols[items[0].datasetIndex],
+              label: (ctx) => {
+                const k = ctx.dataIndex * cols + ctx.datasetIndex;
+                const mass = planMass.has(k) ? ', plan mass ' + fmt(planMass.get(k)) : '';
+                return ' TWED ' + fmt(h.values[k]) + mass;
+              },
+            },
+          },
+        },
+        scales: {
+          x: {
+            type: 'linear',
+            stacked: true,
+            min: 0,
+            max: cols,
+            grid: { display: false },
+            title: axisTitle('reference runs'),
+            afterBuildTicks: (axis) => {
+              axis.ticks = h.cols.map((_, j) => ({ value: j + 0.5 }));
+            },
+            ticks: { callback: (value) => h.cols[Math.floor(value)], maxRotation: 90 },
+          },
+          y: { stacked: true, grid: { display: false }, title: axisTitle('simulated runs') },
+        },
+      },
+    });
+  }
+
+  function mds(canvas) {
+    const m = data.mds;
+    const [x0, x1] = extent(m.sim.x.concat(m.ref.x));
+    const [y0, y1] = extent(m.sim.y.concat(m.ref.y));
+    const cx = (x0 + x1) / 2;
+    const cy = (y0 + y1) / 2;
+    // The same span on both axes, so that distances read the same either way.
+    const half = 0.55 * Math.max(x1 - x0, y1 - y0) || 1;
+    const side = (s) => s.x.map((x, i) => ({ x: x, y: s.y[i], id: s.ids[i] }));
+    return new Chart(canvas, {
+      type: 'scatter',
+      data: {
+        datasets: [
+          {
+            label: 'simulated runs (' + m.sim.ids.length + ')',
+            data: side(m.sim),
+            backgroundColor: SIM_FILL,
+            borderColor: SIM,
+            pointStyle: 'circle',
+            pointRadius: 5,
+            pointHoverRadius: 7,
+          },
+          {
+            label: 'reference runs (' + m.ref.ids.length + ')',
+            data: side(m.ref),
+            backgroundColor: REF_FILL,
+            borderColor: REF[0],
+            pointStyle: 'triangle',
+            pointRadius: 6,
+            pointHoverRadius: 8,
+          },
+        ],
+      },
+      options: {
+        plugins: {
+          legend: { labels: { usePointStyle: true } },
+          tooltip: { callbacks: { label: (ctx) => ' ' + ctx.raw.id } },
+        },
+        scales: {
+          x: { min: cx - half, max: cx + half, ticks: { includeBounds: false },
+               title: axisTitle('MDS axis 1 (TWED units)') },
+          y: { min: cy - half, max: cy + half, ticks: { includeBounds: false },
+               title: axisTitle('MDS axis 2 (TWED units)') },
+        },
+      },
+    });
+  }
+
+  function quantity(canvas, index) {
+    const q = data.quantities[index];
+    const [low, high] = extent(q.sim.x.concat(q.ref.x));
+    const pad = 0.06 * (high - low) || 0.06 * Math.abs(low) || 1;
+    const cdf = (s) => [{ x: low - pad, y: 0 }].concat(points(s.x, s.f), [{ x: high + pad, y: 1 }]);
+    const line = (label, s, colour) => ({
+      label: label,
+      data: cdf(s),
+      stepped: 'before',
+      borderColor: colour,
+      backgroundColor: colour,
+      borderWidth: 2,
+      pointRadius: 0,
+    });
+    return new Chart(canvas, {
+      type: 'line',
+      data: {
+        datasets: [
+          line('simulated runs (' + q.sim_runs + ')', q.sim, SIM),
+          line('reference runs (' + q.ref_runs + ')', q.ref, REF[0]),
+        ],
+      },
+      options: {
+        interaction: { mode: 'nearest', intersect: false },
+        plugins: {
+          title: { display: true, text: q.channel + ': ' + q.quantity },
+          subtitle: subtitle(['AVM ' + fmt(q.avm) + ' (area between the CDFs)']),
+        },
+        scales: {
+          x: { type: 'linear', min: low - pad, max: high + pad, ticks: { includeBounds: false },
+               title: axisTitle(q.channel + ' ' + q.quantity) },
+          y: { min: 0, max: 1, title: axisTitle('cumulative weight') },
+        },
+      },
+    });
+  }
+
+  const draw = {
+    contributions: (canvas) => contributions(canvas),
+    overlay: (canvas, index) => overlay(canvas, index, Number(canvas.dataset.channel)),
+    heatmap: (canvas) => heatmap(canvas),
+    mds: (canvas) => mds(canvas),
+    quantity: (canvas, index) => quantity(canvas, index),
+  };
+  let drawn = 0;
+  document.querySelectorAll('canvas[data-chart]').forEach((canvas) => {
+    try {
+      draw[canvas.dataset.chart](canvas, Number(canvas.dataset.index));
+      ++drawn;
+    } catch (error) {
+      const message = document.createElement('p');
+      message.className = 'note';
+      message.textContent = 'This chart could not be drawn: ' + error;
+      canvas.parentNode.after(message);
+      console.error(error);
+    }
+  });
+  document.documentElement.dataset.chartsDrawn = String(drawn);
+
+  const toggle = document.getElementById('toggle-links');
+  if (toggle !== null) {
+    const any = overlayCharts.some((chart) => chart.data.datasets.some((d) => d.isEditPath));
+    toggle.disabled = !any;
+    toggle.addEventListener('change', () => {
+      overlayCharts.forEach((chart) => {
+        chart.data.datasets.forEach((d, i) => {
+          if (d.isEditPath) chart.setDatasetVisibility(i, toggle.checked);
+        });
+        chart.update();
+      });
+    });
+  }
+})();

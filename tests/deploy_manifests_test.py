@@ -1,0 +1,670 @@
+#!/usr/bin/env python3
+"""Checks the deployment files against each other and against the server.
+
+Every YAML file under deploy/ must parse (all its documents). The Helm chart
+is rendered here by a small renderer for exactly the Go-template subset the
+chart uses (helm itself is not installed here); its default rendering must
+equal deploy/kubernetes/ object for object, and its TLS and auth values must
+give flags that point at the files they mount. In every form the ports agree
+with the server's --listen and --metrics_listen flags, the probes are gRPC
+probes on the gRPC port, the labels and selectors agree, every flag passed is
+one `wasserwarp-server --help` lists, and the Dockerfile exposes those ports,
+runs as a non-root user, carries OCI labels and installs the packages of the
+libraries the built server links.
+
+Usage: deploy_manifests_test.py --repo DIR --server PATH/wasserwarp-server
+"""
+
+import argparse
+import decimal
+import json
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import yaml
+
+ARGS = None
+HEALTH_SERVICE = "wasserwarp.v1.ValidationService"
+DATA_DIR_FLAG = "--data_dir"
+
+
+# --- A renderer for the Go-template subset of deploy/helm/wasserwarp -----------
+
+
+class TemplateError(Exception):
+    pass
+
+
+ACTION = re.compile(r"\{\{(-\s+)?(.*?)(\s+-)?\}\}", re.S)
+# The value piped into the first command of a pipeline: none (nil is a value).
+NOTHING = object()
+
+
+def go_number(value):
+    """A number as Helm prints it: values are float64, printed with %v."""
+    number = float(value)
+    if number == 0:
+        return "0"
+    digits, exponent = decimal.Decimal(repr(number)).normalize().as_tuple()[1:]
+    power = len(digits) - 1 + exponent
+    text = "".join(str(d) for d in digits)
+    sign = "-" if number < 0 else ""
+    # Go's shortest %g switches to an exponent at 1e6 (21 is JSON's rule, not this one).
+    if power < -4 or power >= 6:
+        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
+        return f"{sign}{mantissa}e{'+' if power >= 0 else '-'}{abs(power):02d}"
+    return sign + format(decimal.Decimal(repr(abs(number))).normalize(), "f")
+
+
+def go_text(value):
+    if value is None:
+        return "<no value>"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return go_number(value)
+    if isinstance(value, (dict, list)):
+        raise TemplateError(f"printing a {type(value).__name__} needs toYaml: {value!r}")
+    return str(value)
+
+
+def truthy(value):
+    return value not in (None, False, 0, "", [], {})
+
+
+def split_outside_quotes(text, separator):
+    parts, current, quoted = [], "", False
+    for char in text:
+        if char == '"':
+            quoted = not quoted
+        if char == separator and not quoted:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    parts.append(current)
+    return parts
+
+
+class Chart:
+    """Parses the chart's templates and renders them with given values."""
+
+    def __init__(self, directory):
+        self.directory = Path(directory)
+        self.meta = yaml.safe_load((self.directory / "Chart.yaml").read_text())
+        self.defaults = yaml.safe_load((self.directory / "values.yaml").read_text())
+        self.defines = {}
+        self.manifests = {}
+        for path in sorted((self.directory / "templates").iterdir()):
+            nodes = self.parse(path.read_text(), path.name)
+            if path.name.startswith("_"):
+                continue
+            self.manifests[path.name] = nodes
+
+    # Parsing: a list of nodes, each text, an action, an if or a range.
+    def parse(self, source, name):
+        tokens = []
+        position = 0
+        for match in ACTION.finditer(source):
+            tokens.append(("text", source[position:match.start()]))
+            trims_before, trims_after = bool(match.group(1)), bool(match.group(3))
+            tokens.append(("action", match.group(2).strip(), trims_before, trims_after))
+            position = match.end()
+        tokens.append(("text", source[position:]))
+        # Trim markers eat the white space next to them, newlines included.
+        for i, token in enumerate(tokens):
+            if token[0] != "action":
+                continue
+            if token[2] and i > 0:
+                tokens[i - 1] = ("text", tokens[i - 1][1].rstrip(" \t\r\n"))
+            if token[3] and i + 1 < len(tokens):
+                tokens[i + 1] = ("text", tokens[i + 1][1].lstrip(" \t\r\n"))
+        nodes, rest = self.parse_nodes(tokens, 0, name, top=True)
+        assert rest == len(tokens)
+        return nodes
+
+    def parse_nodes(self, tokens, i, name, top=False):
+        nodes = []
+        while i < len(tokens):
+            token = tokens[i]
+            if token[0] == "text":
+                nodes.append(("text", token[1]))
+                i += 1
+                continue
+            body = token[1]
+            if body.startswith("/*"):
+                i += 1
+                continue
+            keyword = body.split()[0]
+            if keyword in ("end", "else"):
+                if top:
+                    raise TemplateError(f"{name}: unexpected {{{{ {body} }}}}")
+                return nodes, i
+            if keyword == "define":
+                define_name = json.loads(body[len("define"):].strip())
+                inner, i = self.parse_nodes(tokens, i + 1, name)
+                self.expect(tokens, i, "end", name)
+                self.defines[define_name] = inner
+                i += 1
+            elif keyword == "if":
+                then, i = self.parse_nodes(tokens, i + 1, name)
+                otherwise = []
+                if tokens[i][1] == "else":
+                    otherwise, i = self.parse_nodes(tokens, i + 1, name)
+                self.expect(tokens, i, "end", name)
+                nodes.append(("if", body[len("if"):].strip(), then, otherwise))
+                i += 1
+            elif keyword == "range":
+                inner, i = self.parse_nodes(tokens, i + 1, name)
+                self.expect(tokens, i, "end", name)
+                nodes.append(("range", body[len("range"):].strip(), inner))
+                i += 1
+            else:
+                nodes.append(("action", body))
+                i += 1
+        if not top:
+            raise TemplateError(f"{name}: missing {{{{ end }}}}")
+        return nodes, i
+
+    @staticmethod
+    def expect(tokens, i, word, name):
+        if i >= len(tokens) or tokens[i][0] != "action" or tokens[i][1] != word:
+            raise TemplateError(f"{name}: expected {{{{ {word} }}}}")
+
+    # Evaluation.
+    def value(self, word, dot):
+        if word.startswith('"'):
+            return json.loads(word)
+        if re.fullmatch(r"-?\d+(\.\d+)?", word):
+            return float(word) if "." in word else int(word)
+        if word == ".":
+            return dot
+        if word.startswith("."):
+            current = dot
+            for field in word[1:].split("."):
+                if not isinstance(current, dict):
+                    raise TemplateError(f"{word}: {field} of a {type(current).__name__}")
+                current = current.get(field)
+            return current
+        raise TemplateError(f"unsupported operand {word!r}")
+
+    def call(self, words, dot, piped):
+        head, args = words[0], [self.value(w, dot) for w in words[1:]]
+        if piped is not NOTHING:
+            args.append(piped)
+        if head == "include":
+            return self.render_nodes(self.defines[args[0]], args[1])
+        if head == "default":
+            return args[1] if truthy(args[1]) else args[0]
+        if head == "quote":
+            return json.dumps(go_text(args[0]))
+        if head == "not":
+            return not truthy(args[0])
+        if head == "toYaml":
+            return yaml.safe_dump(args[0], default_flow_style=False, sort_keys=True).rstrip("\n")
+        if head in ("indent", "nindent"):
+            pad = " " * int(args[0])
+            text = "\n".join(pad + line for line in go_text(args[1]).split("\n"))
+            return "\n" + text if head == "nindent" else text
+        if len(words) == 1 and piped is NOTHING:
+            return self.value(head, dot)
+        raise TemplateError(f"unsupported function {head!r}")
+
+    def pipeline(self, text, dot):
+        result = NOTHING
+        for command in split_outside_quotes(text, "|"):
+            words = split_outside_quotes(command.strip(), " ")
+            words = [w for w in words if w]
+            result = self.call(words, dot, result)
+        return result
+
+    def render_nodes(self, nodes, dot):
+        out = []
+        for node in nodes:
+            if node[0] == "text":
+                out.append(node[1])
+            elif node[0] == "action":
+                out.append(go_text(self.pipeline(node[1], dot)))
+            elif node[0] == "if":
+                chosen = node[2] if truthy(self.pipeline(node[1], dot)) else node[3]
+                out.append(self.render_nodes(chosen, dot))
+            elif node[0] == "range":
+                for item in self.pipeline(node[1], dot) or []:
+                    out.append(self.render_nodes(node[2], item))
+        return "".join(out)
+
+    def render(self, overrides=None, release="wasserwarp"):
+        """The rendered objects, as `helm template RELEASE` would give them."""
+        values = merge(self.defaults, overrides or {})
+        root = {
+            "Values": values,
+            "Chart": {"Name": self.meta["name"], "AppVersion": self.meta["appVersion"],
+                      "Version": self.meta["version"]},
+            "Release": {"Name": release, "Namespace": "default"},
+        }
+        objects = []
+        for name, nodes in self.manifests.items():
+            text = self.render_nodes(nodes, root)
+            for document in yaml.safe_load_all(text):
+                if document is not None:
+                    objects.append(document)
+        return objects
+
+
+def merge(base, overrides):
+    merged = dict(base)
+    for key, value in overrides.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            merged[key] = merge(base[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+# --- What the server, the Dockerfile and the manifests say ---------------------
+
+
+def server_flags():
+    """Every flag `wasserwarp-server --help` lists."""
+    result = subprocess.run([ARGS.server, "--help"], capture_output=True, text=True, check=False)
+    flags = set(re.findall(r"^\s+--(\w+) ", result.stdout + result.stderr, re.M))
+    if "listen" not in flags:
+        raise AssertionError(f"--help lists no --listen:\n{result.stdout}{result.stderr}")
+    return flags
+
+
+def flag_values(args):
+    """--name=value arguments as a dict; the last one wins, as in Abseil."""
+    values = {}
+    for arg in args:
+        match = re.fullmatch(r"--(\w+)=(.*)", arg)
+        if not match:
+            raise AssertionError(f"{arg!r} is not --flag=value")
+        values[match.group(1)] = match.group(2)
+    return values
+
+
+def port_of(address):
+    return int(address.rsplit(":", 1)[1])
+
+
+def seconds_of(duration):
+    match = re.fullmatch(r"(\d+)s", duration)
+    if not match:
+        raise AssertionError(f"duration {duration!r} is not whole seconds")
+    return int(match.group(1))
+
+
+class Dockerfile:
+    def __init__(self, path):
+        text = Path(path).read_text()
+        # Continuation lines joined, comments dropped.
+        text = re.sub(r"\\\n", " ", text)
+        self.instructions = []
+        for line in text.splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                keyword, _, rest = line.partition(" ")
+                self.instructions.append((keyword.upper(), rest.strip()))
+        froms = [i for i, (keyword, _) in enumerate(self.instructions) if keyword == "FROM"]
+        self.build = self.instructions[froms[0]:froms[-1]]
+        self.runtime = self.instructions[froms[-1]:]
+
+    def runtime_all(self, keyword):
+        return [rest for k, rest in self.runtime if k == keyword]
+
+    def runtime_last(self, keyword):
+        found = self.runtime_all(keyword)
+        return found[-1] if found else None
+
+    def exposed_ports(self):
+        return {int(p.split("/")[0]) for rest in self.runtime_all("EXPOSE") for p in rest.split()}
+
+    def entrypoint(self):
+        return json.loads(self.runtime_last("ENTRYPOINT"))
+
+    def cmd(self):
+        return json.loads(self.runtime_last("CMD"))
+
+    def label_keys(self):
+        labels = " ".join(self.runtime_all("LABEL"))
+        return set(re.findall(r"(org\.opencontainers\.image\.[\w.]+)=", labels))
+
+    def runtime_packages(self):
+        packages = set()
+        for rest in self.runtime_all("RUN"):
+            match = re.search(r"apt-get install (.*?)(&&|$)", rest)
+            if match:
+                packages |= {w for w in match.group(1).split() if not w.startswith("-")}
+        return packages
+
+
+def by_kind(objects):
+    found = {}
+    for obj in objects:
+        found.setdefault(obj["kind"], []).append(obj)
+    return found
+
+
+def load_kubernetes_dir(directory):
+    objects = []
+    for path in sorted(Path(directory).glob("*.yaml")):
+        for document in yaml.safe_load_all(path.read_text()):
+            if document is not None and document.get("kind") != "Kustomization":
+                objects.append(document)
+    return objects
+
+
+# --- The tests -------------------------------------------------------------------
+
+
+class DeployTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.repo = Path(ARGS.repo)
+        cls.deploy = cls.repo / "deploy"
+        cls.flags = server_flags()
+        cls.docker = Dockerfile(cls.repo / "Dockerfile")
+        cls.chart = Chart(cls.deploy / "helm" / "wasserwarp")
+        cls.kubernetes = load_kubernetes_dir(cls.deploy / "kubernetes")
+
+    # Shared checks of one set of Kubernetes objects.
+    def check_objects(self, objects, where, tls=False):
+        kinds = by_kind(objects)
+        for kind in ("Deployment", "Service", "PodDisruptionBudget"):
+            self.assertIn(kind, kinds, where)
+        self.assertEqual(len(kinds["Deployment"]), 1, where)
+        deployment = kinds["Deployment"][0]
+        pod = deployment["spec"]["template"]
+        container = pod["spec"]["containers"][0]
+        self.assertEqual(container["command"], self.docker.entrypoint()[:1], where)
+
+        flags = flag_values(container["args"])
+        for name in flags:
+            self.assertIn(name, self.flags, f"{where}: --{name} is not a server flag")
+        grpc_port = port_of(flags["listen"])
+        metrics_port = port_of(flags["metrics_listen"])
+        ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+        self.assertEqual(ports, {"grpc": grpc_port, "metrics": metrics_port}, where)
+        self.assertEqual(set(ports.values()), self.docker.exposed_ports(), where)
+
+        for probe_name in ("startupProbe", "livenessProbe", "readinessProbe"):
+            probe = container[probe_name]
+            if tls:
+                # Kubernetes' gRPC probes cannot speak TLS.
+                self.assertEqual(probe["tcpSocket"], {"port": grpc_port}, f"{where} {probe_name}")
+                self.assertNotIn("grpc", probe)
+            else:
+                self.assertEqual(probe["grpc"]["port"], grpc_port, f"{where} {probe_name}")
+                self.assertNotIn("tcpSocket", probe)
+        if not tls:
+            self.assertEqual(container["readinessProbe"]["grpc"]["service"], HEALTH_SERVICE)
+            self.assertNotIn("service", container["livenessProbe"]["grpc"])
+
+        annotations = pod["metadata"]["annotations"]
+        self.assertEqual(annotations["prometheus.io/port"], str(metrics_port), where)
+        self.assertEqual(annotations["prometheus.io/path"], "/metrics", where)
+
+        # Labels and selectors.
+        selector = deployment["spec"]["selector"]["matchLabels"]
+        pod_labels = pod["metadata"]["labels"]
+        self.assertLessEqual(selector.items(), pod_labels.items(), where)
+        spread = pod["spec"]["topologySpreadConstraints"][0]["labelSelector"]["matchLabels"]
+        self.assertEqual(spread, selector, where)
+        for service in kinds["Service"]:
+            self.assertEqual(service["spec"]["selector"], selector,
+                             f"{where} {service['metadata']['name']}")
+            for port in service["spec"]["ports"]:
+                self.assertIn(port["targetPort"], ports, where)
+                self.assertEqual(port["port"], ports[port["targetPort"]], where)
+        for pdb in kinds["PodDisruptionBudget"]:
+            self.assertEqual(pdb["spec"]["selector"]["matchLabels"], selector, where)
+        for hpa in kinds.get("HorizontalPodAutoscaler", []):
+            target = hpa["spec"]["scaleTargetRef"]
+            self.assertEqual((target["kind"], target["name"]),
+                             ("Deployment", deployment["metadata"]["name"]), where)
+            self.assertNotIn("replicas", deployment["spec"], f"{where}: the HPA owns replicas")
+        if "HorizontalPodAutoscaler" not in kinds:
+            self.assertIn("replicas", deployment["spec"], where)
+
+        services = {s["metadata"]["name"]: s for s in kinds["Service"]}
+        name = deployment["metadata"]["name"]
+        self.assertEqual(services[name + "-headless"]["spec"]["clusterIP"], "None", where)
+        self.assertEqual(services[name]["spec"]["sessionAffinity"], "ClientIP", where)
+
+        # Shutdown: the pod's grace outlasts the server's.
+        self.assertGreater(pod["spec"]["terminationGracePeriodSeconds"],
+                           seconds_of(flags["shutdown_grace"]), where)
+        # Non-root, as the image's user; the data directory is a mounted volume.
+        self.assertTrue(pod["spec"]["securityContext"]["runAsNonRoot"], where)
+        self.assertEqual(str(pod["spec"]["securityContext"]["runAsUser"]),
+                         self.docker.runtime_last("USER").split(":")[0], where)
+        mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+        self.assertIn(flags["data_dir"], mounts, where)
+        volumes = {v["name"] for v in pod["spec"]["volumes"]}
+        self.assertLessEqual(set(mounts.values()), volumes, where)
+        return flags, mounts
+
+    def test_server_starts_with_the_deployment_flags_and_logs_them_as_json(self):
+        deployment = by_kind(self.kubernetes)["Deployment"][0]
+        args = deployment["spec"]["template"]["spec"]["containers"][0]["args"]
+        with tempfile.TemporaryDirectory() as data_dir:
+            local = {"listen": "127.0.0.1:0", "metrics_listen": "127.0.0.1:0",
+                     "data_dir": data_dir}
+            flags = {**flag_values(args), **local}
+            server = subprocess.Popen([ARGS.server] + [f"--{k}={v}" for k, v in flags.items()],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            first = server.stdout.readline()
+            server.send_signal(signal.SIGTERM)
+            _, log = server.communicate(timeout=60)
+        self.assertTrue(first.startswith("listening on "), first + log)
+        self.assertEqual(server.returncode, 0, log)
+        self.assertEqual(flags["log_format"], "json")
+        lines = [json.loads(line) for line in log.splitlines()]
+        self.assertTrue(all(line.keys() >= {"time", "level", "message"} for line in lines))
+        startup = [line["message"] for line in lines
+                   if line["message"].startswith("configuration: ")]
+        self.assertEqual(len(startup), 1, "the configuration is logged once")
+        logged = dict(item.split("=", 1) for item in startup[0].split()[1:])
+        for name, value in flags.items():
+            if name not in ("log_format", "log_level"):
+                self.assertEqual(logged.get(name), value, f"--{name}")
+        # Every server setting is in the line, not only those the Deployment sets.
+        self.assertLessEqual(self.flags - {"log_format", "log_level"}, logged.keys())
+
+    def test_every_yaml_file_parses(self):
+        files = [p for p in self.deploy.rglob("*") if p.suffix in (".yaml", ".yml")
+                 and "templates" not in p.parts]
+        self.assertGreaterEqual(len(files), 8)
+        for path in files:
+            with self.subTest(path=str(path.relative_to(self.repo))):
+                documents = [d for d in yaml.safe_load_all(path.read_text()) if d is not None]
+                self.assertTrue(documents)
+
+    def test_dockerfile(self):
+        docker = self.docker
+        build_runs = " ".join(rest for keyword, rest in docker.build if keyword == "RUN")
+        self.assertIn("make build", build_runs, "the image builds as the Makefile does")
+        self.assertTrue(docker.runtime[0][1].startswith("debian:${DEBIAN_RELEASE}-slim"))
+        user = docker.runtime_last("USER")
+        self.assertIsNotNone(user)
+        self.assertNotIn(user.split(":")[0], ("0", "root"))
+        for key in ("title", "description", "version", "revision", "created"):
+            self.assertIn(f"org.opencontainers.image.{key}", docker.label_keys())
+        entrypoint = flag_values(docker.entrypoint()[1:] + docker.cmd())
+        for name in entrypoint:
+            self.assertIn(name, self.flags)
+        self.assertEqual({port_of(entrypoint["listen"]), port_of(entrypoint["metrics_listen"])},
+                         docker.exposed_ports())
+        self.assertTrue(entrypoint["listen"].startswith("0.0.0.0:"))
+        self.assertEqual(entrypoint["data_dir"], docker.runtime_last("WORKDIR"))
+        self.assertIn(entrypoint["data_dir"], docker.runtime_last("VOLUME"))
+
+    def test_runtime_image_installs_the_libraries_the_server_links(self):
+        for tool in ("ldd", "dpkg-query", "dpkg", "apt-cache"):
+            if shutil.which(tool) is None:
+                self.skipTest(f"{tool} is not installed")
+        ldd = subprocess.run(["ldd", ARGS.server], capture_output=True, text=True,
+                             check=True).stdout
+        if re.search(r"/lib(asan|ubsan|tsan)\.so", ldd):
+            self.skipTest("a sanitizer build (make test-asan) links a runtime no image ships")
+        # dpkg knows each library by the path it installed, before /lib moved under /usr.
+        libraries = sorted({str(Path(path).resolve()) for path in re.findall(r"=> (/\S+)", ldd)})
+        candidates = libraries + [path.replace("/usr/lib/", "/lib/", 1) for path in libraries]
+        owners = subprocess.run(["dpkg", "-S"] + candidates, capture_output=True, text=True,
+                                check=False).stdout
+        needed, held = set(), set()
+        for line in owners.splitlines():
+            package, _, path = line.partition(": ")
+            needed.add(package.split(":")[0])
+            held.add(path.replace("/lib/", "/usr/lib/", 1) if path.startswith("/lib/") else path)
+        self.assertEqual(set(libraries) - held, set(), "libraries no Debian package holds")
+        installed = self.docker.runtime_packages()
+        closure = subprocess.run(
+            ["apt-cache", "depends", "--recurse", "--no-recommends", "--no-suggests",
+             "--no-conflicts", "--no-breaks", "--no-replaces", "--no-enhances"] + sorted(installed),
+            capture_output=True, text=True, check=True).stdout
+        provided = set(installed) | {line.strip() for line in closure.splitlines()
+                                     if line and not line.startswith(" ")}
+        provided |= {line.split(":", 1)[1].strip() for line in closure.splitlines()
+                     if "Depends:" in line}
+        # In debian:bookworm-slim already.
+        provided |= {"libc6", "libgcc-s1", "libstdc++6", "zlib1g"}
+        self.assertLessEqual(needed, provided,
+                             f"the runtime stage lacks {sorted(needed - provided)}")
+
+    def test_kubernetes_manifests(self):
+        self.check_objects(self.kubernetes, "deploy/kubernetes")
+        directory = self.deploy / "kubernetes"
+        kustomization = yaml.safe_load((directory / "kustomization.yaml").read_text())
+        listed = set(kustomization["resources"])
+        present = {p.name for p in directory.glob("*.yaml")} - {"kustomization.yaml"}
+        self.assertEqual(listed, present)
+
+    def test_chart_defaults_render_the_kubernetes_manifests(self):
+        rendered = self.chart.render()
+        self.check_objects(rendered, "helm defaults")
+        key = lambda obj: (obj["kind"], obj["metadata"]["name"])
+        self.assertEqual(sorted(map(key, rendered)), sorted(map(key, self.kubernetes)))
+        expected = {key(obj): obj for obj in self.kubernetes}
+        for obj in rendered:
+            with self.subTest(object=key(obj)):
+                self.assertEqual(obj, expected[key(obj)])
+
+    def test_chart_with_tls_auth_and_fixed_replicas(self):
+        rendered = self.chart.render({
+            "tls": {"enabled": True, "secretName": "wasserwarp-tls", "clientCA": True},
+            "auth": {"enabled": True, "secretName": "wasserwarp-tokens", "key": "tokens.txt"},
+            "autoscaling": {"enabled": False},
+            "replicaCount": 3,
+            "ports": {"grpc": 443, "metrics": 9100},
+            "server": {"extraArgs": ["--session_idle_ttl=720h"]},
+        }, release="bench")
+        kinds = by_kind(rendered)
+        self.assertNotIn("HorizontalPodAutoscaler", kinds)
+        deployment = kinds["Deployment"][0]
+        self.assertEqual(deployment["metadata"]["name"], "bench")
+        self.assertEqual(deployment["spec"]["replicas"], 3)
+        pod = deployment["spec"]["template"]["spec"]
+        container = pod["containers"][0]
+        # The Dockerfile exposes the default ports only; compare the rest by hand.
+        flags = flag_values(container["args"])
+        for name in flags:
+            self.assertIn(name, self.flags)
+        self.assertEqual(flags["session_idle_ttl"], "720h")
+        self.assertEqual((port_of(flags["listen"]), port_of(flags["metrics_listen"])), (443, 9100))
+        for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+            self.assertEqual(container[probe]["tcpSocket"], {"port": 443})
+        mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+        volumes = {v["name"]: v for v in pod["volumes"]}
+        for flag, file_name in (("tls_cert", "tls.crt"), ("tls_key", "tls.key"),
+                                ("tls_client_ca", "ca.crt"), ("auth_tokens_file", "tokens")):
+            directory, _, name = flags[flag].rpartition("/")
+            self.assertEqual(name, file_name)
+            self.assertIn(directory, mounts, flag)
+        tls = volumes[mounts["/etc/wasserwarp/tls"]]["secret"]
+        self.assertEqual(tls["secretName"], "wasserwarp-tls")
+        auth = volumes[mounts["/etc/wasserwarp/auth"]]["secret"]
+        self.assertEqual(auth["secretName"], "wasserwarp-tokens")
+        self.assertEqual(auth["items"], [{"key": "tokens.txt", "path": "tokens"}])
+        services = {s["metadata"]["name"]: s for s in kinds["Service"]}
+        self.assertEqual(set(services), {"bench", "bench-headless"})
+        self.assertEqual(services["bench"]["spec"]["ports"][0]["port"], 443)
+
+    def test_chart_without_tls_passes_no_tls_flags(self):
+        deployment = by_kind(self.chart.render())["Deployment"][0]
+        container = deployment["spec"]["template"]["spec"]["containers"][0]
+        flags = flag_values(container["args"])
+        for flag in ("tls_cert", "tls_key", "tls_client_ca", "auth_tokens_file"):
+            self.assertNotIn(flag, flags)
+
+    def test_compose_and_prometheus(self):
+        compose = yaml.safe_load((self.deploy / "docker-compose.yml").read_text())
+        server = compose["services"]["wasserwarp"]
+        self.assertEqual(server["build"]["dockerfile"], "Dockerfile")
+        self.assertTrue((self.deploy / server["build"]["context"] / "Dockerfile").is_file())
+        published = {int(p.split(":")[-1]) for p in server["ports"]}
+        self.assertEqual(published, self.docker.exposed_ports())
+        flags = flag_values(self.docker.entrypoint()[1:] + server["command"])
+        for name in flags:
+            self.assertIn(name, self.flags)
+        self.assertIn(self.docker.runtime_last("WORKDIR"),
+                      [v.split(":")[1] for v in server["volumes"]])
+        self.assertGreater(int(server["stop_grace_period"].rstrip("s")),
+                           seconds_of(flags["shutdown_grace"]))
+        prometheus = compose["services"]["prometheus"]
+        config_mount = next(v for v in prometheus["volumes"] if v.endswith("prometheus.yml:ro"))
+        config = yaml.safe_load((self.deploy / config_mount.split(":")[0]).read_text())
+        targets = [t for job in config["scrape_configs"] for c in job["static_configs"]
+                   for t in c["targets"]]
+        self.assertEqual(targets, [f"wasserwarp:{port_of(flags['metrics_listen'])}"])
+        self.assertEqual(config["scrape_configs"][0]["metrics_path"], "/metrics")
+
+
+class RendererTest(unittest.TestCase):
+    """The renderer itself, on the constructs the chart uses."""
+
+    def render(self, source, values):
+        chart = Chart.__new__(Chart)
+        chart.defines = {}
+        nodes = chart.parse(source, "test")
+        return chart.render_nodes(nodes, {"Values": values})
+
+    def test_trim_markers_if_else_range_and_functions(self):
+        source = ('{{- define "x" -}}\nname: {{ .Values.n }}\n{{- end }}\n'
+                  "a:\n  {{- include \"x\" . | nindent 2 }}\n"
+                  "{{- if .Values.on }}\nb: then\n{{- else }}\nb: else\n{{- end }}\n"
+                  "c:\n{{- range .Values.list }}\n  - {{ . | quote }}\n{{- end }}\n"
+                  "d: {{ .Values.missing | default \"dflt\" }}\n"
+                  "e:\n  {{- toYaml .Values.map | nindent 2 }}\n")
+        text = self.render(source, {"n": "w", "on": False, "list": ["p", "q"],
+                                    "map": {"k": 1, "j": "v"}})
+        self.assertEqual(yaml.safe_load(text), {"a": {"name": "w"}, "b": "else", "c": ["p", "q"],
+                                                "d": "dflt", "e": {"j": "v", "k": 1}})
+
+    def test_numbers_print_as_helm_prints_float64(self):
+        self.assertEqual(go_number(50051), "50051")
+        self.assertEqual(go_number(999999), "999999")
+        self.assertEqual(go_number(1000000), "1e+06")
+        self.assertEqual(go_number(2147483648), "2.147483648e+09")
+        self.assertEqual(go_number(0.5), "0.5")
+        self.assertEqual(go_text(None), "<no value>")
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repo", required=True)
+    parser.add_argument("--server", required=True)
+    ARGS, rest = parser.parse_known_args()
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
