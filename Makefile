@@ -83,17 +83,18 @@ LOAD_ARGS ?= --clients 32 --seconds 60
 load: build
 	$(BUILD_DIR)/bench/load $(LOAD_ARGS)
 
-# Sanitizer builds, each in a directory of its own, -O1 -g with assertions on. Debian's
-# libraries are not instrumented: they are checked only where they touch our memory.
-SANITIZER_CMAKE := -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
-  -DWASSERWARP_BUILD_BENCHMARKS=OFF
+# Sanitizer builds with clang-14, -O1 -g1 (line tables for the reports), assertions on.
+# Debian's libraries are not instrumented: they are checked only where they touch our memory.
+# One build serves test-asan and fuzz: every test and the libFuzzer harnesses under ASan+UBSan,
+# with libFuzzer's coverage compiled into every library.
+SANITIZER_CMAKE := -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DWASSERWARP_BUILD_BENCHMARKS=OFF
 SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1 \
   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   TSAN_OPTIONS=second_deadlock_stack=1
 ASAN_BUILD_DIR ?= build-asan
 TSAN_BUILD_DIR ?= build-tsan
-FUZZ_BUILD_DIR ?= build-fuzz
 FUZZ_SECONDS   ?= 60
 # The server's shared state from many threads: job slots and cancellation, the session
 # store, uploads racing deletions. Tests through gRPC are left out: Debian's gRPC hands calls
@@ -102,7 +103,8 @@ TSAN_TESTS := server_job_queue_test server_session_store_test server_concurrency
 FUZZERS    := csv_fuzz series_fuzz upload_fuzz
 
 $(ASAN_BUILD_DIR)/build.ninja:
-	cmake -S . -B $(ASAN_BUILD_DIR) $(SANITIZER_CMAKE) -DWASSERWARP_SANITIZE=address,undefined
+	cmake -S . -B $(ASAN_BUILD_DIR) $(SANITIZER_CMAKE) -DWASSERWARP_SANITIZE=address,undefined \
+	  -DWASSERWARP_FUZZ=ON
 
 # Every test under AddressSanitizer and UndefinedBehaviorSanitizer.
 test-asan: deps $(ASAN_BUILD_DIR)/build.ninja
@@ -118,21 +120,17 @@ test-tsan: deps $(TSAN_BUILD_DIR)/build.ninja
 	@set -e; for t in $(TSAN_TESTS); do \
 	  echo "== $$t"; $(SANITIZER_ENV) $(TSAN_BUILD_DIR)/tests/$$t --gtest_brief=1; done
 
-$(FUZZ_BUILD_DIR)/build.ninja:
-	cmake -S . -B $(FUZZ_BUILD_DIR) $(SANITIZER_CMAKE) -DCMAKE_CXX_COMPILER=clang++-14 \
-	  -DWASSERWARP_BUILD_TESTS=OFF -DWASSERWARP_SANITIZE=address,undefined -DWASSERWARP_FUZZ=ON
-
 # Each libFuzzer harness for FUZZ_SECONDS from its seed corpus in tests/fuzz/corpus/; what it
-# finds goes to $(FUZZ_BUILD_DIR)/corpus/, a failing input to $(FUZZ_BUILD_DIR)/<harness>-*.
-fuzz: deps $(FUZZ_BUILD_DIR)/build.ninja
-	cmake --build $(FUZZ_BUILD_DIR) -j $(JOBS) --target $(FUZZERS)
+# finds goes to $(ASAN_BUILD_DIR)/fuzz-corpus/, a failing input to $(ASAN_BUILD_DIR)/<harness>-*.
+fuzz: deps $(ASAN_BUILD_DIR)/build.ninja
+	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target $(FUZZERS)
 	@set -e; for f in $(FUZZERS); do \
-	  seeds=tests/fuzz/corpus/$${f%_fuzz}; corpus=$(FUZZ_BUILD_DIR)/corpus/$$f; \
+	  seeds=tests/fuzz/corpus/$${f%_fuzz}; corpus=$(ASAN_BUILD_DIR)/fuzz-corpus/$$f; \
 	  dict=tests/fuzz/$${f%_fuzz}.dict; [ -f $$dict ] && dict=-dict=$$dict || dict=; \
 	  mkdir -p $$corpus; echo "== $$f for $(FUZZ_SECONDS) s"; \
-	  $(SANITIZER_ENV) $(FUZZ_BUILD_DIR)/tests/fuzz/$$f $$corpus $$seeds $$dict \
+	  $(SANITIZER_ENV) $(ASAN_BUILD_DIR)/tests/fuzz/$$f $$corpus $$seeds $$dict \
 	    -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -verbosity=0 \
-	    -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD_DIR)/$$f-; \
+	    -print_final_stats=1 -artifact_prefix=$(ASAN_BUILD_DIR)/$$f-; \
 	done
 
 .PHONY: load test-asan test-tsan fuzz
@@ -151,4 +149,4 @@ check-format:
 	clang-format --dry-run --Werror $(CPP_SOURCES)
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_BUILD_DIR) $(TSAN_BUILD_DIR) $(FUZZ_BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_BUILD_DIR) $(TSAN_BUILD_DIR)
