@@ -120,18 +120,28 @@ test-tsan: deps $(TSAN_BUILD_DIR)/build.ninja
 	@set -e; for t in $(TSAN_TESTS); do \
 	  echo "== $$t"; $(SANITIZER_ENV) $(TSAN_BUILD_DIR)/tests/$$t --gtest_brief=1; done
 
-# Each libFuzzer harness for FUZZ_SECONDS from its seed corpus in tests/fuzz/corpus/; what it
-# finds goes to $(ASAN_BUILD_DIR)/fuzz-corpus/, a failing input to $(ASAN_BUILD_DIR)/<harness>-*.
+# The libFuzzer harnesses, all at once for FUZZ_SECONDS each, from the seed corpora in
+# tests/fuzz/corpus/. What they find goes to $(ASAN_BUILD_DIR)/fuzz-corpus/, each one's output
+# to $(ASAN_BUILD_DIR)/<harness>.log, a failing input to $(ASAN_BUILD_DIR)/<harness>-crash-*.
 fuzz: deps $(ASAN_BUILD_DIR)/build.ninja
 	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target $(FUZZERS)
-	@set -e; for f in $(FUZZERS); do \
+	@pids=; for f in $(FUZZERS); do \
 	  seeds=tests/fuzz/corpus/$${f%_fuzz}; corpus=$(ASAN_BUILD_DIR)/fuzz-corpus/$$f; \
 	  dict=tests/fuzz/$${f%_fuzz}.dict; [ -f $$dict ] && dict=-dict=$$dict || dict=; \
-	  mkdir -p $$corpus; echo "== $$f for $(FUZZ_SECONDS) s"; \
+	  mkdir -p $$corpus; \
 	  $(SANITIZER_ENV) $(ASAN_BUILD_DIR)/tests/fuzz/$$f $$corpus $$seeds $$dict \
 	    -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -verbosity=0 \
-	    -print_final_stats=1 -artifact_prefix=$(ASAN_BUILD_DIR)/$$f-; \
-	done
+	    -print_final_stats=1 -artifact_prefix=$(ASAN_BUILD_DIR)/$$f- \
+	    > $(ASAN_BUILD_DIR)/$$f.log 2>&1 & pids="$$pids $$!"; \
+	done; \
+	echo "fuzz: $(FUZZERS), $(FUZZ_SECONDS) s each"; \
+	failed=; set -- $$pids; for f in $(FUZZERS); do wait $$1 || failed="$$failed $$f"; shift; done; \
+	for f in $(FUZZERS); do \
+	  echo "== $$f"; grep -E '^stat::(number_of_executed_units|new_units_added)' \
+	    $(ASAN_BUILD_DIR)/$$f.log || true; \
+	done; \
+	for f in $$failed; do echo "== $$f FAILED:"; tail -n 80 $(ASAN_BUILD_DIR)/$$f.log; done; \
+	[ -z "$$failed" ]
 
 .PHONY: load test-asan test-tsan fuzz
 

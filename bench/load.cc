@@ -2,8 +2,9 @@
 // with its own connection, for T seconds create a session, upload runs into
 // it, validate it and delete it, over and over. Then it prints requests per
 // second, p50/p95/p99 latency per RPC, errors by status code and, when it
-// started the server itself, the server's resident memory at the start, the
-// middle and the end. Exit status 0 only when no call failed.
+// started the server itself, the server's resident memory at the start and
+// after every tenth of the run. Exit status 0 only when no call failed and
+// the server it started exited 0 on SIGTERM.
 //
 //   load [--server 127.0.0.1:PORT] [--clients 32] [--seconds 60]
 //        [--runs-per-session 4] [--samples 1000] [--channels 1]
@@ -374,8 +375,10 @@ int Main(int argc, char** argv) {
       options->runs_per_session, options->runs_per_session, options->samples, options->channels);
   std::fflush(stdout);
 
-  std::array<std::pair<int64_t, int64_t>, 3> memory{};
-  if (child) memory[0] = child->Memory();
+  // The server's RSS at the start and after each tenth of the run: flat once warm, or not.
+  constexpr int kMemorySamples = 10;
+  std::vector<std::pair<int64_t, int64_t>> memory;
+  if (child) memory.push_back(child->Memory());
   std::atomic<bool> stop = false;
   std::vector<Record> records(options->clients);
   std::vector<std::thread> clients;
@@ -383,13 +386,14 @@ int Main(int argc, char** argv) {
   for (int c = 0; c < options->clients; ++c) {
     clients.emplace_back([&, c] { records[c] = RunClient(*options, address, c, stop); });
   }
-  std::this_thread::sleep_for(std::chrono::seconds(options->seconds) / 2);
-  if (child) memory[1] = child->Memory();
-  std::this_thread::sleep_until(start + std::chrono::seconds(options->seconds));
+  for (int k = 1; k <= kMemorySamples; ++k) {
+    std::this_thread::sleep_until(start +
+                                  std::chrono::seconds(options->seconds) * k / kMemorySamples);
+    if (child) memory.push_back(child->Memory());
+  }
   stop = true;
   for (std::thread& client : clients) client.join();
   const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-  if (child) memory[2] = child->Memory();
 
   Record all;
   for (Record& record : records) {
@@ -422,9 +426,16 @@ int Main(int argc, char** argv) {
   if (!all.first_error.empty()) std::printf("first error: %s\n", all.first_error.c_str());
   int exit_code = all.errors.empty() ? 0 : 1;
   if (child) {
-    std::printf("server RSS: start %s, middle %s, end %s; peak %s\n", Mib(memory[0].first).c_str(),
-                Mib(memory[1].first).c_str(), Mib(memory[2].first).c_str(),
-                Mib(memory[2].second).c_str());
+    std::string timeline;
+    for (const auto& [rss, peak] : memory) {
+      absl::StrAppend(&timeline, timeline.empty() ? "" : " ",
+                      absl::StrFormat("%.1f", static_cast<double>(rss) / 1024));
+    }
+    std::printf("server RSS: start %s, middle %s, end %s; peak %s\n",
+                Mib(memory.front().first).c_str(), Mib(memory[kMemorySamples / 2].first).c_str(),
+                Mib(memory.back().first).c_str(), Mib(memory.back().second).c_str());
+    std::printf("server RSS every %.1f s (MiB): %s\n",
+                static_cast<double>(options->seconds) / kMemorySamples, timeline.c_str());
     const int server_exit = child->Stop();
     std::printf("server exit status after SIGTERM: %d\n", server_exit);
     if (server_exit != 0) exit_code = 1;

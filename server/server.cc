@@ -6,11 +6,13 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "heap_trim.h"
 #include "metrics_interceptor.h"
 #include "server_credentials.h"
 #include "spdlog/spdlog.h"
@@ -19,6 +21,9 @@ namespace wasserwarp::service {
 namespace {
 
 constexpr char kServiceName[] = "wasserwarp.v1.ValidationService";
+
+// How often freed heap memory goes back to the system (heap_trim.h).
+constexpr absl::Duration kHeapTrimInterval = absl::Seconds(5);
 
 // The host part of host:port, brackets of an IPv6 literal included.
 std::string HostOf(const std::string& listen) {
@@ -100,7 +105,7 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   grpc::HealthCheckServiceInterface* health = server->server_->GetHealthCheckService();
   health->SetServingStatus(true);
   health->SetServingStatus(kServiceName, true);
-  server->sweeper_ = std::thread([raw = server.get()] { raw->Sweep(); });
+  server->maintainer_ = std::thread([raw = server.get()] { raw->Maintain(); });
   return server;
 }
 
@@ -147,7 +152,7 @@ void ValidationServer::Shutdown(absl::Duration grace) {
     shut_down_ = true;
     stopping_ = true;
   }
-  if (sweeper_.joinable()) sweeper_.join();
+  if (maintainer_.joinable()) maintainer_.join();
   if (server_ != nullptr) {
     spdlog::info("shutting down: {:.1f} s grace for calls in progress",
                  absl::ToDoubleSeconds(grace));
@@ -188,11 +193,17 @@ absl::Status ValidationServer::ReloadAuthTokens() {
   return absl::OkStatus();
 }
 
-void ValidationServer::Sweep() {
+void ValidationServer::Maintain() {
+  absl::Time next_sweep = absl::Now() + config_.sweep_interval;
   absl::MutexLock lock(&mu_);
-  while (!mu_.AwaitWithTimeout(absl::Condition(&stopping_), config_.sweep_interval)) {
+  while (!mu_.AwaitWithTimeout(absl::Condition(&stopping_),
+                               std::min(config_.sweep_interval, kHeapTrimInterval))) {
     mu_.Unlock();
-    ExpireIdleSessions(absl::Now());
+    if (const absl::Time now = absl::Now(); now >= next_sweep) {
+      ExpireIdleSessions(now);
+      next_sweep = now + config_.sweep_interval;
+    }
+    ReturnFreeHeapMemory();
     mu_.Lock();
   }
 }

@@ -1,6 +1,7 @@
 // A running wasserwarp service: the gRPC server with the validation,
-// health and reflection services, the session store, the job queue and the
-// idle-session sweeper. main.cc runs one; tests run one in-process.
+// health and reflection services, the session store, the job queue and a
+// maintenance thread (idle sessions, freed heap memory). main.cc runs one;
+// tests run one in-process.
 
 #ifndef WASSERWARP_SERVER_SERVER_H_
 #define WASSERWARP_SERVER_SERVER_H_
@@ -46,7 +47,7 @@ class ValidationServer {
   // Returns when every call and job has ended. Idempotent.
   void Shutdown(absl::Duration grace);
 
-  // Drops the sessions idle past their TTL at `now` (the sweeper's work,
+  // Drops the sessions idle past their TTL at `now` (the maintenance thread's work,
   // callable directly) and brings the database up to date
   // (SessionStore::SyncDatabase); returns their ids.
   std::vector<std::string> ExpireIdleSessions(absl::Time now);
@@ -64,7 +65,9 @@ class ValidationServer {
                    std::unique_ptr<AuthTokens> tokens, std::unique_ptr<SessionDatabase> database);
   // The database's sessions into the store, before any call can come.
   absl::Status RestoreSessions();
-  void Sweep();
+  // Every few seconds until shutdown: drops idle sessions once per
+  // sweep_interval and returns freed heap memory to the system.
+  void Maintain();
 
   const ServerConfig config_;
   // Null without config.metrics_listen. Before the job queue, whose
@@ -80,7 +83,7 @@ class ValidationServer {
   std::unique_ptr<grpc::Server> server_;
   std::string address_;
   std::unique_ptr<MetricsEndpoint> metrics_endpoint_;
-  std::thread sweeper_;
+  std::thread maintainer_;
   absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   bool shut_down_ ABSL_GUARDED_BY(mu_) = false;

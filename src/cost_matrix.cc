@@ -11,12 +11,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "arena_pool.h"
 #include "first_error.h"
 #include "progress_throttle.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 #include "tbb/partitioner.h"
-#include "tbb/task_arena.h"
 #include "twed_batch.h"
 
 namespace wasserwarp {
@@ -244,9 +244,8 @@ absl::StatusOr<CostMatrix> ComputeCostMatrix(const std::vector<Series>& rows,
   };
 
   if (unit_cells.units() > 0) {
-    tbb::task_arena arena(options.max_threads > 0 ? options.max_threads
-                                                  : tbb::task_arena::automatic);
-    arena.execute([&] {
+    BorrowedArena arena(options.max_threads);
+    arena.arena().execute([&] {
       tbb::parallel_for(CellBalancedRange(unit_cells, 0, unit_cells.units()), compute_range,
                         tbb::simple_partitioner());
     });

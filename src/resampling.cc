@@ -8,7 +8,6 @@
 #include "first_error.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
-#include "tbb/task_arena.h"
 
 namespace wasserwarp::resampling {
 
@@ -16,7 +15,7 @@ ResampleLoop::ResampleLoop(const VerdictContext& context, uint64_t total_solves)
     : context_(context),
       throttle_(context.progress_interval_ms),
       total_(total_solves),
-      arena_(context.max_threads > 0 ? context.max_threads : tbb::task_arena::automatic) {}
+      arena_(context.max_threads) {}
 
 absl::Status ResampleLoop::Run(size_t count, uint64_t solves_per_item,
                                absl::FunctionRef<absl::Status(size_t)> body) {
@@ -32,7 +31,8 @@ absl::Status ResampleLoop::Run(size_t count, uint64_t solves_per_item,
       SolvesDone(solves_per_item);
     }
   };
-  arena_.execute([&] { tbb::parallel_for(tbb::blocked_range<size_t>(0, count), run_range); });
+  arena_.arena().execute(
+      [&] { tbb::parallel_for(tbb::blocked_range<size_t>(0, count), run_range); });
   if (cancel != nullptr && cancel->cancelled()) {
     return absl::CancelledError("verdict resampling cancelled");
   }

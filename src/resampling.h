@@ -12,8 +12,8 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
+#include "arena_pool.h"
 #include "progress_throttle.h"
-#include "tbb/task_arena.h"
 #include "wasserwarp/verdict.h"
 
 namespace wasserwarp::resampling {
@@ -39,7 +39,7 @@ class ResampleLoop {
   const VerdictContext& context_;
   ProgressThrottle throttle_;
   const uint64_t total_;
-  tbb::task_arena arena_;
+  BorrowedArena arena_;
   std::atomic<uint64_t> done_{0};
 };
 

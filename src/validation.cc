@@ -11,9 +11,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "arena_pool.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
-#include "tbb/task_arena.h"
 
 namespace wasserwarp {
 namespace {
@@ -38,8 +38,8 @@ absl::Status CheckNotCancelled(const CancellationToken* cancel) {
 // Calls `visit(k)` for every plan entry k, in parallel on at most `max_threads` threads.
 template <typename Visit>
 void ForEachPlanEntry(const std::vector<PlanEntry>& plan, int max_threads, const Visit& visit) {
-  tbb::task_arena arena(max_threads > 0 ? max_threads : tbb::task_arena::automatic);
-  arena.execute([&] {
+  BorrowedArena arena(max_threads);
+  arena.arena().execute([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, plan.size(), 1),
                       [&](const tbb::blocked_range<size_t>& range) {
                         for (size_t k = range.begin(); k < range.end(); ++k) visit(k);
