@@ -6,7 +6,6 @@
 #include <grpcpp/security/credentials.h>
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <random>
@@ -21,14 +20,13 @@
 #include "e2e_process.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "random_runs.h"
+#include "scratch_dir.h"
 #include "session_database.h"
 #include "validation_client.h"
 #include "wasserwarp/report_json.h"
 
 namespace wasserwarp {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr int kUploaders = 3;
 constexpr int kKills = 4;
@@ -51,20 +49,9 @@ Series RunFor(int round, int uploader, int n) {
 
 class E2eDurabilityTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::path(::testing::TempDir()) / "e2e_durability_XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    scratch_ = pattern;
-    data_dir_ = scratch_ + "/data";
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(scratch_, ignored);
-  }
-
   std::unique_ptr<e2e::ServerProcess> StartServer() {
     absl::StatusOr<std::unique_ptr<e2e::ServerProcess>> server = e2e::ServerProcess::Start(
-        WASSERWARP_SERVER, scratch_, {"--data_dir", data_dir_, "--log_level=warn"});
+        WASSERWARP_SERVER, scratch_.root().string(), {"--data_dir", data_dir_, "--log_level=warn"});
     EXPECT_TRUE(server.ok()) << server.status();
     return server.ok() ? *std::move(server) : nullptr;
   }
@@ -76,8 +63,8 @@ class E2eDurabilityTest : public ::testing::Test {
     return connected.ok() ? *std::move(connected) : nullptr;
   }
 
-  std::string scratch_;
-  std::string data_dir_;
+  const test_support::ScratchDir scratch_{"e2e_durability_"};
+  const std::string data_dir_ = scratch_.Path("data");
 };
 
 // What GetSession says of each session: every acknowledged run is there, and every run there

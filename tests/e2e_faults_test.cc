@@ -3,81 +3,42 @@
 // during a validation (drained within the grace, or cancelled at its end, the sessions kept
 // for the restart), and many clients against the quotas (RESOURCE_EXHAUSTED, the server up).
 
-#include <arpa/inet.h>
 #include <gmock/gmock.h>
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <atomic>
-#include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "e2e_process.h"
+#include "metrics_scrape.h"
 #include "random_runs.h"
+#include "scratch_dir.h"
 #include "session_store.h"
 #include "validation_client.h"
 
 namespace wasserwarp {
 namespace {
 
-namespace fs = std::filesystem;
 using ::testing::AnyOf;
 using ::testing::HasSubstr;
 
-constexpr char kUploadingBytes[] = "wasserwarp_bytes_held{state=\"uploading\"}";
-constexpr char kCommittedBytes[] = "wasserwarp_bytes_held{state=\"committed\"}";
-constexpr char kJobsRunning[] = "wasserwarp_jobs_running";
-
-// The body of GET http://`address`/metrics; empty when the endpoint does not answer.
-std::string Scrape(const std::string& address) {
-  const size_t colon = address.rfind(':');
-  int port = 0;
-  if (colon == std::string::npos || !absl::SimpleAtoi(address.substr(colon + 1), &port)) return "";
-  sockaddr_in endpoint = {};
-  endpoint.sin_family = AF_INET;
-  endpoint.sin_port = htons(static_cast<uint16_t>(port));
-  if (inet_pton(AF_INET, address.substr(0, colon).c_str(), &endpoint.sin_addr) != 1) return "";
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return "";
-  std::string response;
-  if (connect(fd, reinterpret_cast<const sockaddr*>(&endpoint), sizeof endpoint) == 0) {
-    const std::string request = "GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n";
-    if (write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size())) {
-      response = e2e::ReadUntilEnd(fd);
-    }
-  }
-  close(fd);
-  const size_t body = response.find("\r\n\r\n");
-  return body == std::string::npos ? "" : response.substr(body + 4);
-}
-
-// The value of the sample `name` (labels included) in a scrape; -1 when absent.
-double Sample(const std::string& scrape, const std::string& name) {
-  const std::string prefix = name + " ";
-  for (size_t line = 0; line < scrape.size();) {
-    const size_t end = std::min(scrape.find('\n', line), scrape.size());
-    if (scrape.compare(line, prefix.size(), prefix) == 0) {
-      double value = -1;
-      if (absl::SimpleAtod(scrape.substr(line + prefix.size(), end - line - prefix.size()),
-                           &value)) {
-        return value;
-      }
-    }
-    line = end + 1;
-  }
-  return -1;
-}
+// The metrics the tests read: a name, and the value of its "state" label where it has one.
+struct Metric {
+  std::string_view name;
+  std::string_view state;
+};
+constexpr Metric kUploadingBytes = {"wasserwarp_bytes_held", "uploading"};
+constexpr Metric kCommittedBytes = {"wasserwarp_bytes_held", "committed"};
+constexpr Metric kJobsRunning = {"wasserwarp_jobs_running", ""};
 
 // Messages of a run's header and one chunk of all its samples, for streams written by hand.
 std::vector<v1::UploadSeriesRequest> HeaderAndSamples(const std::string& session, v1::Role role,
@@ -95,22 +56,11 @@ std::vector<v1::UploadSeriesRequest> HeaderAndSamples(const std::string& session
 
 class E2eFaultsTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::path(::testing::TempDir()) / "e2e_faults_XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    scratch_ = pattern;
-    data_dir_ = scratch_ + "/data";
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(scratch_, ignored);
-  }
-
   // A server on data_dir_, and clients of it.
   void StartServer(std::vector<std::string> flags) {
     flags.insert(flags.end(), {"--data_dir", data_dir_});
     absl::StatusOr<std::unique_ptr<e2e::ServerProcess>> server =
-        e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch_, flags);
+        e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch_.root().string(), flags);
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = *std::move(server);
     absl::StatusOr<std::unique_ptr<client::ValidationClient>> client =
@@ -138,13 +88,20 @@ class E2eFaultsTest : public ::testing::Test {
     metrics_ = log.substr(address, log.find("/metrics", address) - address);
   }
 
-  // Waits up to 10 s for the metric `name` to read `value`; returns what it reads last.
-  double AwaitSample(const std::string& name, double value) {
+  // The value of `metric` now; -1 when the server does not export it.
+  double MetricValue(const Metric& metric) const {
+    test_support::Labels labels;
+    if (!metric.state.empty()) labels.emplace("state", metric.state);
+    return test_support::Scrape::Of(metrics_).Value(std::string(metric.name), labels).value_or(-1);
+  }
+
+  // Waits up to 10 s for `metric` to read `value`; returns what it reads last.
+  double AwaitSample(const Metric& metric, double value) const {
     const absl::Time deadline = absl::Now() + absl::Seconds(10);
-    double read = Sample(Scrape(metrics_), name);
+    double read = MetricValue(metric);
     while (read != value && absl::Now() < deadline) {
       absl::SleepFor(absl::Milliseconds(20));
-      read = Sample(Scrape(metrics_), name);
+      read = MetricValue(metric);
     }
     return read;
   }
@@ -166,8 +123,8 @@ class E2eFaultsTest : public ::testing::Test {
     UploadWorkload(session, kLongWorkloadRuns, 5000);
   }
 
-  std::string scratch_;
-  std::string data_dir_;
+  const test_support::ScratchDir scratch_{"e2e_faults_"};
+  const std::string data_dir_ = scratch_.Path("data");
   std::unique_ptr<e2e::ServerProcess> server_;
   std::string metrics_;
   std::unique_ptr<client::ValidationClient> client_;
@@ -179,9 +136,9 @@ TEST_F(E2eFaultsTest, AClientGoneMidUploadLeavesNoRunAndItsBytesComeBack) {
   ASSERT_TRUE(client_->CreateSession("s", {}).ok());
   const Series kept = test_data::RandomWalkRuns("kept", 1, 1000, 1000, 2, 3)[0];
   ASSERT_TRUE(client_->UploadRuns("s", {kept}, {}).ok());
-  const double committed = Sample(Scrape(metrics_), kCommittedBytes);
-  ASSERT_GT(committed, 0) << Scrape(metrics_);
-  ASSERT_EQ(Sample(Scrape(metrics_), kUploadingBytes), 0);
+  const double committed = MetricValue(kCommittedBytes);
+  ASSERT_GT(committed, 0) << test_support::HttpGet(metrics_, "/metrics").body;
+  ASSERT_EQ(MetricValue(kUploadingBytes), 0);
 
   const Series partial = test_data::RandomWalkRuns("partial", 1, 100'000, 100'000, 2, 4)[0];
   const double partial_bytes =
@@ -207,7 +164,7 @@ TEST_F(E2eFaultsTest, AClientGoneMidUploadLeavesNoRunAndItsBytesComeBack) {
     EXPECT_THAT(status.error_code(),
                 AnyOf(grpc::StatusCode::CANCELLED, grpc::StatusCode::DEADLINE_EXCEEDED));
     EXPECT_EQ(AwaitSample(kUploadingBytes, 0), 0);
-    EXPECT_EQ(Sample(Scrape(metrics_), kCommittedBytes), committed);
+    EXPECT_EQ(MetricValue(kCommittedBytes), committed);
     absl::StatusOr<v1::Session> session = client_->GetSession("s");
     ASSERT_TRUE(session.ok()) << session.status();
     ASSERT_EQ(session->runs_size(), 1);
@@ -231,7 +188,7 @@ TEST_F(E2eFaultsTest, AClientGoneMidValidationCancelsItsJobAndFreesTheSlot) {
   while (reader->Read(&event) && event.progress().phase() != v1::PHASE_COST_MATRIX) {
   }
   ASSERT_EQ(event.progress().phase(), v1::PHASE_COST_MATRIX);
-  EXPECT_EQ(Sample(Scrape(metrics_), kJobsRunning), 1);
+  EXPECT_EQ(MetricValue(kJobsRunning), 1);
   context.TryCancel();
   while (reader->Read(&event)) {
   }
@@ -393,7 +350,7 @@ TEST_F(E2eFaultsTest, ManyClientsAgainstTheQuotasGetResourceExhaustedAndTheServe
   }
   EXPECT_LE(total, kTotalBytes);
   EXPECT_EQ(AwaitSample(kUploadingBytes, 0), 0);
-  EXPECT_EQ(Sample(Scrape(metrics_), kCommittedBytes), static_cast<double>(total));
+  EXPECT_EQ(MetricValue(kCommittedBytes), static_cast<double>(total));
   client_.reset();
   EXPECT_EQ(server_->Stop(), 0) << server_->Log();
 }
