@@ -12,6 +12,7 @@
 #define WASSERWARP_SRC_ARENA_POOL_H_
 
 #include <memory>
+#include <utility>
 
 #include "tbb/task_arena.h"
 
@@ -26,6 +27,12 @@ class BorrowedArena {
 
   BorrowedArena(const BorrowedArena&) = delete;
   BorrowedArena& operator=(const BorrowedArena&) = delete;
+
+  // As tbb::task_arena::execute: runs `f` in the arena and returns what it returns.
+  template <typename F>
+  decltype(auto) execute(F&& f) {
+    return arena_->execute(std::forward<F>(f));
+  }
 
   tbb::task_arena& arena() { return *arena_; }
 

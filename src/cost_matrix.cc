@@ -245,7 +245,7 @@ absl::StatusOr<CostMatrix> ComputeCostMatrix(const std::vector<Series>& rows,
 
   if (unit_cells.units() > 0) {
     BorrowedArena arena(options.max_threads);
-    arena.arena().execute([&] {
+    arena.execute([&] {
       tbb::parallel_for(CellBalancedRange(unit_cells, 0, unit_cells.units()), compute_range,
                         tbb::simple_partitioner());
     });

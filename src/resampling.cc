@@ -31,8 +31,7 @@ absl::Status ResampleLoop::Run(size_t count, uint64_t solves_per_item,
       SolvesDone(solves_per_item);
     }
   };
-  arena_.arena().execute(
-      [&] { tbb::parallel_for(tbb::blocked_range<size_t>(0, count), run_range); });
+  arena_.execute([&] { tbb::parallel_for(tbb::blocked_range<size_t>(0, count), run_range); });
   if (cancel != nullptr && cancel->cancelled()) {
     return absl::CancelledError("verdict resampling cancelled");
   }

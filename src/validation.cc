@@ -39,7 +39,7 @@ absl::Status CheckNotCancelled(const CancellationToken* cancel) {
 template <typename Visit>
 void ForEachPlanEntry(const std::vector<PlanEntry>& plan, int max_threads, const Visit& visit) {
   BorrowedArena arena(max_threads);
-  arena.arena().execute([&] {
+  arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, plan.size(), 1),
                       [&](const tbb::blocked_range<size_t>& range) {
                         for (size_t k = range.begin(); k < range.end(); ++k) visit(k);

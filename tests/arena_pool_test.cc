@@ -53,7 +53,7 @@ TEST(ArenaPoolTest, ManyStepsFromManyThreadsUseNoMoreArenasThanRanAtOnce) {
       for (int step = 0; step < kStepsPerThread; ++step) {
         BorrowedArena arena(2);
         seen[t].insert(&arena.arena());
-        arena.arena().execute([&] { tbb::parallel_for(0, 8, [&](int i) { sum += i; }); });
+        arena.execute([&] { tbb::parallel_for(0, 8, [&](int i) { sum += i; }); });
       }
     });
   }
