@@ -12,13 +12,8 @@
 // Without --server it starts the wasserwarp-server it was built with on a
 // free loopback port, with its own data directory, and stops it at the end.
 
-#include <fcntl.h>
 #include <grpcpp/grpcpp.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -38,15 +33,15 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
+#include "e2e_process.h"
 #include "random_runs.h"
 #include "wasserwarp/v1/validation.grpc.pb.h"
-
-extern char** environ;
 
 namespace wasserwarp::bench {
 namespace {
@@ -130,109 +125,41 @@ std::optional<Options> ParseOptions(int argc, char** argv, std::string& error) {
   return options;
 }
 
-// The server this program started: a child on a free loopback port.
-class ServerChild {
+// A directory of this program's own under the system's temporary directory, removed with
+// everything in it at the end: the server's data directory and log.
+class TemporaryDirectory {
  public:
-  ~ServerChild() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    if (stdout_fd_ >= 0) close(stdout_fd_);
-    std::error_code ignored;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
-  }
-
-  // Starts WASSERWARP_SERVER and reads "listening on HOST:PORT" from it.
-  bool Start(std::string& error) {
+  TemporaryDirectory() {
     std::string pattern = (std::filesystem::temp_directory_path() / "wasserwarp-load-XXXXXX");
-    if (mkdtemp(pattern.data()) == nullptr) {
-      error = "cannot create a scratch directory";
-      return false;
-    }
-    dir_ = pattern;
-    int out[2];
-    if (pipe2(out, O_CLOEXEC) != 0) {
-      error = "pipe failed";
-      return false;
-    }
-    std::vector<std::string> args = {WASSERWARP_SERVER, "--listen",    "127.0.0.1:0", "--data_dir",
-                                     dir_ + "/data",    "--log_level", "warn"};
-    std::vector<char*> argv;
-    for (std::string& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    const std::string log = dir_ + "/server.log";
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int spawned = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(out[1]);
-    stdout_fd_ = out[0];
-    if (spawned != 0) {
-      pid_ = -1;
-      error = absl::StrCat("cannot start ", WASSERWARP_SERVER);
-      return false;
-    }
-    std::string line;
-    char c = 0;
-    pollfd ready = {stdout_fd_, POLLIN, 0};
-    while (c != '\n') {
-      if (poll(&ready, 1, 30'000) <= 0 || read(stdout_fd_, &c, 1) != 1) {
-        error = absl::StrCat("the server did not say where it listens; see ", log);
-        return false;
-      }
-      line.push_back(c);
-    }
-    absl::string_view address = absl::StripTrailingAsciiWhitespace(line);
-    if (!absl::ConsumePrefix(&address, "listening on ")) {
-      error = absl::StrCat("unexpected first line from the server: ", line);
-      return false;
-    }
-    address_ = std::string(address);
-    return true;
+    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
   }
 
-  const std::string& address() const { return address_; }
-
-  // VmRSS and VmHWM from /proc, in KiB.
-  std::pair<int64_t, int64_t> Memory() const {
-    std::ifstream status(absl::StrCat("/proc/", pid_, "/status"));
-    int64_t rss = -1;
-    int64_t peak = -1;
-    for (std::string line; std::getline(status, line);) {
-      absl::string_view rest = line;
-      if (absl::ConsumePrefix(&rest, "VmRSS:")) {
-        (void)absl::SimpleAtoi(absl::StripSuffix(absl::StripAsciiWhitespace(rest), " kB"), &rss);
-      } else if (absl::ConsumePrefix(&rest, "VmHWM:")) {
-        (void)absl::SimpleAtoi(absl::StripSuffix(absl::StripAsciiWhitespace(rest), " kB"), &peak);
-      }
-    }
-    return {rss, peak};
-  }
-
-  // SIGTERM, then the exit status (-1: none within 30 s, or a signal).
-  int Stop() {
-    kill(pid_, SIGTERM);
-    int status = 0;
-    for (int waited = 0; waited < 3000; ++waited) {
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return -1;
-  }
+  // Empty when it could not be created.
+  const std::string& path() const { return path_; }
 
  private:
-  pid_t pid_ = -1;
-  int stdout_fd_ = -1;
-  std::string dir_;
-  std::string address_;
+  std::string path_;
 };
+
+// VmRSS and VmHWM of process `pid` from /proc, in KiB.
+std::pair<int64_t, int64_t> Memory(pid_t pid) {
+  std::ifstream status(absl::StrCat("/proc/", pid, "/status"));
+  int64_t rss = -1;
+  int64_t peak = -1;
+  for (std::string line; std::getline(status, line);) {
+    absl::string_view rest = line;
+    if (absl::ConsumePrefix(&rest, "VmRSS:")) {
+      (void)absl::SimpleAtoi(absl::StripSuffix(absl::StripAsciiWhitespace(rest), " kB"), &rss);
+    } else if (absl::ConsumePrefix(&rest, "VmHWM:")) {
+      (void)absl::SimpleAtoi(absl::StripSuffix(absl::StripAsciiWhitespace(rest), " kB"), &peak);
+    }
+  }
+  return {rss, peak};
+}
 
 // One client's session: its runs as upload messages, the session named on
 // the first one.
@@ -361,11 +288,15 @@ int Main(int argc, char** argv) {
   const std::optional<Options> options = ParseOptions(argc, argv, error);
   if (!options.has_value()) return Fail(error);
 
-  std::unique_ptr<ServerChild> child;
+  TemporaryDirectory scratch;
+  std::unique_ptr<e2e::ServerProcess> child;
   std::string address = options->server;
   if (address.empty()) {
-    child = std::make_unique<ServerChild>();
-    if (!child->Start(error)) return Fail(error);
+    if (scratch.path().empty()) return Fail("cannot create a scratch directory");
+    absl::StatusOr<std::unique_ptr<e2e::ServerProcess>> started =
+        e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch.path(), {"--log_level=warn"});
+    if (!started.ok()) return Fail(std::string(started.status().message()));
+    child = *std::move(started);
     address = child->address();
   }
   std::printf(
@@ -378,7 +309,7 @@ int Main(int argc, char** argv) {
   // The server's RSS at the start and after each tenth of the run: flat once warm, or not.
   constexpr int kMemorySamples = 10;
   std::vector<std::pair<int64_t, int64_t>> memory;
-  if (child) memory.push_back(child->Memory());
+  if (child) memory.push_back(Memory(child->pid()));
   std::atomic<bool> stop = false;
   std::vector<Record> records(options->clients);
   std::vector<std::thread> clients;
@@ -389,7 +320,7 @@ int Main(int argc, char** argv) {
   for (int k = 1; k <= kMemorySamples; ++k) {
     std::this_thread::sleep_until(start +
                                   std::chrono::seconds(options->seconds) * k / kMemorySamples);
-    if (child) memory.push_back(child->Memory());
+    if (child) memory.push_back(Memory(child->pid()));
   }
   stop = true;
   for (std::thread& client : clients) client.join();
@@ -436,7 +367,7 @@ int Main(int argc, char** argv) {
                 Mib(memory.back().first).c_str(), Mib(memory.back().second).c_str());
     std::printf("server RSS every %.1f s (MiB): %s\n",
                 static_cast<double>(options->seconds) / kMemorySamples, timeline.c_str());
-    const int server_exit = child->Stop();
+    const int server_exit = child->Stop(std::chrono::seconds(30));
     std::printf("server exit status after SIGTERM: %d\n", server_exit);
     if (server_exit != 0) exit_code = 1;
   }

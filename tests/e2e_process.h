@@ -174,6 +174,7 @@ class ServerProcess {
   }
 
   const std::string& address() const { return address_; }
+  pid_t pid() const { return pid_; }
 
   // SIGTERM, then its exit status; -1 when it did not exit by itself within `timeout`.
   int Stop(std::chrono::seconds timeout = std::chrono::seconds(20)) {
