@@ -13,17 +13,14 @@
 // free loopback port, with its own data directory, and stops it at the end.
 
 #include <grpcpp/grpcpp.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -40,7 +37,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "e2e_process.h"
+#include "nearest_rank.h"
 #include "random_runs.h"
+#include "temporary_directory.h"
 #include "wasserwarp/v1/validation.grpc.pb.h"
 
 namespace wasserwarp::bench {
@@ -124,26 +123,6 @@ std::optional<Options> ParseOptions(int argc, char** argv, std::string& error) {
   }
   return options;
 }
-
-// A directory of this program's own under the system's temporary directory, removed with
-// everything in it at the end: the server's data directory and log.
-class TemporaryDirectory {
- public:
-  TemporaryDirectory() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "wasserwarp-load-XXXXXX");
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~TemporaryDirectory() {
-    std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-  }
-
-  // Empty when it could not be created.
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 // VmRSS and VmHWM of process `pid` from /proc, in KiB.
 std::pair<int64_t, int64_t> Memory(pid_t pid) {
@@ -271,14 +250,6 @@ Record RunClient(const Options& options, const std::string& address, int client,
   return record;
 }
 
-// Nearest rank.
-double Percentile(const std::vector<double>& sorted, double p) {
-  if (sorted.empty()) return 0.0;
-  const size_t rank =
-      static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
-  return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
-}
-
 std::string Mib(int64_t kib) {
   return absl::StrFormat("%.1f MiB", static_cast<double>(kib) / 1024);
 }
@@ -288,7 +259,7 @@ int Main(int argc, char** argv) {
   const std::optional<Options> options = ParseOptions(argc, argv, error);
   if (!options.has_value()) return Fail(error);
 
-  TemporaryDirectory scratch;
+  const TemporaryDirectory scratch("wasserwarp-load-");
   std::unique_ptr<e2e::ServerProcess> child;
   std::string address = options->server;
   if (address.empty()) {
@@ -343,8 +314,8 @@ int Main(int argc, char** argv) {
     std::sort(latencies.begin(), latencies.end());
     total += latencies.size();
     std::printf("%-14s %9zu %9.1f %9.2f %9.2f %9.2f\n", kRpcNames[rpc], latencies.size(),
-                static_cast<double>(latencies.size()) / elapsed, Percentile(latencies, 50),
-                Percentile(latencies, 95), Percentile(latencies, 99));
+                static_cast<double>(latencies.size()) / elapsed, NearestRank(latencies, 0.50),
+                NearestRank(latencies, 0.95), NearestRank(latencies, 0.99));
   }
   std::printf("%-14s %9zu %9.1f   (%.1f s)\n", "all", total, static_cast<double>(total) / elapsed,
               elapsed);

@@ -3,20 +3,19 @@
 // validation (10 x 10 runs of 500 samples) takes from request to report, as p50 and p99.
 
 #include <benchmark/benchmark.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "e2e_process.h"
+#include "nearest_rank.h"
 #include "random_runs.h"
+#include "temporary_directory.h"
 #include "validation_client.h"
 
 namespace wasserwarp {
@@ -28,13 +27,12 @@ using Clock = std::chrono::steady_clock;
 class Service {
  public:
   Service() {
-    char scratch[] = "/tmp/service_bench_XXXXXX";
-    if (mkdtemp(scratch) == nullptr) {
+    if (scratch_.path().empty()) {
       error_ = "cannot create a scratch directory";
       return;
     }
     absl::StatusOr<std::unique_ptr<e2e::ServerProcess>> server =
-        e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch, {"--log_level=warn"});
+        e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch_.path(), {"--log_level=warn"});
     if (!server.ok()) {
       error_ = std::string(server.status().message());
       return;
@@ -61,6 +59,8 @@ class Service {
   std::string NewSessionId() { return absl::StrCat("bench-", ++sessions_); }
 
  private:
+  // Outlives the server, whose data directory and log it holds.
+  const bench::TemporaryDirectory scratch_{"service_bench_"};
   std::unique_ptr<e2e::ServerProcess> server_;
   std::unique_ptr<client::ValidationClient> client_;
   std::string error_;
@@ -78,8 +78,7 @@ size_t SampleBytes(const std::vector<Series>& runs) {
 // Nearest-rank percentile, q in (0, 1].
 double Percentile(std::vector<double> values, double q) {
   std::sort(values.begin(), values.end());
-  const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(values.size())));
-  return values[std::max<size_t>(rank, 1) - 1];
+  return bench::NearestRank(values, q);
 }
 
 // End-to-end latencies, and the p50 of the validation's own time on the server, which shows
