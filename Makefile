@@ -14,6 +14,7 @@ DEB_PACKAGES := g++ cmake ninja-build make clang-format \
   libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev \
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libspdlog-dev \
   python3-grpcio python3-protobuf prometheus-cpp-dev python3-yaml libsqlite3-dev \
+  golang-github-gogo-googleapis-dev \
   libjs-chart.js chromium \
   clang-14 libfuzzer-14-dev libclang-rt-14-dev
 

@@ -13,6 +13,7 @@
 #include "args.h"
 #include "command.h"
 #include "compare_command.h"
+#include "flag_terms.h"
 #include "sessions_command.h"
 #include "twed_command.h"
 #include "upload_command.h"
@@ -70,7 +71,8 @@ std::string Usage(const std::vector<Command>& commands) {
   return usage;
 }
 
-int Fail(const absl::Status& status) {
+int Fail(const absl::Status& error) {
+  const absl::Status status = InFlagTerms(error);
   std::fprintf(stderr, "wasserwarp: %s\n", std::string(status.message()).c_str());
   return ExitCodeFor(status);
 }

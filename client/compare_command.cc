@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "convert.h"
+#include "embedded_limits.h"
 #include "one_off_validation.h"
 #include "output_file.h"
 #include "server_flags.h"
@@ -94,6 +95,25 @@ absl::StatusOr<Variants> ReadVariants(const ParsedArgs& args) {
     *sides[k] = *std::move(runs);
   }
   return variants;
+}
+
+// Each variant's cost matrix against the references is one validation's, computed one after
+// the other; the bootstrap only reads them.
+absl::Status CheckComparisonHere(const Variants& runs, const CompareOptions& options) {
+  ValidationOptions validation;
+  validation.prepare = options.prepare;
+  validation.twed = options.twed;
+  validation.order = options.order;
+  validation.keep_cost_matrix = true;
+  validation.compute = options.compute;
+  for (const std::vector<Series>* variant : {&runs.a, &runs.b}) {
+    if (absl::Status status =
+            CheckEmbeddedValidation(*variant, runs.reference, validation, /*html_report=*/false);
+        !status.ok()) {
+      return status;
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status WithVariant(const absl::Status& status, absl::string_view variant) {
@@ -210,6 +230,9 @@ absl::Status RunCompare(const ParsedArgs& args) {
   if (!options.ok()) return options.status();
   absl::StatusOr<Variants> runs = ReadVariants(args);
   if (!runs.ok()) return runs.status();
+  if (!args.Has(kServerFlag.name)) {
+    if (absl::Status status = CheckComparisonHere(*runs, *options); !status.ok()) return status;
+  }
   absl::StatusOr<ComparisonReport> report =
       args.Has(kServerFlag.name) ? CompareOnServer(args, *runs, *options)
                                  : CompareVariants(runs->a, runs->b, runs->reference, *options);

@@ -12,7 +12,10 @@
 namespace wasserwarp::client {
 
 // Same code, same message; UNAVAILABLE says "cannot reach server <target>" first, since the
-// transport's own words ("failed to connect to all addresses") do not say which server.
+// transport's own words ("failed to connect to all addresses") do not say which server. The
+// status's google.rpc details come back as payloads: each under its Any type URL, and the
+// request field of a BadRequest and the limit of a QuotaFailure as ErrorField and ErrorLimit
+// (wasserwarp/field_error.h) read them.
 absl::Status FromGrpcStatus(const grpc::Status& status, absl::string_view target);
 
 }  // namespace wasserwarp::client

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "comparison_flags.h"
 #include "convert.h"
+#include "embedded_limits.h"
 #include "server_flags.h"
 #include "validation_client.h"
 #include "wasserwarp/csv.h"
@@ -20,6 +21,13 @@ namespace {
 // printed here is the one in validate's cost matrix.
 absl::StatusOr<double> TwedHere(Series a, Series b, const TwedParams& params,
                                 const PrepareOptions& prepare) {
+  ValidationOptions options;
+  options.twed = params;
+  options.prepare = prepare;
+  if (absl::Status status = CheckEmbeddedValidation({a}, {b}, options, /*html_report=*/false);
+      !status.ok()) {
+    return status;
+  }
   absl::StatusOr<PreparedRuns> runs = PrepareRuns({std::move(a)}, {std::move(b)}, prepare);
   if (!runs.ok()) return runs.status();
   return Twed(runs->simulation[0], runs->reference[0], params);

@@ -13,6 +13,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "convert.h"
+#include "embedded_limits.h"
 #include "one_off_validation.h"
 #include "output_file.h"
 #include "run_flags.h"
@@ -102,6 +103,11 @@ absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point
   if (!runs.ok()) return runs.status();
   options->simulation_weights = runs->simulation_weights;
   options->reference_weights = runs->reference_weights;
+  if (absl::Status status = CheckEmbeddedValidation(runs->simulation, runs->reference, *options,
+                                                    args.Has(kReportFlag));
+      !status.ok()) {
+    return status;
+  }
   absl::StatusOr<ValidationReport> report = Validate(runs->simulation, runs->reference, *options);
   if (!report.ok()) return report.status();
   absl::StatusOr<std::string> page = RenderIfAsked(args, *report, *runs);

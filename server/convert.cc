@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "wasserwarp/field_error.h"
 
 namespace wasserwarp::wire {
 namespace {
@@ -41,6 +42,12 @@ std::vector<RunSummary> FromProto(const google::protobuf::RepeatedPtrField<v1::R
 }  // namespace
 
 google::protobuf::Timestamp ToProtoTime(absl::Time time) {
+  // Timestamp ends with year 9999; a time past it (a TTL restored from before the server
+  // capped them) goes out as that end rather than as a Timestamp no client can decode.
+  constexpr int64_t kLastTimestampSecond = 253'402'300'799;  // 9999-12-31T23:59:59Z
+  if (time > absl::FromUnixSeconds(kLastTimestampSecond)) {
+    time = absl::FromUnixSeconds(kLastTimestampSecond);
+  }
   const int64_t seconds = absl::ToUnixSeconds(time);
   google::protobuf::Timestamp out;
   out.set_seconds(seconds);
@@ -64,6 +71,21 @@ google::protobuf::Duration ToProtoDuration(absl::Duration duration) {
 
 absl::Duration FromProtoDuration(const google::protobuf::Duration& duration) {
   return absl::Seconds(duration.seconds()) + absl::Nanoseconds(duration.nanos());
+}
+
+absl::StatusOr<absl::Duration> FromProtoDuration(const google::protobuf::Duration& duration,
+                                                 absl::string_view field) {
+  constexpr int64_t kMaxSeconds = 315'576'000'000;
+  constexpr int32_t kMaxNanos = 999'999'999;
+  const int64_t seconds = duration.seconds();
+  const int32_t nanos = duration.nanos();
+  const bool in_range = seconds >= -kMaxSeconds && seconds <= kMaxSeconds && nanos >= -kMaxNanos &&
+                        nanos <= kMaxNanos;
+  if (!in_range || (seconds > 0 && nanos < 0) || (seconds < 0 && nanos > 0)) {
+    return InvalidFieldError(field, absl::StrCat("{seconds: ", seconds, ", nanos: ", nanos,
+                                                 "} is not a valid google.protobuf.Duration"));
+  }
+  return FromProtoDuration(duration);
 }
 
 v1::Alignment ToProto(Align align) {
@@ -106,7 +128,7 @@ absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationO
       options.prepare.align = Align::kStart;
       break;
     default:
-      return absl::InvalidArgumentError(absl::StrCat("unknown align value ", params.align()));
+      return InvalidFieldError("align", absl::StrCat("unknown value ", params.align()));
   }
   switch (params.scale()) {
     case v1::SCALING_UNSPECIFIED:
@@ -118,7 +140,7 @@ absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationO
       options.prepare.scale = Scale::kReferenceStd;
       break;
     default:
-      return absl::InvalidArgumentError(absl::StrCat("unknown scale value ", params.scale()));
+      return InvalidFieldError("scale", absl::StrCat("unknown value ", params.scale()));
   }
   if (params.has_order()) options.order = params.order();
   if (!params.channels().empty()) options.prepare.channels = ToVector(params.channels());

@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "google/protobuf/duration.pb.h"
 #include "google/protobuf/timestamp.pb.h"
@@ -42,6 +43,10 @@ google::protobuf::Timestamp ToProtoTime(absl::Time time);
 absl::Time FromProtoTime(const google::protobuf::Timestamp& time);
 google::protobuf::Duration ToProtoDuration(absl::Duration duration);
 absl::Duration FromProtoDuration(const google::protobuf::Duration& duration);
+// InvalidArgument naming `field` for a Duration outside its definition: seconds within
+// +-315,576,000,000, nanos within +-999,999,999 and of the same sign as the seconds.
+absl::StatusOr<absl::Duration> FromProtoDuration(const google::protobuf::Duration& duration,
+                                                 absl::string_view field);
 
 v1::Alignment ToProto(Align align);
 v1::Scaling ToProto(Scale scale);

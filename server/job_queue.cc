@@ -5,9 +5,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "spdlog/spdlog.h"
+#include "status.h"
+#include "wasserwarp/field_error.h"
 
 namespace wasserwarp::service {
 namespace {
+
+// What a client refused for a full queue or a shutdown is told to wait: a job slot frees up,
+// or another replica takes over, on about this scale.
+constexpr absl::Duration kRetryDelay = absl::Seconds(1);
 
 std::string ThreadsName(int threads) {
   return threads > 0 ? absl::StrCat(threads, " threads") : "all cores, shared";
@@ -45,15 +51,21 @@ absl::StatusOr<uint64_t> JobQueue::Submit(Job job) {
   entry->job = std::move(job);
   entry->submit_time = absl::Now();
   absl::MutexLock lock(&mu_);
-  if (stopping_) return absl::UnavailableError("the server is shutting down");
+  if (stopping_) {
+    return WithRetryDelay(absl::UnavailableError("the server is shutting down"), kRetryDelay);
+  }
   // Jobs a free worker has not picked up yet count as waiting, so the
   // capacity is exactly slots plus queue.
   const int free_slots = limits_.max_concurrent_jobs - static_cast<int>(running_.size());
   if (static_cast<int>(waiting_.size()) - free_slots >= limits_.max_queued_jobs) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("the job queue is full: ", running_.size(), " jobs running, ", waiting_.size(),
-                     " waiting (--max_concurrent_jobs=", limits_.max_concurrent_jobs,
-                     ", --max_queued_jobs=", limits_.max_queued_jobs, ")"));
+    return WithRetryDelay(
+        WithLimit(
+            absl::ResourceExhaustedError(absl::StrCat(
+                "the job queue is full: ", running_.size(), " jobs running, ", waiting_.size(),
+                " waiting (--max_concurrent_jobs=", limits_.max_concurrent_jobs,
+                ", --max_queued_jobs=", limits_.max_queued_jobs, ")")),
+            "--max_queued_jobs"),
+        kRetryDelay);
   }
   entry->id = next_id_++;
   const uint64_t id = entry->id;

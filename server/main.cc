@@ -48,6 +48,14 @@ ABSL_FLAG(int, max_queued_jobs, kDefaults.jobs.max_queued_jobs,
           "jobs waiting for a slot at most; more are refused with RESOURCE_EXHAUSTED");
 ABSL_FLAG(int, job_threads, kDefaults.jobs.job_threads,
           "threads of one job; 0: every core, shared among running jobs");
+ABSL_FLAG(int64_t, max_job_bytes, kDefaults.jobs.max_job_bytes,
+          "bytes one validation may hold at its peak (runs, resampled runs, matrices, report), "
+          "computed from the request before it starts; more is RESOURCE_EXHAUSTED");
+ABSL_FLAG(int64_t, max_job_cells, kDefaults.jobs.max_job_cells,
+          "TWED cells of one validation's cost matrices (and cost entries its verdict's "
+          "transport solves read) at most, computed before it starts");
+ABSL_FLAG(absl::Duration, max_session_ttl, kDefaults.sessions.max_session_ttl,
+          "the longest idle TTL a session may ask for");
 ABSL_FLAG(absl::Duration, shutdown_grace, kDefaults.shutdown_grace,
           "on SIGTERM or SIGINT, how long calls in progress may still run");
 ABSL_FLAG(std::string, log_level, "info",
@@ -88,6 +96,9 @@ wasserwarp::service::ServerConfig ConfigFromFlags() {
   config.jobs.max_concurrent_jobs = absl::GetFlag(FLAGS_max_concurrent_jobs);
   config.jobs.max_queued_jobs = absl::GetFlag(FLAGS_max_queued_jobs);
   config.jobs.job_threads = absl::GetFlag(FLAGS_job_threads);
+  config.jobs.max_job_bytes = absl::GetFlag(FLAGS_max_job_bytes);
+  config.jobs.max_job_cells = absl::GetFlag(FLAGS_max_job_cells);
+  config.sessions.max_session_ttl = absl::GetFlag(FLAGS_max_session_ttl);
   config.tls.cert_file = absl::GetFlag(FLAGS_tls_cert);
   config.tls.key_file = absl::GetFlag(FLAGS_tls_key);
   config.tls.client_ca_file = absl::GetFlag(FLAGS_tls_client_ca);

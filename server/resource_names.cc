@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "wasserwarp/field_error.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -36,12 +37,15 @@ absl::StatusOr<std::string> SessionIdFromName(std::string_view name, std::string
     if (ValidateSessionId(id).ok()) return std::string(id);
   }
   if (name.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(View(field), " is required: expected sessions/{session_id}"));
+    return WithField(absl::InvalidArgumentError(
+                         absl::StrCat(View(field), " is required: expected sessions/{session_id}")),
+                     View(field));
   }
-  return absl::InvalidArgumentError(absl::StrCat(View(field), " \"", View(name),
-                                                 "\" is malformed: expected sessions/{session_id} "
-                                                 "with an id of [a-z0-9][a-z0-9-_.]{0,62}"));
+  return WithField(
+      absl::InvalidArgumentError(absl::StrCat(View(field), " \"", View(name),
+                                              "\" is malformed: expected sessions/{session_id} "
+                                              "with an id of [a-z0-9][a-z0-9-_.]{0,62}")),
+      View(field));
 }
 
 }  // namespace wasserwarp::service

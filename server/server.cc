@@ -119,7 +119,7 @@ ValidationServer::ValidationServer(const ServerConfig& config, JobQueue::Observe
       jobs_(std::make_unique<JobQueue>(config.jobs,
                                        ObserveJobs(metrics_.get(), std::move(job_observer)))),
       auth_tokens_(std::move(tokens)),
-      service_(std::make_unique<ValidationService>(config.sessions, *store_, *jobs_,
+      service_(std::make_unique<ValidationService>(config.sessions, config.jobs, *store_, *jobs_,
                                                    auth_tokens_.get())) {}
 
 ValidationServer::~ValidationServer() { Shutdown(absl::ZeroDuration()); }

@@ -17,6 +17,10 @@ absl::Status AtLeast(const char* flag, int64_t value, int64_t minimum) {
       absl::StrCat("--", flag, " must be at least ", minimum, ", got ", value));
 }
 
+// A TTL past this would put expire_time near year 10000, the end of Timestamp's range, within
+// the service's lifetime.
+constexpr absl::Duration kLongestSessionTtl = absl::Hours(24 * 36525);
+
 std::string TlsMode(const TlsConfig& tls) {
   if (tls.cert_file.empty()) return "plaintext";
   return tls.client_ca_file.empty() ? "tls" : "mutual_tls";
@@ -36,6 +40,8 @@ absl::Status ValidateConfig(const ServerConfig& config) {
            AtLeast("max_concurrent_jobs", j.max_concurrent_jobs, 1),
            AtLeast("max_queued_jobs", j.max_queued_jobs, 0),
            AtLeast("job_threads", j.job_threads, 0),
+           AtLeast("max_job_bytes", j.max_job_bytes, 1),
+           AtLeast("max_job_cells", j.max_job_cells, 1),
            AtLeast("max_message_bytes", config.max_message_bytes, 1024),
        }) {
     if (!status.ok()) return status;
@@ -48,6 +54,16 @@ absl::Status ValidateConfig(const ServerConfig& config) {
   if (s.session_idle_ttl <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError(absl::StrCat("--session_idle_ttl must be positive, got ",
                                                    absl::FormatDuration(s.session_idle_ttl)));
+  }
+  if (s.max_session_ttl <= absl::ZeroDuration() || s.max_session_ttl > kLongestSessionTtl) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max_session_ttl must be positive and at most ", absl::FormatDuration(kLongestSessionTtl),
+        ", got ", absl::FormatDuration(s.max_session_ttl)));
+  }
+  if (s.session_idle_ttl > s.max_session_ttl) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--session_idle_ttl ", absl::FormatDuration(s.session_idle_ttl),
+        " is longer than --max_session_ttl ", absl::FormatDuration(s.max_session_ttl)));
   }
   if (config.shutdown_grace < absl::ZeroDuration()) {
     return absl::InvalidArgumentError(absl::StrCat("--shutdown_grace must not be negative, got ",
@@ -65,6 +81,18 @@ absl::Status ValidateConfig(const ServerConfig& config) {
     return absl::InvalidArgumentError("sweep interval must be positive");
   }
   return absl::OkStatus();
+}
+
+ValidationLimits ValidationLimitsFor(const SessionLimits& sessions, const JobLimits& jobs) {
+  ValidationLimits limits;
+  limits.samples_per_run = {static_cast<uint64_t>(sessions.max_samples_per_run),
+                            "--max_samples_per_run"};
+  limits.dp_cells = {static_cast<uint64_t>(jobs.max_job_cells), "--max_job_cells"};
+  limits.bytes = {static_cast<uint64_t>(jobs.max_job_bytes), "--max_job_bytes"};
+  limits.threads = jobs.job_threads;
+  // The report as a proto and as the bytes gRPC serialises it into.
+  limits.report_copies = 2;
+  return limits;
 }
 
 std::string DescribeConfig(const ServerConfig& config) {
@@ -91,6 +119,9 @@ std::string DescribeConfig(const ServerConfig& config) {
       absl::StrCat("max_concurrent_jobs=", j.max_concurrent_jobs),
       absl::StrCat("max_queued_jobs=", j.max_queued_jobs),
       absl::StrCat("job_threads=", j.job_threads),
+      absl::StrCat("max_job_bytes=", j.max_job_bytes),
+      absl::StrCat("max_job_cells=", j.max_job_cells),
+      absl::StrCat("max_session_ttl=", absl::FormatDuration(s.max_session_ttl)),
       absl::StrCat("shutdown_grace=", absl::FormatDuration(config.shutdown_grace)),
       absl::StrCat("keepalive_min_client_ping_interval=",
                    absl::FormatDuration(k.min_client_ping_interval)),

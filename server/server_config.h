@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "wasserwarp/validation_size.h"
 
 namespace wasserwarp::service {
 
@@ -24,6 +25,9 @@ struct SessionLimits {
   int64_t max_total_bytes = int64_t{4} << 30;
   // A session's TTL when its creator sets none.
   absl::Duration session_idle_ttl = absl::Hours(24);
+  // The longest TTL a creator may set: every expire_time the service sends stays a valid
+  // Timestamp (before year 10000).
+  absl::Duration max_session_ttl = absl::Hours(24 * 3653);
 };
 
 struct JobLimits {
@@ -32,6 +36,12 @@ struct JobLimits {
   int max_queued_jobs = 64;
   // oneTBB threads of one job; 0: every core, shared among running jobs.
   int job_threads = 0;
+  // Everything one validation holds at its peak (validation_size.h). The shipped manifests
+  // give a replica 4 GiB for max_concurrent_jobs = 2 jobs beside the sessions' run data.
+  int64_t max_job_bytes = int64_t{1} << 30;
+  // TWED cells of one job's cost matrices, and cost entries its verdict's transport solves
+  // read: 1e13 cells are about an hour of one core.
+  int64_t max_job_cells = 10'000'000'000'000;
 };
 
 // Transport security (--tls_cert, --tls_key, --tls_client_ca): paths of PEM
@@ -82,6 +92,10 @@ struct ServerConfig {
 
 // InvalidArgument naming the flag of the first out-of-range value.
 absl::Status ValidateConfig(const ServerConfig& config);
+
+// The limits every validation and TWED job is checked against before it takes a slot; the
+// samples a run may have after resampling are those it may have when uploaded.
+ValidationLimits ValidationLimitsFor(const SessionLimits& sessions, const JobLimits& jobs);
 
 // Every setting as flag=value on one line, for the log at startup: limits,
 // keepalive, TLS mode and file paths (never secrets).

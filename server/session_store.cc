@@ -12,6 +12,8 @@
 #include "convert.h"
 #include "resource_names.h"
 #include "session_database.h"
+#include "status.h"
+#include "wasserwarp/field_error.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -19,7 +21,9 @@ namespace {
 absl::string_view View(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
 absl::Status NotFound(std::string_view id) {
-  return absl::NotFoundError(absl::StrCat("session ", SessionName(id), " not found"));
+  const std::string name = SessionName(id);
+  return WithResourceInfo(absl::NotFoundError(absl::StrCat("session ", name, " not found")),
+                          "wasserwarp.v1.Session", name);
 }
 
 std::string_view RoleName(v1::Role role) {
@@ -155,9 +159,10 @@ absl::StatusOr<v1::Session> SessionStore::Create(std::string id, SessionSettings
       ExpireIdleLocked(now);
     }
     if (static_cast<int64_t>(sessions_.size()) >= limits_.max_sessions) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("the server holds ", sessions_.size(),
-                       " sessions, its limit (--max_sessions=", limits_.max_sessions, ")"));
+      return WithLimit(absl::ResourceExhaustedError(absl::StrCat(
+                           "the server holds ", sessions_.size(),
+                           " sessions, its limit (--max_sessions=", limits_.max_sessions, ")")),
+                       "--max_sessions");
     }
   }
   // Under write_mu_ the id stays free and the slot stays open meanwhile.
@@ -263,16 +268,19 @@ absl::Status SessionStore::Reserve(const SessionRef& ref, int64_t bytes) {
   if (session == nullptr) return NotFound(ref.id);
   const int64_t session_bytes = session->held_bytes + session->reserved_bytes + bytes;
   if (session_bytes > limits_.max_session_bytes) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "session ", SessionName(ref.id), " would hold ", session_bytes,
-        " bytes of run data, over its limit (--max_session_bytes=", limits_.max_session_bytes,
-        ")"));
+    return WithLimit(absl::ResourceExhaustedError(absl::StrCat(
+                         "session ", SessionName(ref.id), " would hold ", session_bytes,
+                         " bytes of run data, over its limit (--max_session_bytes=",
+                         limits_.max_session_bytes, ")")),
+                     "--max_session_bytes");
   }
   const int64_t total_bytes = total_held_ + total_reserved_ + bytes;
   if (total_bytes > limits_.max_total_bytes) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "the server would hold ", total_bytes,
-        " bytes of run data, over its limit (--max_total_bytes=", limits_.max_total_bytes, ")"));
+    return WithLimit(absl::ResourceExhaustedError(
+                         absl::StrCat("the server would hold ", total_bytes,
+                                      " bytes of run data, over its limit (--max_total_bytes=",
+                                      limits_.max_total_bytes, ")")),
+                     "--max_total_bytes");
   }
   session->reserved_bytes += bytes;
   total_reserved_ += bytes;
@@ -437,9 +445,11 @@ absl::Status SessionStore::CheckNewRunLocked(const std::string& id, const Sessio
                                                  "\""));
   }
   if (static_cast<int64_t>(session.runs.size()) >= limits_.max_runs_per_session) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "session ", SessionName(id), " holds ", session.runs.size(),
-        " runs, its limit (--max_runs_per_session=", limits_.max_runs_per_session, ")"));
+    return WithLimit(
+        absl::ResourceExhaustedError(absl::StrCat(
+            "session ", SessionName(id), " holds ", session.runs.size(),
+            " runs, its limit (--max_runs_per_session=", limits_.max_runs_per_session, ")")),
+        "--max_runs_per_session");
   }
   return absl::OkStatus();
 }

@@ -1,5 +1,6 @@
-// The one place where the service turns an absl::Status into the status a
-// client sees.
+// The one place where the service turns an absl::Status into the status a client sees, and
+// where the service's own errors get the standard details that say, in a form clients can
+// read without parsing English, what went wrong: google.rpc.Status in grpc-status-details-bin.
 
 #ifndef WASSERWARP_SERVER_STATUS_H_
 #define WASSERWARP_SERVER_STATUS_H_
@@ -7,11 +8,30 @@
 #include <grpcpp/support/status.h>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 
 namespace wasserwarp::service {
 
-// Same code (Abseil and gRPC share google.rpc.Code), same message.
+// Same code (Abseil and gRPC share google.rpc.Code), same message, and a google.rpc.Status
+// whose details hold:
+// - BadRequest with one field violation when the error names a request field
+//   (wasserwarp/field_error.h: `parameters.nu`, `verdict.permutations`, `a.times[3]`);
+// - QuotaFailure naming the limit when it names one (`--max_job_bytes`);
+// - every google.rpc detail attached below (PreconditionFailure, RetryInfo, ResourceInfo).
 grpc::Status ToGrpcStatus(const absl::Status& status);
+
+// `status` with a google.rpc.PreconditionFailure: `type` is what kind of state is missing
+// (e.g. "SESSION_RUNS"), `subject` what lacks it (`sessions/s1`).
+absl::Status WithPreconditionFailure(absl::Status status, absl::string_view type,
+                                     absl::string_view subject);
+
+// `status` with a google.rpc.RetryInfo: retrying after `delay` may succeed.
+absl::Status WithRetryDelay(absl::Status status, absl::Duration delay);
+
+// `status` with a google.rpc.ResourceInfo for the resource it concerns.
+absl::Status WithResourceInfo(absl::Status status, absl::string_view resource_type,
+                              absl::string_view resource_name);
 
 }  // namespace wasserwarp::service
 

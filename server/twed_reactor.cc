@@ -1,11 +1,15 @@
 #include "twed_reactor.h"
 
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "convert.h"
+#include "request_fields.h"
 #include "status.h"
+#include "wasserwarp/field_error.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/validation.h"
@@ -14,29 +18,28 @@ namespace wasserwarp::service {
 namespace {
 
 // Series named after their field when the caller gives no id, so errors
-// still say which one is at fault.
-absl::StatusOr<Series> InlineRun(const v1::InlineSeries& run, const char* field) {
-  if (run.series_id().empty()) {
-    v1::InlineSeries named = run;
-    named.set_series_id(field);
-    return wire::SeriesFromInline(named);
+// still say which one is at fault; errors name the field path (`a.times[3]`).
+absl::StatusOr<Series> InlineRun(const v1::ComputeTwedRequest& request, const char* field) {
+  const bool is_a = std::string_view(field) == "a";
+  if (!(is_a ? request.has_a() : request.has_b())) {
+    return InvalidFieldError(field, "is missing: ComputeTwed needs both runs, a and b");
   }
-  return wire::SeriesFromInline(run);
+  v1::InlineSeries run = is_a ? request.a() : request.b();
+  if (run.series_id().empty()) run.set_series_id(field);
+  absl::StatusOr<Series> series = wire::SeriesFromInline(run);
+  if (!series.ok()) return PrefixField(series.status(), field);
+  return series;
 }
 
 }  // namespace
 
 TwedReactor::TwedReactor(grpc::CallbackServerContext* context,
                          const v1::ComputeTwedRequest* request, v1::ComputeTwedResponse* response,
-                         const SessionLimits& limits, JobQueue& jobs)
-    : request_(request),
-      response_(response),
-      limits_(limits),
-      jobs_(jobs),
-      log_(context, "ComputeTwed") {
+                         const ValidationLimits& limits, JobQueue& jobs)
+    : response_(response), jobs_(jobs), log_(context, "ComputeTwed") {
   log_.Received(request->ByteSizeLong());
-  if (absl::Status status = CheckSize(); !status.ok()) {
-    Complete(status);
+  if (absl::Status status = Prepare(*request, limits); !status.ok()) {
+    Complete(InRequestTerms(status));
     return;
   }
   absl::StatusOr<uint64_t> job_id;
@@ -44,8 +47,7 @@ TwedReactor::TwedReactor(grpc::CallbackServerContext* context,
     // Keeps OnCancel from reading job_id_ before it is set; the job never needs it.
     absl::MutexLock lock(&mu_);
     job_id = jobs_.Submit({
-        .label = absl::StrFormat("ComputeTwed: %d x %d samples", request->a().times_size(),
-                                 request->b().times_size()),
+        .label = absl::StrFormat("ComputeTwed: %d x %d samples", a_.samples(), b_.samples()),
         .group = "",
         .run = [this](const CancellationToken& cancel) { return Run(cancel); },
         .dropped =
@@ -56,49 +58,53 @@ TwedReactor::TwedReactor(grpc::CallbackServerContext* context,
   if (!job_id.ok()) Complete(job_id.status());
 }
 
-absl::Status TwedReactor::CheckSize() const {
-  for (const auto& [run, field] :
-       {std::pair{&request_->a(), "a"}, std::pair{&request_->b(), "b"}}) {
-    if (run->times_size() > limits_.max_samples_per_run) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("run ", field, " has ", run->times_size(), " samples, over the limit of ",
-                       limits_.max_samples_per_run, " samples per run (--max_samples_per_run)"));
-    }
+absl::Status TwedReactor::Prepare(const v1::ComputeTwedRequest& request,
+                                  const ValidationLimits& limits) {
+  // Prepared exactly as the CLI's `twed` prepares its two files: a is the
+  // simulated run, b the reference, channels selected and aligned, no scaling.
+  if (absl::Status status = wire::ApplyParameters(request.parameters(), options_); !status.ok()) {
+    return status;
   }
+  options_.prepare.scale = Scale::kNone;
+  if (absl::Status status = ValidateTwedParams(options_.twed); !status.ok()) return status;
+  absl::StatusOr<Series> a = InlineRun(request, "a");
+  if (!a.ok()) return a.status();
+  absl::StatusOr<Series> b = InlineRun(request, "b");
+  if (!b.ok()) return b.status();
+  a_ = *std::move(a);
+  b_ = *std::move(b);
+  const std::vector<RunShape> simulation = {ShapeOf(a_)};
+  const std::vector<RunShape> reference = {ShapeOf(b_)};
+  if (absl::Status status = CheckValidationSize(simulation, reference, options_, limits);
+      !status.ok()) {
+    return status;
+  }
+  absl::StatusOr<ValidationSize> size =
+      EstimateValidationSize(simulation, reference, options_, limits);
+  if (!size.ok()) return size.status();
+  cells_total_ = size->dp_cells;
   return absl::OkStatus();
 }
 
 JobOutcome TwedReactor::Run(const CancellationToken& cancel) {
-  // Prepared exactly as the CLI's `twed` prepares its two files: a is the
-  // simulated run, b the reference, channels selected and aligned, no scaling.
-  ValidationOptions options;
-  absl::Status status = wire::ApplyParameters(request_->parameters(), options);
-  options.prepare.scale = Scale::kNone;
-  JobOutcome outcome;
-  absl::StatusOr<Series> a = InlineRun(request_->a(), "a");
-  absl::StatusOr<Series> b = InlineRun(request_->b(), "b");
-  if (status.ok()) status = ValidateTwedParams(options.twed);
-  if (status.ok()) status = a.status();
-  if (status.ok()) status = b.status();
-  if (status.ok()) {
-    outcome.cells_total = TwedCells(*a, *b);
-    absl::StatusOr<PreparedRuns> runs =
-        PrepareRuns({*std::move(a)}, {*std::move(b)}, options.prepare);
-    status = runs.status();
-    if (runs.ok()) {
-      absl::StatusOr<EditPathSummary> path =
-          TwedWithPath(runs->simulation[0], runs->reference[0], options.twed, &cancel);
-      status = path.status();
-      if (path.ok()) {
-        outcome.cells_done = outcome.cells_total;
-        response_->set_twed(path->distance);
-        response_->set_matches(static_cast<int64_t>(path->matches));
-        response_->set_a_deletions(static_cast<int64_t>(path->a_deletions));
-        response_->set_b_deletions(static_cast<int64_t>(path->b_deletions));
-        response_->set_mean_time_shift(path->mean_time_shift);
-      }
+  JobOutcome outcome{.cells_total = cells_total_};
+  absl::StatusOr<PreparedRuns> runs =
+      PrepareRuns({std::move(a_)}, {std::move(b_)}, options_.prepare);
+  absl::Status status = runs.status();
+  if (runs.ok()) {
+    absl::StatusOr<EditPathSummary> path =
+        TwedWithPath(runs->simulation[0], runs->reference[0], options_.twed, &cancel);
+    status = path.status();
+    if (path.ok()) {
+      outcome.cells_done = outcome.cells_total;
+      response_->set_twed(path->distance);
+      response_->set_matches(static_cast<int64_t>(path->matches));
+      response_->set_a_deletions(static_cast<int64_t>(path->a_deletions));
+      response_->set_b_deletions(static_cast<int64_t>(path->b_deletions));
+      response_->set_mean_time_shift(path->mean_time_shift);
     }
   }
+  status = InRequestTerms(status);
   outcome.status = status;
   Complete(status);
   return outcome;

@@ -15,7 +15,10 @@
 #include "rpc_log.h"
 #include "server_config.h"
 #include "wasserwarp/cancellation.h"
+#include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
+#include "wasserwarp/validation.h"
+#include "wasserwarp/validation_size.h"
 
 namespace wasserwarp::service {
 
@@ -24,20 +27,24 @@ namespace wasserwarp::service {
 class TwedReactor final : public grpc::ServerUnaryReactor {
  public:
   TwedReactor(grpc::CallbackServerContext* context, const v1::ComputeTwedRequest* request,
-              v1::ComputeTwedResponse* response, const SessionLimits& limits, JobQueue& jobs);
+              v1::ComputeTwedResponse* response, const ValidationLimits& limits, JobQueue& jobs);
 
   void OnCancel() override;
   void OnDone() override;
 
  private:
-  absl::Status CheckSize() const;
+  // Reads and checks the request, before the job takes a slot.
+  absl::Status Prepare(const v1::ComputeTwedRequest& request, const ValidationLimits& limits);
   JobOutcome Run(const CancellationToken& cancel);
   void Complete(const absl::Status& status);
 
-  const v1::ComputeTwedRequest* const request_;
   v1::ComputeTwedResponse* const response_;
-  const SessionLimits& limits_;
   JobQueue& jobs_;
+  // Set before the job is submitted, then the job's alone.
+  ValidationOptions options_;
+  Series a_;
+  Series b_;
+  uint64_t cells_total_ = 0;
   RpcLog log_;
   absl::Mutex mu_;
   std::optional<uint64_t> job_id_ ABSL_GUARDED_BY(mu_);

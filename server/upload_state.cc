@@ -6,9 +6,11 @@
 #include <string_view>
 #include <utility>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "resource_names.h"
+#include "wasserwarp/field_error.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -30,8 +32,18 @@ std::string RunLabel(v1::Role role, std::string_view id) {
 }
 
 absl::Status Prefixed(const absl::Status& status, std::string_view prefix) {
-  return absl::Status(status.code(), absl::StrCat(absl::string_view(prefix.data(), prefix.size()),
-                                                  ": ", status.message()));
+  absl::Status prefixed(status.code(), absl::StrCat(absl::string_view(prefix.data(), prefix.size()),
+                                                    ": ", status.message()));
+  status.ForEachPayload(
+      [&](absl::string_view url, const absl::Cord& payload) { prefixed.SetPayload(url, payload); });
+  return prefixed;
+}
+
+// `status` about field `field` of run k of the stream: `series[k].field` (`series[k]` alone
+// for an empty field), which the message then starts with.
+absl::Status AtRun(const absl::Status& status, int run, absl::string_view field) {
+  const std::string path = absl::StrCat("series[", run, "]", field.empty() ? "" : ".", field);
+  return RenameField(WithField(status, path), path);
 }
 
 }  // namespace
@@ -52,8 +64,9 @@ absl::Status UploadState::Handle(const v1::UploadSeriesRequest& request) {
     case v1::UploadSeriesRequest::kEnd:
       return End(request.end());
     case v1::UploadSeriesRequest::PART_NOT_SET:
-      // A message that only names the session is harmless.
-      return absl::OkStatus();
+      // Most likely a client built against another version of the contract: its data would
+      // be lost without a word.
+      return InvalidFieldError("part", "the upload message sets none of header, chunk and end");
   }
   return absl::InvalidArgumentError(
       absl::StrCat("upload message with unknown part ", request.part_case()));
@@ -62,15 +75,15 @@ absl::Status UploadState::Handle(const v1::UploadSeriesRequest& request) {
 absl::Status UploadState::SelectSession(const v1::UploadSeriesRequest& request) {
   if (request.session().empty()) {
     if (session_.has_value()) return absl::OkStatus();
-    return absl::InvalidArgumentError("the first upload message must name the session");
+    return InvalidFieldError("session", "the first upload message must name the session");
   }
   absl::StatusOr<std::string> id = SessionIdFromName(request.session(), "session");
   if (!id.ok()) return id.status();
   if (session_.has_value()) {
     if (*id == session_->id) return absl::OkStatus();
-    return absl::InvalidArgumentError(absl::StrCat("upload message names session ",
-                                                   request.session(), " in a stream for ",
-                                                   SessionName(session_->id)));
+    return InvalidFieldError("session",
+                             absl::StrCat("upload message names session ", request.session(),
+                                          " in a stream for ", SessionName(session_->id)));
   }
   absl::StatusOr<SessionRef> session = store_.Open(*id, owner_);
   if (!session.ok()) return session.status();
@@ -81,42 +94,58 @@ absl::Status UploadState::SelectSession(const v1::UploadSeriesRequest& request) 
 
 absl::Status UploadState::Header(const v1::SeriesHeader& header) {
   if (run_.has_value()) {
-    return absl::InvalidArgumentError(absl::StrCat("header of run \"", header.series_id(),
-                                                   "\" before the end mark of ",
-                                                   RunLabel(run_->role, run_->series.id)));
+    return AtRun(absl::InvalidArgumentError(absl::StrCat("header of run \"", header.series_id(),
+                                                         "\" before the end mark of ",
+                                                         RunLabel(run_->role, run_->series.id))),
+                 runs_begun_ - 1, "end");
   }
+  const int run = runs_begun_;
+  if (absl::Status status = BeginRun(header); !status.ok()) {
+    return AtRun(status, run, ErrorField(status));
+  }
+  ++runs_begun_;
+  return absl::OkStatus();
+}
+
+absl::Status UploadState::BeginRun(const v1::SeriesHeader& header) {
   if (header.role() != v1::ROLE_SIMULATION && header.role() != v1::ROLE_REFERENCE) {
-    return absl::InvalidArgumentError(absl::StrCat("header of run \"", header.series_id(),
-                                                   "\": role must be ROLE_SIMULATION or ",
-                                                   "ROLE_REFERENCE, got ", header.role()));
+    return InvalidFieldError("header.role", absl::StrCat("header of run \"", header.series_id(),
+                                                         "\": role must be ROLE_SIMULATION or ",
+                                                         "ROLE_REFERENCE, got ", header.role()));
   }
   const std::string label = RunLabel(header.role(), header.series_id());
   if (header.series_id().empty() || header.series_id().size() > kMaxSeriesIdLength) {
-    return absl::InvalidArgumentError(
+    return InvalidFieldError(
+        "header.series_id",
         absl::StrCat("header of a ", RoleName(header.role()), " run: series_id must have 1 to ",
                      kMaxSeriesIdLength, " characters, got ", header.series_id().size()));
   }
   if (header.channels().empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(label, ": header names no channels"));
+    return InvalidFieldError("header.channels", absl::StrCat(label, ": header names no channels"));
   }
   if (header.channels_size() > kMaxChannels) {
-    return absl::InvalidArgumentError(absl::StrCat(label, ": header names ", header.channels_size(),
-                                                   " channels, over the limit of ", kMaxChannels));
+    return InvalidFieldError("header.channels",
+                             absl::StrCat(label, ": header names ", header.channels_size(),
+                                          " channels, over the limit of ", kMaxChannels));
   }
   for (int c = 0; c < header.channels_size(); ++c) {
     if (header.channels(c).size() > kMaxChannelNameLength) {
-      return absl::InvalidArgumentError(
+      return InvalidFieldError(
+          absl::StrCat("header.channels[", c, "]"),
           absl::StrCat(label, ": the name of channel ", c, " has ", header.channels(c).size(),
                        " characters, over the limit of ", kMaxChannelNameLength));
     }
   }
   if (header.has_weight() && !(std::isfinite(header.weight()) && header.weight() >= 0.0)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(label, ": weight must be finite and non-negative, got ", header.weight()));
+    return InvalidFieldError("header.weight", absl::StrCat(label,
+                                                           ": weight must be finite and "
+                                                           "non-negative, got ",
+                                                           header.weight()));
   }
   if (absl::Status status = store_.CheckNewRun(*session_, header.role(), header.series_id());
       !status.ok()) {
-    return status;
+    return status.code() == absl::StatusCode::kAlreadyExists ? WithField(status, "header.series_id")
+                                                             : status;
   }
   PendingRun run;
   run.role = header.role();
@@ -135,24 +164,32 @@ absl::Status UploadState::Header(const v1::SeriesHeader& header) {
 }
 
 absl::Status UploadState::Chunk(const v1::SeriesChunk& chunk) {
-  if (!run_.has_value()) return absl::InvalidArgumentError("chunk of samples before any header");
+  if (!run_.has_value()) {
+    return InvalidFieldError("chunk", "chunk of samples before any header");
+  }
+  const int run = runs_begun_ - 1;
   Series& series = run_->series;
   const std::string label = RunLabel(run_->role, series.id);
   const int64_t first_sample = static_cast<int64_t>(series.samples());
   const int64_t channels = static_cast<int64_t>(series.num_channels());
   if (chunk.values_size() != static_cast<int64_t>(chunk.times_size()) * channels) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        label, ": chunk starting at sample ", first_sample, " holds ", chunk.values_size(),
-        " values for ", chunk.times_size(), " samples x ", channels, " channels"));
+    return AtRun(
+        absl::InvalidArgumentError(absl::StrCat(
+            label, ": chunk starting at sample ", first_sample, " holds ", chunk.values_size(),
+            " values for ", chunk.times_size(), " samples x ", channels, " channels")),
+        run, "values");
   }
   if (first_sample + chunk.times_size() > limits_.max_samples_per_run) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat(label, ": sample ", limits_.max_samples_per_run, " is over the limit of ",
-                     limits_.max_samples_per_run, " samples per run (--max_samples_per_run)"));
+    return AtRun(
+        WithLimit(absl::ResourceExhaustedError(absl::StrCat(
+                      label, ": sample ", limits_.max_samples_per_run, " is over the limit of ",
+                      limits_.max_samples_per_run, " samples per run (--max_samples_per_run)")),
+                  "--max_samples_per_run"),
+        run, absl::StrCat("times[", limits_.max_samples_per_run, "]"));
   }
   const int64_t bytes = SampleBytes(chunk.times_size(), chunk.values_size());
   if (absl::Status status = store_.Reserve(*session_, bytes); !status.ok()) {
-    return Prefixed(status, label);
+    return AtRun(Prefixed(status, label), run, "");
   }
   run_->reserved_bytes += bytes;
   series.times.insert(series.times.end(), chunk.times().begin(), chunk.times().end());
@@ -161,15 +198,19 @@ absl::Status UploadState::Chunk(const v1::SeriesChunk& chunk) {
 }
 
 absl::Status UploadState::End(const v1::SeriesEnd& end) {
-  if (!run_.has_value()) return absl::InvalidArgumentError("end mark before any header");
+  if (!run_.has_value()) return InvalidFieldError("end", "end mark before any header");
+  const int run = runs_begun_ - 1;
   const std::string label = RunLabel(run_->role, run_->series.id);
   const int64_t samples = static_cast<int64_t>(run_->series.samples());
   if (end.expected_samples() != 0 && end.expected_samples() != samples) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        label, " ends after ", samples, " samples, its end mark expects ", end.expected_samples()));
+    return AtRun(absl::InvalidArgumentError(absl::StrCat(label, " ends after ", samples,
+                                                         " samples, its end mark expects ",
+                                                         end.expected_samples())),
+                 run, "end.expected_samples");
   }
   if (absl::Status status = ValidateSeries(run_->series); !status.ok()) {
-    return Prefixed(status, absl::StrCat(label, " rejected"));
+    return PrefixField(Prefixed(status, absl::StrCat(label, " rejected")),
+                       absl::StrCat("series[", run, "]"));
   }
   StoredRun stored;
   stored.role = run_->role;

@@ -51,6 +51,8 @@ class UploadState {
 
   absl::Status SelectSession(const v1::UploadSeriesRequest& request);
   absl::Status Header(const v1::SeriesHeader& header);
+  // The checks and the reservation of a header; errors name the header's field.
+  absl::Status BeginRun(const v1::SeriesHeader& header);
   absl::Status Chunk(const v1::SeriesChunk& chunk);
   absl::Status End(const v1::SeriesEnd& end);
 
@@ -60,6 +62,8 @@ class UploadState {
   const std::string owner_;
   std::optional<SessionRef> session_;
   std::optional<PendingRun> run_;
+  // Runs begun in this stream; errors name the run as `series[k]`, k counted from 0.
+  int runs_begun_ = 0;
 };
 
 }  // namespace wasserwarp::service

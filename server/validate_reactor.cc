@@ -10,6 +10,7 @@
 #include "convert.h"
 #include "resource_names.h"
 #include "status.h"
+#include "validation_job.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/quantity_of_interest.h"
@@ -41,25 +42,6 @@ v1::Phase ToProto(ValidationPhase phase) {
   return v1::PHASE_UNSPECIFIED;
 }
 
-// The weights of one set: none, or one per run.
-absl::StatusOr<std::vector<double>> Weights(const std::vector<StoredRun>& runs,
-                                            std::string_view set) {
-  const StoredRun* weighted = nullptr;
-  const StoredRun* unweighted = nullptr;
-  for (const StoredRun& run : runs) (run.weight.has_value() ? weighted : unweighted) = &run;
-  if (weighted == nullptr) return std::vector<double>();
-  if (unweighted != nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(absl::string_view(set.data(), set.size()), " run \"", unweighted->series->id,
-                     "\" has no weight while run \"", weighted->series->id,
-                     "\" has one: weight every run of a set or none"));
-  }
-  std::vector<double> weights;
-  weights.reserve(runs.size());
-  for (const StoredRun& run : runs) weights.push_back(*run.weight);
-  return weights;
-}
-
 HtmlReportOptions HtmlReportOptionsNow() {
   HtmlReportOptions options;
   options.tool_version = WASSERWARP_VERSION;
@@ -67,18 +49,17 @@ HtmlReportOptions HtmlReportOptionsNow() {
   return options;
 }
 
-uint64_t TotalSamples(const std::vector<StoredRun>& runs) {
-  uint64_t samples = 0;
-  for (const StoredRun& run : runs) samples += run.series->samples();
-  return samples;
-}
-
 }  // namespace
 
 ValidateReactor::ValidateReactor(grpc::CallbackServerContext* context,
                                  const v1::ValidateRequest& request, const std::string& principal,
-                                 SessionStore& store, JobQueue& jobs)
-    : store_(store), jobs_(jobs), start_time_(absl::Now()), log_(context, "Validate") {
+                                 SessionStore& store, JobQueue& jobs,
+                                 const ValidationLimits& limits)
+    : store_(store),
+      jobs_(jobs),
+      limits_(limits),
+      start_time_(absl::Now()),
+      log_(context, "Validate") {
   {
     absl::MutexLock lock(&mu_);
     // The constructor holds the reactor too, until it is done with it.
@@ -106,55 +87,18 @@ absl::Status ValidateReactor::Start(const v1::ValidateRequest& request,
   if (!snapshot.ok()) return snapshot.status();
   snapshot_ = *std::move(snapshot);
 
-  v1::ValidationParameters parameters = snapshot_.default_parameters;
-  wire::MergeParameters(request.parameters(), parameters);
-  if (absl::Status status = wire::ApplyParameters(parameters, options_); !status.ok()) {
-    return status;
-  }
-  absl::StatusOr<std::vector<double>> simulation_weights =
-      Weights(snapshot_.simulation, "simulation");
-  if (!simulation_weights.ok()) return simulation_weights.status();
-  absl::StatusOr<std::vector<double>> reference_weights = Weights(snapshot_.reference, "reference");
-  if (!reference_weights.ok()) return reference_weights.status();
-  options_.simulation_weights = *std::move(simulation_weights);
-  options_.reference_weights = *std::move(reference_weights);
-  include_cost_matrix_ = request.include_cost_matrix();
-  include_pooled_cost_matrix_ = request.include_pooled_cost_matrix();
-  include_html_report_ = request.include_html_report();
-  // The page draws both matrices; they go on the wire only when asked for.
-  options_.keep_cost_matrix = include_cost_matrix_ || include_html_report_;
-  if (request.has_verdict()) {
-    options_.verdict = wire::VerdictOptionsFromProto(request.verdict());
-    if (absl::Status status = ValidateVerdictOptions(*options_.verdict); !status.ok()) {
-      return status;
-    }
-    options_.keep_pooled_cost_matrix = include_pooled_cost_matrix_ || include_html_report_;
-  }
-  for (int i = 0; i < request.quantities_size(); ++i) {
-    absl::StatusOr<QuantityOfInterest> quantity = ParseQuantityOfInterest(request.quantities(i));
-    if (!quantity.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("quantities[", i, "]: ", quantity.status().message()));
-    }
-    options_.quantities.push_back(*std::move(quantity));
-  }
+  absl::StatusOr<ValidationJob> prepared = PrepareValidationJob(request, snapshot_, limits_);
+  if (!prepared.ok()) return prepared.status();
+  options_ = std::move(prepared->options);
+  include_cost_matrix_ = prepared->include_cost_matrix;
+  include_pooled_cost_matrix_ = prepared->include_pooled_cost_matrix;
+  include_html_report_ = prepared->include_html_report;
   options_.compute.max_threads = jobs_.threads_per_job();
   options_.compute.progress_interval_ms = kCostMatrixProgressMs;
-  // Bad parameters are refused before they take a job slot; the core checks again.
-  if (absl::Status status = ValidateTwedParams(options_.twed); !status.ok()) return status;
-  TransportOptions transport;
-  transport.order = options_.order;
-  transport.row_weights = options_.simulation_weights;
-  transport.col_weights = options_.reference_weights;
-  if (absl::Status status = ValidateTransportOptions(transport, snapshot_.simulation.size(),
-                                                     snapshot_.reference.size());
-      !status.ok()) {
-    return status;
-  }
 
   const uint64_t pairs = snapshot_.simulation.size() * snapshot_.reference.size();
-  // TwedCells(a, b) is samples(a) x samples(b), so the total is a product of sums.
-  const uint64_t cells = TotalSamples(snapshot_.simulation) * TotalSamples(snapshot_.reference);
+  // From the runs as the job will compute them, resampled where asked.
+  const uint64_t cells = prepared->size.dp_cells;
   {
     absl::MutexLock lock(&mu_);
     progress_.set_pairs_total(static_cast<int64_t>(pairs));

@@ -22,6 +22,7 @@
 #include "wasserwarp/cancellation.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
+#include "wasserwarp/validation_size.h"
 
 namespace wasserwarp::service {
 
@@ -33,7 +34,8 @@ class ValidateReactor final : public grpc::ServerWriteReactor<v1::ValidateRespon
  public:
   // `principal` is the caller's (call_principal.h): only its own sessions exist for it.
   ValidateReactor(grpc::CallbackServerContext* context, const v1::ValidateRequest& request,
-                  const std::string& principal, SessionStore& store, JobQueue& jobs);
+                  const std::string& principal, SessionStore& store, JobQueue& jobs,
+                  const ValidationLimits& limits);
 
   void OnWriteDone(bool ok) override;
   void OnCancel() override;
@@ -59,6 +61,7 @@ class ValidateReactor final : public grpc::ServerWriteReactor<v1::ValidateRespon
 
   SessionStore& store_;
   JobQueue& jobs_;
+  const ValidationLimits& limits_;
   const absl::Time start_time_;
   // Set before the job is submitted, then the job's alone. Its lease keeps
   // the session alive while the job waits and runs.

@@ -9,12 +9,16 @@
 #include "absl/strings/str_cat.h"
 #include "call_principal.h"
 #include "convert.h"
+#include "request_fields.h"
 #include "resource_names.h"
 #include "rpc_log.h"
 #include "status.h"
 #include "twed_reactor.h"
 #include "upload_reactor.h"
 #include "validate_reactor.h"
+#include "wasserwarp/field_error.h"
+#include "wasserwarp/transport.h"
+#include "wasserwarp/twed.h"
 #include "wasserwarp/validation.h"
 
 namespace wasserwarp::service {
@@ -75,43 +79,68 @@ absl::Status CheckParameters(const v1::ValidationParameters& parameters) {
     return status;
   }
   if (absl::Status status = ValidateTwedParams(options.twed); !status.ok()) return status;
-  if (!(std::isfinite(options.order) && options.order >= 1.0)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("order must be finite and at least 1, got ", options.order));
+  if (absl::Status status = ValidateTransportOptions({.order = options.order}, 1, 1);
+      !status.ok()) {
+    return status;
   }
-  for (const std::string& channel : options.prepare.channels) {
-    if (channel.empty()) return absl::InvalidArgumentError("channels holds an empty name");
+  for (size_t c = 0; c < options.prepare.channels.size(); ++c) {
+    if (options.prepare.channels[c].empty()) {
+      return InvalidFieldError(absl::StrCat("channels[", c, "]"), "is an empty channel name");
+    }
+  }
+  if (const std::optional<double>& rate = options.prepare.resample_rate;
+      rate.has_value() && !(*rate > 0 && std::isfinite(*rate))) {
+    return InvalidFieldError("resample_rate",
+                             absl::StrCat("must be a finite number of Hz > 0, got ", *rate));
   }
   return absl::OkStatus();
 }
 
+// A session's idle TTL: a valid Duration, positive, at most the server's --max_session_ttl.
+absl::StatusOr<absl::Duration> IdleTtl(const google::protobuf::Duration& duration,
+                                       const SessionLimits& limits) {
+  absl::StatusOr<absl::Duration> ttl = wire::FromProtoDuration(duration, "session.idle_ttl");
+  if (!ttl.ok()) return ttl.status();
+  if (*ttl <= absl::ZeroDuration()) {
+    return InvalidFieldError("session.idle_ttl",
+                             absl::StrCat("must be positive, got ", absl::FormatDuration(*ttl)));
+  }
+  if (*ttl > limits.max_session_ttl) {
+    return WithLimit(
+        InvalidFieldError(
+            "session.idle_ttl",
+            absl::StrCat("must be at most ", absl::FormatDuration(limits.max_session_ttl),
+                         " (--max_session_ttl), got ", absl::FormatDuration(*ttl))),
+        "--max_session_ttl");
+  }
+  return ttl;
+}
+
 absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
+                                                        const SessionLimits& limits,
                                                         const v1::CreateSessionRequest& request,
                                                         const std::string& principal) {
   if (!request.session_id().empty()) {
     if (absl::Status status = ValidateSessionId(request.session_id()); !status.ok()) {
-      return status;
+      return WithField(status, "session_id");
     }
   }
   const v1::Session& session = request.session();
   if (absl::Status status = CheckParameters(session.default_parameters()); !status.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("session.default_parameters: ", status.message()));
+    return InRequestTerms(PrefixField(status, "session.default_parameters"),
+                          "session.default_parameters");
   }
   SessionSettings settings;
   settings.owner = principal;
   settings.default_parameters = session.default_parameters();
   for (const auto& [key, value] : session.labels()) {
-    if (key.empty()) return absl::InvalidArgumentError("session.labels has an empty key");
+    if (key.empty()) return InvalidFieldError("session.labels", "has an empty key");
     settings.labels.emplace(key, value);
   }
   if (session.has_idle_ttl()) {
-    const absl::Duration ttl = wire::FromProtoDuration(session.idle_ttl());
-    if (ttl <= absl::ZeroDuration()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("session.idle_ttl must be positive, got ", absl::FormatDuration(ttl)));
-    }
-    settings.idle_ttl = ttl;
+    absl::StatusOr<absl::Duration> ttl = IdleTtl(session.idle_ttl(), limits);
+    if (!ttl.ok()) return ttl.status();
+    settings.idle_ttl = *ttl;
   }
   absl::StatusOr<v1::Session> created = store.Create(request.session_id(), std::move(settings));
   if (!created.ok()) return created.status();
@@ -138,8 +167,8 @@ std::string PageToken(const std::string& last_id) { return absl::WebSafeBase64Es
 absl::StatusOr<std::string> IdFromPageToken(const std::string& token) {
   std::string id;
   if (!absl::WebSafeBase64Unescape(token, &id) || !ValidateSessionId(id).ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("page_token \"", token, "\" is not one this service issued"));
+    return InvalidFieldError("page_token",
+                             absl::StrCat("\"", token, "\" is not one this service issued"));
   }
   return id;
 }
@@ -148,8 +177,8 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
                                                       const v1::ListSessionsRequest& request,
                                                       const std::string& principal) {
   if (request.page_size() < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("page_size must not be negative, got ", request.page_size()));
+    return InvalidFieldError("page_size",
+                             absl::StrCat("must not be negative, got ", request.page_size()));
   }
   const int page_size =
       request.page_size() == 0 ? kDefaultPageSize : std::min(request.page_size(), kMaxPageSize);
@@ -174,16 +203,20 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
 
 }  // namespace
 
-ValidationService::ValidationService(const SessionLimits& limits, SessionStore& store,
-                                     JobQueue& jobs, const AuthTokens* tokens)
-    : limits_(limits), store_(store), jobs_(jobs), tokens_(tokens) {}
+ValidationService::ValidationService(const SessionLimits& limits, const JobLimits& job_limits,
+                                     SessionStore& store, JobQueue& jobs, const AuthTokens* tokens)
+    : limits_(limits),
+      validation_limits_(ValidationLimitsFor(limits, job_limits)),
+      store_(store),
+      jobs_(jobs),
+      tokens_(tokens) {}
 
 grpc::ServerUnaryReactor* ValidationService::CreateSession(grpc::CallbackServerContext* context,
                                                            const v1::CreateSessionRequest* request,
                                                            v1::CreateSessionResponse* response) {
   return Answer(context, "CreateSession", tokens_, *request, response,
                 [&](const std::string& principal) {
-                  return service::CreateSession(store_, *request, principal);
+                  return service::CreateSession(store_, limits_, *request, principal);
                 });
 }
 
@@ -233,7 +266,7 @@ grpc::ServerWriteReactor<v1::ValidateResponse>* ValidationService::Validate(
     grpc::CallbackServerContext* context, const v1::ValidateRequest* request) {
   return Authenticated<grpc::ServerWriteReactor<v1::ValidateResponse>>(
       context, "Validate", tokens_, [&](const std::string& principal) {
-        return new ValidateReactor(context, *request, principal, store_, jobs_);
+        return new ValidateReactor(context, *request, principal, store_, jobs_, validation_limits_);
       });
 }
 
@@ -243,7 +276,7 @@ grpc::ServerUnaryReactor* ValidationService::ComputeTwed(grpc::CallbackServerCon
   // No session is involved, but computing still needs a valid token.
   return Authenticated<grpc::ServerUnaryReactor>(
       context, "ComputeTwed", tokens_, [&](const std::string&) {
-        return new TwedReactor(context, request, response, limits_, jobs_);
+        return new TwedReactor(context, request, response, validation_limits_, jobs_);
       });
 }
 

@@ -18,8 +18,8 @@ namespace wasserwarp::service {
 class ValidationService final : public v1::ValidationService::CallbackService {
  public:
   // `tokens` (not owned; null: no access control) authenticates every call.
-  ValidationService(const SessionLimits& limits, SessionStore& store, JobQueue& jobs,
-                    const AuthTokens* tokens);
+  ValidationService(const SessionLimits& limits, const JobLimits& job_limits, SessionStore& store,
+                    JobQueue& jobs, const AuthTokens* tokens);
 
   grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* context,
                                           const v1::CreateSessionRequest* request,
@@ -43,6 +43,7 @@ class ValidationService final : public v1::ValidationService::CallbackService {
 
  private:
   const SessionLimits limits_;
+  const ValidationLimits validation_limits_;
   SessionStore& store_;
   JobQueue& jobs_;
   const AuthTokens* const tokens_;

@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl_view.h"
+#include "wasserwarp/field_error.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp {
@@ -215,8 +216,9 @@ absl::StatusOr<PreparedRuns> PrepareRuns(const std::vector<Series>& simulation,
   if (reference.empty()) return absl::InvalidArgumentError("no reference runs");
   if (options.resample_rate.has_value() &&
       !(*options.resample_rate > 0 && std::isfinite(*options.resample_rate))) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "resample rate must be a finite number of Hz > 0, got ", *options.resample_rate));
+    return InvalidFieldError(
+        "resample_rate",
+        absl::StrCat("must be a finite number of Hz > 0, got ", *options.resample_rate));
   }
   for (const Series& run : simulation) {
     if (absl::Status status = ValidateSeries(run); !status.ok()) {

@@ -19,6 +19,7 @@
 #include "network_simplex.h"
 #include "wasserwarp/assignment.h"
 #include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/field_error.h"
 
 namespace wasserwarp {
 namespace {
@@ -293,7 +294,7 @@ absl::Status ValidateCosts(const CostMatrix& costs) {
 
 absl::Status ValidateOrder(double q) {
   if (!std::isfinite(q) || q < 1.0) {
-    return absl::InvalidArgumentError(absl::StrCat("order must be a finite number >= 1, got ", q));
+    return InvalidFieldError("order", absl::StrCat("must be a finite number >= 1, got ", q));
   }
   return absl::OkStatus();
 }

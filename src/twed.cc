@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "twed_kernel.h"
 #include "wasserwarp/cancellation.h"
+#include "wasserwarp/field_error.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp {
@@ -110,7 +111,7 @@ double StripTwed(const Cost& cost, double nu, const Side& a, const Side& b, Canc
 
 absl::Status CheckFinite(double value, const char* name) {
   if (std::isfinite(value)) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat("TWED ", name, " must be finite, got ", value));
+  return InvalidFieldError(name, absl::StrCat("must be finite, got ", value));
 }
 
 }  // namespace
@@ -165,21 +166,17 @@ absl::Status ValidateTwedParams(const TwedParams& params) {
   if (absl::Status s = CheckFinite(params.nu, "nu"); !s.ok()) return s;
   if (absl::Status s = CheckFinite(params.lambda, "lambda"); !s.ok()) return s;
   if (absl::Status s = CheckFinite(params.p, "p"); !s.ok()) return s;
-  if (params.nu < 0.0) {
-    return absl::InvalidArgumentError(absl::StrCat("TWED nu must be >= 0, got ", params.nu));
-  }
+  if (params.nu < 0.0)
+    return InvalidFieldError("nu", absl::StrCat("must be >= 0, got ", params.nu));
   if (params.lambda < 0.0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("TWED lambda must be >= 0, got ", params.lambda));
+    return InvalidFieldError("lambda", absl::StrCat("must be >= 0, got ", params.lambda));
   }
-  if (params.p < 1.0) {
-    return absl::InvalidArgumentError(absl::StrCat("TWED p must be >= 1, got ", params.p));
-  }
+  if (params.p < 1.0) return InvalidFieldError("p", absl::StrCat("must be >= 1, got ", params.p));
   if (params.time_window) {
-    if (absl::Status s = CheckFinite(*params.time_window, "time window"); !s.ok()) return s;
+    if (absl::Status s = CheckFinite(*params.time_window, "time_window"); !s.ok()) return s;
     if (*params.time_window <= 0.0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("TWED time window must be > 0, got ", *params.time_window));
+      return InvalidFieldError("time_window",
+                               absl::StrCat("must be > 0 seconds, got ", *params.time_window));
     }
   }
   return absl::OkStatus();

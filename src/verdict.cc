@@ -18,6 +18,7 @@
 #include "resampling_rng.h"
 #include "resampling_summary.h"
 #include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/field_error.h"
 #include "wasserwarp/transport.h"
 
 namespace wasserwarp {
@@ -36,10 +37,9 @@ constexpr uint64_t kBaselineStream = 2;
 // Both are ties and count as at least as extreme.
 constexpr double kTieTolerance = 1e-12;
 
-absl::Status CheckThreshold(absl::string_view flag, const std::optional<double>& value) {
+absl::Status CheckThreshold(absl::string_view field, const std::optional<double>& value) {
   if (value && (!std::isfinite(*value) || *value < 0.0)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(flag, " must be a finite number >= 0, got ", *value));
+    return InvalidFieldError(field, absl::StrCat("must be a finite number >= 0, got ", *value));
   }
   return absl::OkStatus();
 }
@@ -193,18 +193,19 @@ std::vector<VerdictRule> JudgeRules(const VerdictOptions& options, double distan
 
 absl::Status ValidateVerdictOptions(const VerdictOptions& options) {
   if (options.permutations < 1 || options.permutations > kMaxPermutations) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--permutations must be between 1 and ", kMaxPermutations, ", got ", options.permutations));
+    return InvalidFieldError(
+        "permutations",
+        absl::StrCat("must be between 1 and ", kMaxPermutations, ", got ", options.permutations));
   }
-  if (absl::Status status = CheckThreshold("--max-distance", options.max_distance); !status.ok()) {
+  if (absl::Status status = CheckThreshold("max_distance", options.max_distance); !status.ok()) {
     return status;
   }
-  if (absl::Status status = CheckThreshold("--max-ratio", options.max_ratio); !status.ok()) {
+  if (absl::Status status = CheckThreshold("max_ratio", options.max_ratio); !status.ok()) {
     return status;
   }
   if (options.alpha && !(*options.alpha > 0.0 && *options.alpha < 1.0)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--alpha must be between 0 and 1 (exclusive), got ", *options.alpha));
+    return InvalidFieldError(
+        "alpha", absl::StrCat("must be between 0 and 1 (exclusive), got ", *options.alpha));
   }
   return absl::OkStatus();
 }
@@ -225,8 +226,8 @@ absl::StatusOr<Verdict> DecideVerdict(const CostMatrix& pooled, size_t simulatio
   const size_t m = runs - n;
   const bool with_baseline = m >= 2;
   if (options.max_ratio && !with_baseline) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--max-ratio needs at least 2 reference runs for its baseline, got ", m));
+    return InvalidFieldError(
+        "max_ratio", absl::StrCat("needs at least 2 reference runs for its baseline, got ", m));
   }
 
   Verdict verdict;

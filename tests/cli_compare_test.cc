@@ -208,7 +208,7 @@ TEST_F(CliCompareTest, BadInputIsExitTwoNamingIt) {
   ExpectBadInput(with({"--seed", "-1"}), "--seed: expected a non-negative integer");
   ExpectBadInput(with({"--threads", "0"}), "--threads: must be at least 1");
   ExpectBadInput(with({"--order", "0.5"}), "order");
-  ExpectBadInput(with({"--nu", "-1"}), "nu must be >= 0");
+  ExpectBadInput(with({"--nu", "-1"}), "--nu: must be >= 0");
   ExpectBadInput(with({"--permutations", "9"}), "unknown flag --permutations");
   ExpectBadInput(with({"--tls-ca", "ca.pem"}), "compare: --tls-ca needs --server HOST:PORT");
   ExpectBadInput(with({"--channels", "yaw_rate,no_such_channel"}),

@@ -301,7 +301,7 @@ TEST_F(CliTest, BadVerdictFlags) {
   ExpectBadInput(with({"--alpha", "x"}), "--alpha: expected a number");
   ExpectBadInput(with({"--alpha", "1.5"}), "alpha");
   ExpectBadInput(with({"--permutations", "0"}), "permutations");
-  ExpectBadInput(with({"--max-distance", "-1"}), "--max-distance must be a finite number >= 0");
+  ExpectBadInput(with({"--max-distance", "-1"}), "--max-distance: must be a finite number >= 0");
   ExpectBadInput(with({"--seed", "7"}), "--seed: needs a decision rule");
   ExpectBadInput(with({"--seed", "-7", "--alpha", "0.05"}), "--seed: expected a non-negative");
   ExpectBadInput(with({"--qoi", "x:median"}), "--qoi: ");
@@ -380,8 +380,8 @@ TEST_F(CliTest, BadNumber) {
                  "--threads: expected an integer");
   ExpectBadInput({"validate", "--sim", a, "--ref", a, "--threads", "0"},
                  "--threads: must be at least 1");
-  ExpectBadInput({"twed", a, a, "--nu", "-1"}, "nu must be >= 0");
-  ExpectBadInput({"twed", a, a, "--p", "0.5"}, "p must be >= 1");
+  ExpectBadInput({"twed", a, a, "--nu", "-1"}, "--nu: must be >= 0");
+  ExpectBadInput({"twed", a, a, "--p", "0.5"}, "--p: must be >= 1");
   ExpectBadInput({"validate", "--sim", a, "--ref", a, "--order", "0.5"}, "0.5");
 }
 

@@ -261,7 +261,7 @@ TEST(PrepareRunsTest, ASingleSampleStaysAndBadRatesAreRefused) {
   EXPECT_THAT(prepared->simulation[0].values, ElementsAre(4.0));
   for (double rate : {0.0, -5.0, std::numeric_limits<double>::infinity(),
                       std::numeric_limits<double>::quiet_NaN()}) {
-    ExpectInvalid(PrepareRuns({one}, {one}, Resampled(rate)), "resample rate must be");
+    ExpectInvalid(PrepareRuns({one}, {one}, Resampled(rate)), "resample_rate: must be");
   }
   const Series long_run = MakeRun("long_run", {"a"}, {0.0, 1e6}, {0.0, 1.0});
   ExpectInvalid(PrepareRuns({one}, {long_run}, Resampled(1000)),

@@ -227,7 +227,9 @@ TEST_F(ValidateTest, Errors) {
 
   ASSERT_TRUE(CreateSession("bench").ok());
   status = ValidateAll(ValidateRequestFor(kSession), events);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+  // What is missing is in the session, not in the request.
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << status.error_message();
+  EXPECT_THAT(status.error_message(), HasSubstr("holds no simulated runs"));
 
   std::vector<v1::UploadSeriesRequest> messages;
   const std::vector<Series> sim = RandomWalkRuns("sim", 2, 20, 30, 1, 15);
@@ -236,7 +238,7 @@ TEST_F(ValidateTest, Errors) {
   AppendRun(kSession, v1::ROLE_REFERENCE, RandomWalkRuns("ref", 1, 20, 30, 1, 16)[0], messages);
   ASSERT_TRUE(UploadMessages(messages).ok());
   status = ValidateAll(ValidateRequestFor(kSession), events);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_THAT(status.error_message(), HasSubstr("simulation run \"sim1\" has no weight"));
 
   ASSERT_TRUE(CreateSession("other").ok());
@@ -346,6 +348,9 @@ TEST_F(ValidateTest, FullQueueIsResourceExhaustedAndAWaitingJobCanBeCancelled) {
   EXPECT_THAT(status.error_message(), HasSubstr("--max_queued_jobs=1"));
   grpc::ClientContext twed_context;
   v1::ComputeTwedRequest twed_request;
+  const std::vector<Series> pair = RandomWalkRuns("pair", 2, 20, 30, 1, 17);
+  *twed_request.mutable_a() = wire::InlineFromSeries(pair[0]);
+  *twed_request.mutable_b() = wire::InlineFromSeries(pair[1]);
   v1::ComputeTwedResponse twed_response;
   status = stub_->ComputeTwed(&twed_context, twed_request, &twed_response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);

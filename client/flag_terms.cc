@@ -1,0 +1,48 @@
+#include "flag_terms.h"
+
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "wasserwarp/field_error.h"
+
+namespace wasserwarp::cli {
+namespace {
+
+struct FlagTerm {
+  absl::string_view field;
+  absl::string_view flag;
+};
+
+constexpr FlagTerm kFlagTerms[] = {
+    {"nu", "--nu"},
+    {"lambda", "--lambda"},
+    {"p", "--p"},
+    {"time_window", "--time-window"},
+    {"align", "--align"},
+    {"scale", "--scale"},
+    {"order", "--order"},
+    {"channels", "--channels"},
+    {"resample_rate", "--resample"},
+    {"permutations", "--permutations"},
+    {"seed", "--seed"},
+    {"max_distance", "--max-distance"},
+    {"max_ratio", "--max-ratio"},
+    {"alpha", "--alpha"},
+    {"keep_cost_matrix", "--cost-matrix"},
+    {"keep_pooled_cost_matrix", "--cost-matrix"},
+    {"html_report", "--report"},
+    {"verdict", "the verdict (--max-distance, --max-ratio, --alpha, --permutations)"},
+    {"runs", "--sim/--ref"},
+};
+
+}  // namespace
+
+absl::Status InFlagTerms(const absl::Status& status) {
+  const std::string field = ErrorField(status);
+  for (const FlagTerm& term : kFlagTerms) {
+    if (term.field == field) return RenameField(status, term.flag);
+  }
+  return status;
+}
+
+}  // namespace wasserwarp::cli

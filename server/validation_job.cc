@@ -1,0 +1,142 @@
+#include "validation_job.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "convert.h"
+#include "request_fields.h"
+#include "resource_names.h"
+#include "status.h"
+#include "wasserwarp/field_error.h"
+#include "wasserwarp/quantity_of_interest.h"
+#include "wasserwarp/transport.h"
+#include "wasserwarp/twed.h"
+#include "wasserwarp/verdict.h"
+
+namespace wasserwarp::service {
+namespace {
+
+// Both sets must hold runs: what is missing is in the session, not in the request.
+absl::Status CheckSessionHoldsRuns(const SessionSnapshot& snapshot) {
+  for (const auto& [runs, set] : {std::pair{&snapshot.simulation, "simulated"},
+                                  std::pair{&snapshot.reference, "reference"}}) {
+    if (!runs->empty()) continue;
+    const std::string name = SessionName(snapshot.id);
+    return WithPreconditionFailure(
+        absl::FailedPreconditionError(absl::StrCat("session ", name, " holds no ", set,
+                                                   " runs; upload them (UploadSeries) first")),
+        "SESSION_RUNS", name);
+  }
+  return absl::OkStatus();
+}
+
+// The weights of one set: none, or one per run.
+absl::StatusOr<std::vector<double>> Weights(const std::vector<StoredRun>& runs,
+                                            absl::string_view set, const std::string& session) {
+  const StoredRun* weighted = nullptr;
+  const StoredRun* unweighted = nullptr;
+  for (const StoredRun& run : runs) (run.weight.has_value() ? weighted : unweighted) = &run;
+  if (weighted == nullptr) return std::vector<double>();
+  if (unweighted != nullptr) {
+    return WithPreconditionFailure(
+        absl::FailedPreconditionError(
+            absl::StrCat(set, " run \"", unweighted->series->id, "\" has no weight while run \"",
+                         weighted->series->id, "\" has one: weight every run of a set or none")),
+        "RUN_WEIGHTS", session);
+  }
+  std::vector<double> weights;
+  weights.reserve(runs.size());
+  for (const StoredRun& run : runs) weights.push_back(*run.weight);
+  return weights;
+}
+
+std::vector<RunShape> Shapes(const std::vector<StoredRun>& runs) {
+  std::vector<RunShape> shapes;
+  shapes.reserve(runs.size());
+  for (const StoredRun& run : runs) shapes.push_back(ShapeOf(*run.series));
+  return shapes;
+}
+
+absl::Status CheckOptions(const ValidationOptions& options, size_t n, size_t m) {
+  if (absl::Status status = ValidateTwedParams(options.twed); !status.ok()) return status;
+  TransportOptions transport;
+  transport.order = options.order;
+  transport.row_weights = options.simulation_weights;
+  transport.col_weights = options.reference_weights;
+  if (absl::Status status = ValidateTransportOptions(transport, n, m); !status.ok()) {
+    return status;
+  }
+  if (options.verdict.has_value()) return ValidateVerdictOptions(*options.verdict);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
+                                      const SessionSnapshot& snapshot,
+                                      const ValidationLimits& limits) {
+  if (absl::Status status = CheckSessionHoldsRuns(snapshot); !status.ok()) return status;
+  ValidationJob job;
+  ValidationOptions& options = job.options;
+  v1::ValidationParameters parameters = snapshot.default_parameters;
+  wire::MergeParameters(request.parameters(), parameters);
+  if (absl::Status status = wire::ApplyParameters(parameters, options); !status.ok()) {
+    return status;
+  }
+  const std::string session = SessionName(snapshot.id);
+  absl::StatusOr<std::vector<double>> simulation_weights =
+      Weights(snapshot.simulation, "simulation", session);
+  if (!simulation_weights.ok()) return simulation_weights.status();
+  absl::StatusOr<std::vector<double>> reference_weights =
+      Weights(snapshot.reference, "reference", session);
+  if (!reference_weights.ok()) return reference_weights.status();
+  options.simulation_weights = *std::move(simulation_weights);
+  options.reference_weights = *std::move(reference_weights);
+  job.include_cost_matrix = request.include_cost_matrix();
+  job.include_pooled_cost_matrix = request.include_pooled_cost_matrix();
+  job.include_html_report = request.include_html_report();
+  // The page draws both matrices; they go on the wire only when asked for.
+  options.keep_cost_matrix = job.include_cost_matrix || job.include_html_report;
+  if (request.has_verdict()) {
+    options.verdict = wire::VerdictOptionsFromProto(request.verdict());
+    options.keep_pooled_cost_matrix = job.include_pooled_cost_matrix || job.include_html_report;
+  }
+  for (int i = 0; i < request.quantities_size(); ++i) {
+    absl::StatusOr<QuantityOfInterest> quantity = ParseQuantityOfInterest(request.quantities(i));
+    if (!quantity.ok()) {
+      return InvalidFieldError(absl::StrCat("quantities[", i, "]"), quantity.status().message());
+    }
+    options.quantities.push_back(*std::move(quantity));
+  }
+  if (absl::Status status =
+          CheckOptions(options, snapshot.simulation.size(), snapshot.reference.size());
+      !status.ok()) {
+    return status;
+  }
+  ValidationLimits job_limits = limits;
+  job_limits.html_report = job.include_html_report;
+  const std::vector<RunShape> simulation = Shapes(snapshot.simulation);
+  const std::vector<RunShape> reference = Shapes(snapshot.reference);
+  if (absl::Status status = CheckValidationSize(simulation, reference, options, job_limits);
+      !status.ok()) {
+    return status;
+  }
+  absl::StatusOr<ValidationSize> size =
+      EstimateValidationSize(simulation, reference, options, job_limits);
+  if (!size.ok()) return size.status();
+  job.size = *size;
+  return job;
+}
+
+}  // namespace
+
+absl::StatusOr<ValidationJob> PrepareValidationJob(const v1::ValidateRequest& request,
+                                                   const SessionSnapshot& snapshot,
+                                                   const ValidationLimits& limits) {
+  absl::StatusOr<ValidationJob> job = Prepare(request, snapshot, limits);
+  if (!job.ok()) return InRequestTerms(job.status());
+  return job;
+}
+
+}  // namespace wasserwarp::service
