@@ -18,6 +18,7 @@
 #include "twed_command.h"
 #include "upload_command.h"
 #include "validate_command.h"
+#include "wasserwarp/field_error.h"
 
 namespace wasserwarp::cli {
 namespace {
@@ -40,6 +41,9 @@ int ExitCodeFor(const absl::Status& status) {
     case absl::StatusCode::kOutOfRange:
     case absl::StatusCode::kAlreadyExists:
       return kExitBadInput;
+    case absl::StatusCode::kResourceExhausted:
+      // A size the command's own options imply is bad input; a full server queue is not.
+      return ErrorField(status).empty() ? kExitInternal : kExitBadInput;
     default:
       return kExitInternal;
   }

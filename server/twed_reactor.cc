@@ -77,7 +77,8 @@ absl::Status TwedReactor::Prepare(const v1::ComputeTwedRequest& request,
   const std::vector<RunShape> reference = {ShapeOf(b_)};
   if (absl::Status status = CheckValidationSize(simulation, reference, options_, limits);
       !status.ok()) {
-    return status;
+    // The size of the runs themselves is that of the request's two runs.
+    return ErrorField(status) == "runs" ? RenameField(status, "a") : status;
   }
   absl::StatusOr<ValidationSize> size =
       EstimateValidationSize(simulation, reference, options_, limits);
@@ -87,7 +88,8 @@ absl::Status TwedReactor::Prepare(const v1::ComputeTwedRequest& request,
 }
 
 JobOutcome TwedReactor::Run(const CancellationToken& cancel) {
-  JobOutcome outcome{.cells_total = cells_total_};
+  JobOutcome outcome;
+  outcome.cells_total = cells_total_;
   absl::StatusOr<PreparedRuns> runs =
       PrepareRuns({std::move(a_)}, {std::move(b_)}, options_.prepare);
   absl::Status status = runs.status();

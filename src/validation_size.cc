@@ -189,7 +189,7 @@ bool Exceeds(uint64_t value, const SizeLimit& limit) {
 }
 
 std::string Over(const SizeLimit& limit) {
-  return absl::StrCat("over the limit of ", FormatCount(limit.value), " (", limit.name, ")");
+  return absl::StrCat("over the limit of ", limit.value, " (", limit.name, ")");
 }
 
 }  // namespace

@@ -308,6 +308,17 @@ TEST_F(CliTest, BadVerdictFlags) {
   ExpectBadInput(with({"--qoi", "speed:max"}), "speed");
 }
 
+// Sizes the options imply are checked before any work, against this machine's limits.
+TEST_F(CliTest, OptionsThatImplyTooMuchAreRefusedBeforeAnyWork) {
+  WriteRunSets();
+  ExpectBadInput({"validate", "--sim", Path("sim"), "--ref", Path("ref"), "--resample", "1e12"},
+                 "--resample: simulated run");
+  ExpectBadInput({"validate", "--sim", Path("sim"), "--ref", Path("ref"), "--resample", "1e12"},
+                 "(the embedded engine's samples per run)");
+  const std::string a = Write("a.csv", kA);
+  ExpectBadInput({"twed", a, a, "--resample", "1e300"}, "--resample: ");
+}
+
 TEST_F(CliTest, MissingFile) {
   const std::string a = Write("a.csv", kA);
   ExpectBadInput({"twed", a, Path("missing.csv")}, Path("missing.csv"));

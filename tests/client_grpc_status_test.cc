@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "grpc_status.h"
+#include "wasserwarp/field_error.h"
 
 namespace wasserwarp::client {
 namespace {
@@ -29,6 +32,26 @@ TEST(GrpcStatusTest, UnavailableNamesTheServer) {
   EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable);
   EXPECT_EQ(status.message(),
             "cannot reach server bench-host:50051: failed to connect to all addresses");
+}
+
+TEST(GrpcStatusTest, DetailsComeBackAsFieldLimitAndPayloads) {
+  google::rpc::Status rich;
+  rich.set_code(grpc::StatusCode::RESOURCE_EXHAUSTED);
+  rich.set_message("parameters.resample_rate: too many samples");
+  google::rpc::BadRequest bad_request;
+  bad_request.add_field_violations()->set_field("parameters.resample_rate");
+  rich.add_details()->PackFrom(bad_request);
+  google::rpc::QuotaFailure quota;
+  quota.add_violations()->set_subject("--max_samples_per_run");
+  rich.add_details()->PackFrom(quota);
+  const absl::Status status = FromGrpcStatus(
+      grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, rich.message(), rich.SerializeAsString()),
+      "h:1");
+  EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(status.message(), "parameters.resample_rate: too many samples");
+  EXPECT_EQ(ErrorField(status), "parameters.resample_rate");
+  EXPECT_EQ(ErrorLimit(status), "--max_samples_per_run");
+  EXPECT_TRUE(status.GetPayload("type.googleapis.com/google.rpc.QuotaFailure").has_value());
 }
 
 }  // namespace

@@ -106,10 +106,11 @@ inline int ClosedPort() {
 class ServerProcess {
  public:
   // Starts `program --listen 127.0.0.1:0 extra_args...` and waits for the first line of its
-  // stdout, "listening on HOST:PORT".
+  // stdout, "listening on HOST:PORT". With `address_space_kib`, the server runs under that
+  // limit of virtual memory (`ulimit -v`), as a container's memory limit would hold it.
   static absl::StatusOr<std::unique_ptr<ServerProcess>> Start(
       const std::string& program, const std::string& scratch_dir,
-      std::vector<std::string> extra_args = {}) {
+      std::vector<std::string> extra_args = {}, uint64_t address_space_kib = 0) {
     std::unique_ptr<ServerProcess> server(new ServerProcess());
     const std::string stem = absl::StrCat(scratch_dir, "/server", getpid(), "_", ++Serial());
     server->log_path_ = stem + ".log";
@@ -119,15 +120,22 @@ class ServerProcess {
     // extra_args comes later and wins.
     std::vector<std::string> args = {"--listen", "127.0.0.1:0", "--data_dir", stem + ".data"};
     args.insert(args.end(), extra_args.begin(), extra_args.end());
+    std::string spawned_program = program;
+    if (address_space_kib > 0) {
+      args.insert(
+          args.begin(),
+          {"-c", absl::StrCat("ulimit -v ", address_space_kib, " && exec \"$0\" \"$@\""), program});
+      spawned_program = "/bin/sh";
+    }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, out[1], 1);
     posix_spawn_file_actions_addopen(&actions, 2, server->log_path_.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::vector<char*> argv = test_support::Argv(program, args);
-    const int spawned =
-        posix_spawn(&server->pid_, program.c_str(), &actions, nullptr, argv.data(), environ);
+    std::vector<char*> argv = test_support::Argv(spawned_program, args);
+    const int spawned = posix_spawn(&server->pid_, spawned_program.c_str(), &actions, nullptr,
+                                    argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     close(out[1]);
     if (spawned != 0) {

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "convert.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "random_runs.h"
 #include "server_test_util.h"
 #include "wasserwarp/prepare.h"
@@ -346,6 +348,21 @@ TEST_F(ValidateTest, FullQueueIsResourceExhaustedAndAWaitingJobCanBeCancelled) {
   grpc::Status status = ValidateAll(ValidateRequestFor(kSession), events);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_THAT(status.error_message(), HasSubstr("--max_queued_jobs=1"));
+  // A full queue empties again: the client is told when to retry, and which quota it hit.
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(status.error_details()));
+  bool retry = false;
+  bool quota = false;
+  for (const google::protobuf::Any& detail : details.details()) {
+    google::rpc::RetryInfo retry_info;
+    google::rpc::QuotaFailure quota_failure;
+    if (detail.UnpackTo(&retry_info)) retry = retry_info.retry_delay().seconds() > 0;
+    if (detail.UnpackTo(&quota_failure)) {
+      quota = quota_failure.violations(0).subject() == "--max_queued_jobs";
+    }
+  }
+  EXPECT_TRUE(retry);
+  EXPECT_TRUE(quota);
   grpc::ClientContext twed_context;
   v1::ComputeTwedRequest twed_request;
   const std::vector<Series> pair = RandomWalkRuns("pair", 2, 20, 30, 1, 17);
