@@ -99,8 +99,8 @@ class ValidationClient {
                                             const ProgressCallback& on_progress = nullptr,
                                             std::string* html_report = nullptr);
 
-  // TWED(a, b) with its diagnostics; `parameters` provides nu, lambda, p, time_window, align
-  // and channels.
+  // TWED(a, b) with its diagnostics; `parameters` provides nu, deletion_penalty, p,
+  // time_window, align and channels.
   absl::StatusOr<v1::ComputeTwedResponse> ComputeTwed(const Series& a, const Series& b,
                                                       const v1::ValidationParameters& parameters);
 

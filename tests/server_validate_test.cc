@@ -62,7 +62,7 @@ TEST_F(ValidateTest, ReportEqualsTheCoreWithSessionDefaultsAndOverrides) {
   const std::vector<Series> ref = RandomWalkRuns("ref", 4, 40, 120, 2, 12);
   v1::Session settings;
   v1::ValidationParameters* defaults = settings.mutable_default_parameters();
-  defaults->set_lambda(0.3);
+  defaults->set_deletion_penalty(0.3);
   defaults->set_nu(0.1);
   defaults->set_scale(v1::SCALING_REFERENCE_STD);
   defaults->add_channels("c1");
@@ -131,7 +131,7 @@ TEST_F(ValidateTest, VerdictAndQuantitiesEqualTheCoreAndReportTheirProgress) {
   ASSERT_TRUE(CreateSession("bench").ok());
   ASSERT_TRUE(Upload(kSession, sim, ref).ok());
   v1::ValidateRequest request = ValidateRequestFor(kSession);
-  request.mutable_parameters()->set_lambda(0.2);
+  request.mutable_parameters()->set_deletion_penalty(0.2);
   request.mutable_verdict()->set_permutations(39);
   request.mutable_verdict()->set_seed(5);
   request.mutable_verdict()->set_max_ratio(1.5);
@@ -440,7 +440,7 @@ TEST_F(ValidateTest, ComputeTwedEqualsTheCliComputation) {
   v1::ComputeTwedRequest request = TwedRequest(runs[0], runs[1]);
   v1::ValidationParameters* params = request.mutable_parameters();
   params->set_nu(0.2);
-  params->set_lambda(0.1);
+  params->set_deletion_penalty(0.1);
   params->set_p(1.0);
   params->set_align(v1::ALIGNMENT_NONE);
   params->add_channels("c2");

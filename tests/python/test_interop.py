@@ -118,9 +118,8 @@ class InteropTest(unittest.TestCase):
     def test_create_upload_validate(self):
         session = self.stub.CreateSession(pb.CreateSessionRequest(
             session_id="python-bench",
-            # "lambda" is a Python keyword, hence the dict.
             session=pb.Session(default_parameters=pb.ValidationParameters(nu=0.5,
-                                                                          **{"lambda": 0.2}),
+                                                                          deletion_penalty=0.2),
                                labels={"client": "python"})), timeout=10).session
         self.assertEqual(session.name, "sessions/python-bench")
 
@@ -160,7 +159,7 @@ class InteropTest(unittest.TestCase):
         self.assertGreater(report.distance, 0.0)
         self.assertEqual(report.order, 2.0)
         self.assertEqual(report.parameters.nu, 0.5)
-        self.assertEqual(getattr(report.parameters, "lambda"), 0.2)
+        self.assertEqual(report.parameters.deletion_penalty, 0.2)
         self.assertEqual([run.id for run in report.simulation], ["sim0", "sim1", "sim2"])
         self.assertEqual(len(report.reference), 4)
         self.assertEqual(report.solver, pb.SOLVER_NETWORK_SIMPLEX)
