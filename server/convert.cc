@@ -1,5 +1,7 @@
 #include "convert.h"
 
+#include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -205,26 +207,35 @@ absl::StatusOr<CostMatrix> MatrixFromProto(const v1::CostMatrix& matrix, absl::s
   return costs;
 }
 
+// The core says NaN where a metric is undefined; the wire leaves it unset.
+void SetDefined(double value, void (v1::ChannelMetrics::*set)(double), v1::ChannelMetrics& proto) {
+  if (!std::isnan(value)) (proto.*set)(value);
+}
+
 void MetricsToProto(const ChannelMetrics& metrics, v1::ChannelMetrics& proto) {
   proto.set_samples(static_cast<int64_t>(metrics.samples));
-  proto.set_rmse(metrics.rmse);
-  proto.set_theil_u(metrics.theil_u);
-  proto.set_q3(metrics.q3);
-  proto.set_sprague_geers_m(metrics.sprague_geers_m);
-  proto.set_sprague_geers_p(metrics.sprague_geers_p);
-  proto.set_sprague_geers_c(metrics.sprague_geers_c);
-  proto.set_lag(metrics.lag);
+  SetDefined(metrics.rmse, &v1::ChannelMetrics::set_rmse, proto);
+  SetDefined(metrics.theil_u, &v1::ChannelMetrics::set_theil_u, proto);
+  SetDefined(metrics.q3, &v1::ChannelMetrics::set_q3, proto);
+  SetDefined(metrics.sprague_geers_m, &v1::ChannelMetrics::set_sprague_geers_m, proto);
+  SetDefined(metrics.sprague_geers_p, &v1::ChannelMetrics::set_sprague_geers_p, proto);
+  SetDefined(metrics.sprague_geers_c, &v1::ChannelMetrics::set_sprague_geers_c, proto);
+  SetDefined(metrics.lag, &v1::ChannelMetrics::set_lag, proto);
+}
+
+double DefinedOrNan(bool has, double value) {
+  return has ? value : std::numeric_limits<double>::quiet_NaN();
 }
 
 ChannelMetrics MetricsFromProto(const v1::ChannelMetrics& proto) {
   return {static_cast<uint64_t>(proto.samples()),
-          proto.rmse(),
-          proto.theil_u(),
-          proto.q3(),
-          proto.sprague_geers_m(),
-          proto.sprague_geers_p(),
-          proto.sprague_geers_c(),
-          proto.lag()};
+          DefinedOrNan(proto.has_rmse(), proto.rmse()),
+          DefinedOrNan(proto.has_theil_u(), proto.theil_u()),
+          DefinedOrNan(proto.has_q3(), proto.q3()),
+          DefinedOrNan(proto.has_sprague_geers_m(), proto.sprague_geers_m()),
+          DefinedOrNan(proto.has_sprague_geers_p(), proto.sprague_geers_p()),
+          DefinedOrNan(proto.has_sprague_geers_c(), proto.sprague_geers_c()),
+          DefinedOrNan(proto.has_lag(), proto.lag())};
 }
 
 void VerdictToProto(const Verdict& verdict, v1::Verdict& proto) {
