@@ -7,38 +7,16 @@ Usage: test_interop.py --server PATH --protoc PATH --grpc-python-plugin PATH --p
 Exit status 77 (skipped) when python3-grpcio is not installed.
 """
 
-import argparse
 import math
 import os
 import random
-import signal
-import subprocess
-import sys
 import tempfile
-import threading
 import unittest
 
-SKIPPED = 77
-
-try:
-    import grpc
-except ImportError:
-    print("python_interop_test: skipped: python3-grpcio is not installed "
-          "(apt-get install python3-grpcio, or 'make deps')")
-    sys.exit(SKIPPED)
+import harness  # exits 77 (skipped) without python3-grpcio
+import grpc
 
 ARGS = None
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def generate_stubs(out_dir):
-    """Python modules for the contract and the health protocol, in out_dir."""
-    for include, proto in ((ARGS.proto_dir, "wasserwarp/v1/validation.proto"),
-                           (HERE, "health.proto")):
-        subprocess.run([ARGS.protoc, f"--python_out={out_dir}", f"--grpc_out={out_dir}",
-                        f"--plugin=protoc-gen-grpc={ARGS.grpc_python_plugin}",
-                        "-I", include, proto], check=True)
-    sys.path.insert(0, out_dir)
 
 
 def random_walk(rng, series_id, samples, channels):
@@ -52,50 +30,18 @@ def random_walk(rng, series_id, samples, channels):
     return series_id, [f"c{c}" for c in range(channels)], times, values
 
 
-class Server:
-    """A wasserwarp-server on a free loopback port."""
-
-    def __init__(self, log_path):
-        self.log_path = log_path
-        self.log = open(log_path, "wb")
-        self.process = subprocess.Popen([ARGS.server, "--listen", "127.0.0.1:0", "--data_dir="],
-                                        stdout=subprocess.PIPE, stderr=self.log,
-                                        stdin=subprocess.DEVNULL)
-        first = []
-        reader = threading.Thread(target=lambda: first.append(self.process.stdout.readline()))
-        reader.start()
-        reader.join(timeout=30)
-        line = first[0].decode().strip() if first else ""
-        if not line.startswith("listening on "):
-            self.process.kill()
-            raise RuntimeError(f"server did not say where it listens: {line!r}")
-        self.address = line[len("listening on "):]
-        # Whatever else the server prints must not fill the pipe and block it.
-        threading.Thread(target=self.process.stdout.read, daemon=True).start()
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            return None
-        finally:
-            self.log.close()
-
-
 class InteropTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="python_interop_")
-        generate_stubs(cls.tmp.name)
+        harness.generate_stubs(ARGS, cls.tmp.name)
         global pb, pb_grpc, health_pb, health_pb_grpc
         from wasserwarp.v1 import validation_pb2 as pb
         from wasserwarp.v1 import validation_pb2_grpc as pb_grpc
         import health_pb2 as health_pb
         import health_pb2_grpc as health_pb_grpc
-        cls.server = Server(os.path.join(cls.tmp.name, "server.log"))
+        cls.server = harness.Server(ARGS.server, os.path.join(cls.tmp.name, "server.log"))
         cls.channel = grpc.insecure_channel(cls.server.address)
         grpc.channel_ready_future(cls.channel).result(timeout=10)
         cls.stub = pb_grpc.ValidationServiceStub(cls.channel)
@@ -103,12 +49,10 @@ class InteropTest(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.channel.close()
-        status = cls.server.stop()
-        with open(cls.server.log_path, encoding="utf-8", errors="replace") as log:
-            server_log = log.read()
-        cls.tmp.cleanup()
-        if status != 0:
-            raise AssertionError(f"server exit status {status} after SIGTERM; log:\n{server_log}")
+        try:
+            cls.server.stop_and_check()
+        finally:
+            cls.tmp.cleanup()
 
     def test_health_check_says_serving(self):
         health = health_pb_grpc.HealthStub(self.channel)
@@ -181,16 +125,8 @@ class InteropTest(unittest.TestCase):
 
 def main():
     global ARGS
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--server", required=True)
-    parser.add_argument("--protoc", required=True)
-    parser.add_argument("--grpc-python-plugin", required=True)
-    parser.add_argument("--proto-dir", required=True)
-    ARGS, rest = parser.parse_known_args()
-    if not os.access(ARGS.grpc_python_plugin, os.X_OK):
-        sys.exit(f"python_interop_test: no grpc_python_plugin at {ARGS.grpc_python_plugin!r} "
-                 "(apt-get install protobuf-compiler-grpc)")
-    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+    ARGS, argv = harness.parse_args(__doc__.splitlines()[0])
+    unittest.main(argv=argv, verbosity=2)
 
 
 if __name__ == "__main__":
