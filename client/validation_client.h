@@ -30,7 +30,8 @@
 namespace wasserwarp::client {
 
 // The largest message either side of the channel accepts; it matches the server's default
-// limit so that a large report (a big cost matrix) arrives whole.
+// limit. A report needs no more than gRPC's default 4 MiB (its bulky parts come in chunks);
+// a session with many runs, listed by GetSession, may.
 inline constexpr int kMaxMessageBytes = 64 << 20;
 
 struct ClientOptions {

@@ -84,9 +84,7 @@ TEST_F(ValidateTest, ReportEqualsTheCoreWithSessionDefaultsAndOverrides) {
   std::vector<v1::ValidateResponse> events;
   const grpc::Status status = ValidateAll(request, events);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  ASSERT_FALSE(events.empty());
-  ASSERT_TRUE(events.back().has_report());
-  absl::StatusOr<ValidationReport> served = wire::ReportFromProto(events.back().report());
+  absl::StatusOr<ValidationReport> served = ServedReport(events);
   ASSERT_TRUE(served.ok()) << served.status();
 
   ValidationOptions options;
@@ -113,7 +111,7 @@ TEST_F(ValidateTest, ReportEqualsTheCoreWithDefaults) {
   ASSERT_TRUE(ValidateAll(ValidateRequestFor(kSession), events).ok());
   ASSERT_TRUE(events.back().has_report());
   EXPECT_FALSE(events.back().report().has_cost_matrix());
-  absl::StatusOr<ValidationReport> served = wire::ReportFromProto(events.back().report());
+  absl::StatusOr<ValidationReport> served = ServedReport(events);
   ASSERT_TRUE(served.ok()) << served.status();
   absl::StatusOr<ValidationReport> embedded = Validate(sim, ref, ValidationOptions());
   ASSERT_TRUE(embedded.ok()) << embedded.status();
@@ -142,8 +140,7 @@ TEST_F(ValidateTest, VerdictAndQuantitiesEqualTheCoreAndReportTheirProgress) {
   std::vector<v1::ValidateResponse> events;
   const grpc::Status status = ValidateAll(request, events);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  ASSERT_TRUE(events.back().has_report());
-  absl::StatusOr<ValidationReport> served = wire::ReportFromProto(events.back().report());
+  absl::StatusOr<ValidationReport> served = ServedReport(events);
   ASSERT_TRUE(served.ok()) << served.status();
 
   ValidationOptions options;
@@ -184,11 +181,12 @@ TEST_F(ValidateTest, HtmlReportOnRequestWithoutTheMatricesItDraws) {
   std::vector<v1::ValidateResponse> events;
   const grpc::Status status = ValidateAll(request, events);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  const v1::ValidationReport& report = events.back().report();
-  EXPECT_THAT(report.html_report(), ::testing::StartsWith("<!DOCTYPE html>"));
-  EXPECT_THAT(report.html_report(), HasSubstr("sim0"));
-  EXPECT_FALSE(report.has_cost_matrix());
-  EXPECT_FALSE(report.has_pooled_cost_matrix());
+  absl::StatusOr<v1::ValidationReport> report = AssembledReport(events);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_THAT(report->html_report(), ::testing::StartsWith("<!DOCTYPE html>"));
+  EXPECT_THAT(report->html_report(), HasSubstr("sim0"));
+  EXPECT_FALSE(report->has_cost_matrix());
+  EXPECT_FALSE(report->has_pooled_cost_matrix());
 
   request.set_include_html_report(false);
   events.clear();

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The validation service from a client nobody here wrote: Debian's python3-grpcio, with
 stubs generated at test time from the contract. Creates a session, streams runs into it,
-validates (progress events, then the report) and asks the standard health service.
+validates (progress events, the report, its chunks) and asks the standard health service.
 
 Usage: test_interop.py --server PATH --protoc PATH --grpc-python-plugin PATH --proto-dir DIR
 Exit status 77 (skipped) when python3-grpcio is not installed.
@@ -94,11 +94,12 @@ class InteropTest(unittest.TestCase):
             include_cost_matrix=True), timeout=60))
         kinds = [event.WhichOneof("event") for event in events]
         self.assertGreaterEqual(kinds.count("progress"), 1)
-        self.assertEqual(kinds[-1], "report")
         self.assertEqual(kinds.count("report"), 1)
-        for event in events[:-1]:
+        # Progress, the report, then the one chunk of its small cost matrix.
+        self.assertEqual(kinds[-2:], ["report", "chunk"])
+        for event in events[:-2]:
             self.assertLessEqual(event.progress.pairs_done, event.progress.pairs_total)
-        report = events[-1].report
+        report = events[-2].report
         self.assertTrue(math.isfinite(report.distance))
         self.assertGreater(report.distance, 0.0)
         self.assertEqual(report.order, 2.0)
@@ -109,6 +110,11 @@ class InteropTest(unittest.TestCase):
         self.assertEqual(report.solver, pb.SOLVER_NETWORK_SIMPLEX)
         self.assertAlmostEqual(sum(entry.mass for entry in report.plan), 1.0, places=12)
         self.assertEqual((report.cost_matrix.rows, report.cost_matrix.cols), (3, 4))
+        chunk = events[-1].chunk.cost_matrix
+        self.assertEqual(chunk.offset, 0)
+        self.assertEqual(len(chunk.values), 12)
+        for entry in report.plan:
+            self.assertEqual(chunk.values[entry.sim * 4 + entry.ref], entry.cost)
         self.assertEqual(len(report.certificate.u), 3)
 
         shown = self.stub.GetSession(pb.GetSessionRequest(name=session.name), timeout=10).session
