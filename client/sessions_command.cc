@@ -70,7 +70,9 @@ std::string FormatLabels(const google::protobuf::Map<std::string, std::string>& 
 std::string FormatParameters(const v1::ValidationParameters& params) {
   std::vector<std::string> set;
   if (params.has_nu()) set.push_back(absl::StrFormat("nu %g", params.nu()));
-  if (params.has_lambda()) set.push_back(absl::StrFormat("lambda %g", params.lambda()));
+  if (params.has_deletion_penalty()) {
+    set.push_back(absl::StrFormat("lambda %g", params.deletion_penalty()));
+  }
   if (params.has_p()) set.push_back(absl::StrFormat("p %g", params.p()));
   if (params.has_time_window()) {
     set.push_back(absl::StrFormat("time window %g s", params.time_window()));

@@ -12,6 +12,7 @@
 #include "absl/strings/strip.h"
 #include "convert.h"
 #include "grpc_status.h"
+#include "report_chunks.h"
 
 namespace wasserwarp::client {
 namespace {
@@ -217,18 +218,29 @@ absl::StatusOr<ValidationReport> ValidationClient::Validate(absl::string_view se
   std::unique_ptr<grpc::ClientReader<v1::ValidateResponse>> reader =
       stub_->Validate(&context, request);
   v1::ValidateResponse event;
-  std::optional<v1::ValidationReport> report;
-  while (reader->Read(&event)) {
+  wire::ReportAssembler assembler;
+  absl::Status assembled;
+  while (assembled.ok() && reader->Read(&event)) {
     if (event.has_progress()) {
       if (on_progress) on_progress(event.progress());
     } else if (event.has_report()) {
-      report = std::move(*event.mutable_report());
+      assembled = assembler.AddReport(std::move(*event.mutable_report()));
+    } else if (event.has_chunk()) {
+      assembled = assembler.AddChunk(event.chunk());
     }
   }
-  if (grpc::Status status = reader->Finish(); !status.ok()) return FromGrpc(status);
-  if (!report.has_value()) {
-    return absl::InternalError(
-        absl::StrCat("server ", target_, " ended the validation without a report"));
+  if (assembled.ok()) {
+    if (grpc::Status status = reader->Finish(); !status.ok()) return FromGrpc(status);
+  } else {
+    // The rest of a malformed stream is of no use.
+    context.TryCancel();
+    reader->Finish();
+  }
+  absl::StatusOr<v1::ValidationReport> report = assembled.ok() ? assembler.Finish() : assembled;
+  // A malformed stream is the server's fault, not the caller's input.
+  if (!report.ok()) {
+    return absl::InternalError(absl::StrCat(
+        "server ", target_, " sent a malformed validation stream: ", report.status().message()));
   }
   if (html_report != nullptr) *html_report = std::move(*report->mutable_html_report());
   absl::StatusOr<ValidationReport> converted = wire::ReportFromProto(*report);

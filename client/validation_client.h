@@ -30,7 +30,8 @@
 namespace wasserwarp::client {
 
 // The largest message either side of the channel accepts; it matches the server's default
-// limit so that a large report (a big cost matrix) arrives whole.
+// limit. A report needs no more than gRPC's default 4 MiB (its bulky parts come in chunks);
+// a session with many runs, listed by GetSession, may.
 inline constexpr int kMaxMessageBytes = 64 << 20;
 
 struct ClientOptions {
@@ -99,8 +100,8 @@ class ValidationClient {
                                             const ProgressCallback& on_progress = nullptr,
                                             std::string* html_report = nullptr);
 
-  // TWED(a, b) with its diagnostics; `parameters` provides nu, lambda, p, time_window, align
-  // and channels.
+  // TWED(a, b) with its diagnostics; `parameters` provides nu, deletion_penalty, p,
+  // time_window, align and channels.
   absl::StatusOr<v1::ComputeTwedResponse> ComputeTwed(const Series& a, const Series& b,
                                                       const v1::ValidationParameters& parameters);
 

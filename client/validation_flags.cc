@@ -47,7 +47,7 @@ absl::StatusOr<v1::ValidationParameters> GivenParameters(const ParsedArgs& args)
   const v1::ValidationParameters all = wire::ParametersOf(options);
   v1::ValidationParameters given;
   if (args.Has("--nu")) given.set_nu(all.nu());
-  if (args.Has("--lambda")) given.set_lambda(all.lambda());
+  if (args.Has("--lambda")) given.set_deletion_penalty(all.deletion_penalty());
   if (args.Has("--p")) given.set_p(all.p());
   if (args.Has("--time-window")) given.set_time_window(all.time_window());
   if (args.Has("--align")) given.set_align(all.align());

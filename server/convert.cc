@@ -1,5 +1,7 @@
 #include "convert.h"
 
+#include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -103,7 +105,7 @@ v1::Solver ToProto(TransportSolver solver) {
 
 void MergeParameters(const v1::ValidationParameters& overrides, v1::ValidationParameters& base) {
   if (overrides.has_nu()) base.set_nu(overrides.nu());
-  if (overrides.has_lambda()) base.set_lambda(overrides.lambda());
+  if (overrides.has_deletion_penalty()) base.set_deletion_penalty(overrides.deletion_penalty());
   if (overrides.has_p()) base.set_p(overrides.p());
   if (overrides.has_time_window()) base.set_time_window(overrides.time_window());
   if (overrides.align() != v1::ALIGNMENT_UNSPECIFIED) base.set_align(overrides.align());
@@ -115,7 +117,7 @@ void MergeParameters(const v1::ValidationParameters& overrides, v1::ValidationPa
 
 absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationOptions& options) {
   if (params.has_nu()) options.twed.nu = params.nu();
-  if (params.has_lambda()) options.twed.lambda = params.lambda();
+  if (params.has_deletion_penalty()) options.twed.lambda = params.deletion_penalty();
   if (params.has_p()) options.twed.p = params.p();
   if (params.has_time_window()) options.twed.time_window = params.time_window();
   switch (params.align()) {
@@ -151,7 +153,7 @@ absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationO
 v1::ValidationParameters ParametersOf(const ValidationOptions& options) {
   v1::ValidationParameters params;
   params.set_nu(options.twed.nu);
-  params.set_lambda(options.twed.lambda);
+  params.set_deletion_penalty(options.twed.lambda);
   params.set_p(options.twed.p);
   if (options.twed.time_window.has_value()) params.set_time_window(*options.twed.time_window);
   params.set_align(ToProto(options.prepare.align));
@@ -227,36 +229,45 @@ absl::StatusOr<CostMatrix> MatrixFromProto(const v1::CostMatrix& matrix, absl::s
   return costs;
 }
 
+// The core says NaN where a metric is undefined; the wire leaves it unset.
+void SetDefined(double value, void (v1::ChannelMetrics::*set)(double), v1::ChannelMetrics& proto) {
+  if (!std::isnan(value)) (proto.*set)(value);
+}
+
 void MetricsToProto(const ChannelMetrics& metrics, v1::ChannelMetrics& proto) {
   proto.set_samples(static_cast<int64_t>(metrics.samples));
-  proto.set_rmse(metrics.rmse);
-  proto.set_theil_u(metrics.theil_u);
-  proto.set_q3(metrics.q3);
-  proto.set_sprague_geers_m(metrics.sprague_geers_m);
-  proto.set_sprague_geers_p(metrics.sprague_geers_p);
-  proto.set_sprague_geers_c(metrics.sprague_geers_c);
-  proto.set_lag(metrics.lag);
+  SetDefined(metrics.rmse, &v1::ChannelMetrics::set_rmse, proto);
+  SetDefined(metrics.theil_u, &v1::ChannelMetrics::set_theil_u, proto);
+  SetDefined(metrics.q3, &v1::ChannelMetrics::set_q3, proto);
+  SetDefined(metrics.sprague_geers_m, &v1::ChannelMetrics::set_sprague_geers_m, proto);
+  SetDefined(metrics.sprague_geers_p, &v1::ChannelMetrics::set_sprague_geers_p, proto);
+  SetDefined(metrics.sprague_geers_c, &v1::ChannelMetrics::set_sprague_geers_c, proto);
+  SetDefined(metrics.lag, &v1::ChannelMetrics::set_lag, proto);
+}
+
+double DefinedOrNan(bool has, double value) {
+  return has ? value : std::numeric_limits<double>::quiet_NaN();
 }
 
 ChannelMetrics MetricsFromProto(const v1::ChannelMetrics& proto) {
   return {static_cast<uint64_t>(proto.samples()),
-          proto.rmse(),
-          proto.theil_u(),
-          proto.q3(),
-          proto.sprague_geers_m(),
-          proto.sprague_geers_p(),
-          proto.sprague_geers_c(),
-          proto.lag()};
+          DefinedOrNan(proto.has_rmse(), proto.rmse()),
+          DefinedOrNan(proto.has_theil_u(), proto.theil_u()),
+          DefinedOrNan(proto.has_q3(), proto.q3()),
+          DefinedOrNan(proto.has_sprague_geers_m(), proto.sprague_geers_m()),
+          DefinedOrNan(proto.has_sprague_geers_p(), proto.sprague_geers_p()),
+          DefinedOrNan(proto.has_sprague_geers_c(), proto.sprague_geers_c()),
+          DefinedOrNan(proto.has_lag(), proto.lag())};
 }
 
 void VerdictToProto(const Verdict& verdict, v1::Verdict& proto) {
-  if (verdict.pass.has_value()) proto.set_pass(*verdict.pass);
+  if (verdict.pass.has_value()) proto.set_passed(*verdict.pass);
   for (const VerdictRule& rule : verdict.rules) {
     v1::VerdictRule* out = proto.add_rules();
     out->set_name(rule.name);
     out->set_value(rule.value);
     out->set_threshold(rule.threshold);
-    out->set_pass(rule.pass);
+    out->set_passed(rule.pass);
   }
   proto.set_statistic(verdict.statistic);
   proto.set_p_value(verdict.p_value);
@@ -280,9 +291,9 @@ void VerdictToProto(const Verdict& verdict, v1::Verdict& proto) {
 
 Verdict VerdictFromProto(const v1::Verdict& proto) {
   Verdict verdict;
-  if (proto.has_pass()) verdict.pass = proto.pass();
+  if (proto.has_passed()) verdict.pass = proto.passed();
   for (const v1::VerdictRule& rule : proto.rules()) {
-    verdict.rules.push_back({rule.name(), rule.value(), rule.threshold(), rule.pass()});
+    verdict.rules.push_back({rule.name(), rule.value(), rule.threshold(), rule.passed()});
   }
   verdict.statistic = proto.statistic();
   verdict.p_value = proto.p_value();
@@ -308,7 +319,7 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
   proto.set_solver(ToProto(report.solver));
   v1::ReportParameters* params = proto.mutable_parameters();
   params->set_nu(report.twed.nu);
-  params->set_lambda(report.twed.lambda);
+  params->set_deletion_penalty(report.twed.lambda);
   params->set_p(report.twed.p);
   if (report.twed.time_window.has_value()) params->set_time_window(*report.twed.time_window);
   params->set_align(ToProto(report.align));
@@ -388,7 +399,7 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
   }
   const v1::ReportParameters& params = proto.parameters();
   report.twed.nu = params.nu();
-  report.twed.lambda = params.lambda();
+  report.twed.lambda = params.deletion_penalty();
   report.twed.p = params.p();
   if (params.has_time_window()) report.twed.time_window = params.time_window();
   report.align = params.align() == v1::ALIGNMENT_NONE ? Align::kNone : Align::kStart;

@@ -187,8 +187,10 @@ JobOutcome ValidateReactor::Run(const CancellationToken& cancel) {
   if (report.ok()) {
     if (!include_cost_matrix_) report->cost_matrix.reset();
     if (!include_pooled_cost_matrix_) report->pooled_cost_matrix.reset();
-    wire::ReportToProto(*report, *report_.mutable_report());
-    report_.mutable_report()->set_html_report(std::move(page));
+    v1::ValidationReport whole;
+    wire::ReportToProto(*report, whole);
+    whole.set_html_report(std::move(page));
+    report_stream_ = wire::ReportStream(std::move(whole));
   } else if (absl::IsCancelled(status) && !client_cancelled) {
     status = absl::CancelledError(
         absl::StrCat("session ", SessionName(snapshot_.id), " was deleted during the validation"));
@@ -249,15 +251,23 @@ void ValidateReactor::OnAlarm() {
 ValidateReactor::Action ValidateReactor::NextAction(bool alarm_fired) {
   if (finished_ || write_in_flight_) return {};
   if (result_.has_value()) {
-    finished_ = true;
-    if (result_->ok() && !stream_broken_) {
-      log_.Sent(report_.ByteSizeLong());
+    // The report and its chunks go out one write at a time; the last one ends the call.
+    if (result_->ok() && !stream_broken_ && !cancelled_) {
+      report_stream_.Next(event_);
+      log_.Sent(event_.ByteSizeLong());
+      if (!report_stream_.done()) {
+        write_in_flight_ = true;
+        return {.kind = Action::kWrite, .status = grpc::Status::OK};
+      }
+      finished_ = true;
       log_.Done(grpc::Status::OK);
-      return {.kind = Action::kWriteReport, .status = grpc::Status::OK};
+      return {.kind = Action::kWriteAndFinish, .status = grpc::Status::OK};
     }
-    const grpc::Status status = result_->ok()
-                                    ? grpc::Status(grpc::StatusCode::CANCELLED, "the stream broke")
-                                    : ToGrpcStatus(*result_);
+    finished_ = true;
+    const grpc::Status status =
+        result_->ok() ? grpc::Status(grpc::StatusCode::CANCELLED,
+                                     cancelled_ ? "the call was cancelled" : "the stream broke")
+                      : ToGrpcStatus(*result_);
     log_.Done(status);
     return {.kind = Action::kFinish, .status = status};
   }
@@ -271,7 +281,7 @@ ValidateReactor::Action ValidateReactor::NextAction(bool alarm_fired) {
     next_progress_ = now + kProgressInterval;
     write_in_flight_ = true;
     log_.Sent(event_.ByteSizeLong());
-    return {.kind = Action::kWriteProgress, .status = grpc::Status::OK};
+    return {.kind = Action::kWrite, .status = grpc::Status::OK};
   }
   if (alarm_pending_) return {};
   alarm_pending_ = true;
@@ -284,11 +294,11 @@ void ValidateReactor::Execute(const Action& action) {
   switch (action.kind) {
     case Action::kNone:
       return;
-    case Action::kWriteProgress:
+    case Action::kWrite:
       StartWrite(&event_);
       return;
-    case Action::kWriteReport:
-      StartWriteAndFinish(&report_, grpc::WriteOptions(), grpc::Status::OK);
+    case Action::kWriteAndFinish:
+      StartWriteAndFinish(&event_, grpc::WriteOptions(), grpc::Status::OK);
       return;
     case Action::kFinish:
       Finish(action.status);

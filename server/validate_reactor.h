@@ -1,5 +1,5 @@
 // Validate: a session's runs validated as a job, with progress events at
-// least every 250 ms and the report as the last event.
+// least every 250 ms, then the report and the chunks of its bulky parts.
 
 #ifndef WASSERWARP_SERVER_VALIDATE_REACTOR_H_
 #define WASSERWARP_SERVER_VALIDATE_REACTOR_H_
@@ -17,6 +17,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "job_queue.h"
+#include "report_chunks.h"
 #include "rpc_log.h"
 #include "session_store.h"
 #include "wasserwarp/cancellation.h"
@@ -43,7 +44,7 @@ class ValidateReactor final : public grpc::ServerWriteReactor<v1::ValidateRespon
 
  private:
   struct Action {
-    enum Kind { kNone, kWriteProgress, kWriteReport, kFinish, kArmAlarm };
+    enum Kind { kNone, kWrite, kWriteAndFinish, kFinish, kArmAlarm };
     Kind kind = kNone;
     grpc::Status status;
   };
@@ -82,10 +83,10 @@ class ValidateReactor final : public grpc::ServerWriteReactor<v1::ValidateRespon
   // One alarm per wait: an alarm cannot be re-armed from its own callback.
   std::unique_ptr<grpc::Alarm> alarm_ ABSL_GUARDED_BY(mu_);
   bool alarm_pending_ ABSL_GUARDED_BY(mu_) = false;
-  // The progress event of the write in flight.
+  // The message of the write in flight: progress, the report or a chunk.
   v1::ValidateResponse event_;
   // Filled by the job before it sets result_.
-  v1::ValidateResponse report_;
+  wire::ReportStream report_stream_;
   // What the request asks to send besides the report; set before the job starts.
   bool include_cost_matrix_ = false;
   bool include_pooled_cost_matrix_ = false;

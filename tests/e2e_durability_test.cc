@@ -228,7 +228,7 @@ TEST_F(E2eDurabilityTest, ARestartedServerHoldsTheSameSessionAndValidatesAlike) 
   std::unique_ptr<client::ValidationClient> client = Connect(server->address());
   ASSERT_NE(client, nullptr);
   v1::Session settings;
-  settings.mutable_default_parameters()->set_lambda(0.5);
+  settings.mutable_default_parameters()->set_deletion_penalty(0.5);
   settings.mutable_default_parameters()->set_scale(v1::SCALING_REFERENCE_STD);
   (*settings.mutable_labels())["rig"] = "7";
   settings.mutable_idle_ttl()->set_seconds(720 * 3600);

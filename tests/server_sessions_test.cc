@@ -69,7 +69,7 @@ class SessionsTest : public ServerTest {
 
 TEST_F(SessionsTest, CreateWithSettingsThenGet) {
   v1::Session settings;
-  settings.mutable_default_parameters()->set_lambda(0.3);
+  settings.mutable_default_parameters()->set_deletion_penalty(0.3);
   settings.mutable_default_parameters()->set_scale(v1::SCALING_REFERENCE_STD);
   (*settings.mutable_labels())["bench"] = "hil-3";
   settings.mutable_idle_ttl()->set_seconds(3600);
@@ -81,7 +81,7 @@ TEST_F(SessionsTest, CreateWithSettingsThenGet) {
   ASSERT_TRUE(stub_->CreateSession(&context, request, &response).ok());
   const v1::Session& session = response.session();
   EXPECT_EQ(session.name(), "sessions/lane-change_2.v1");
-  EXPECT_EQ(session.default_parameters().lambda(), 0.3);
+  EXPECT_EQ(session.default_parameters().deletion_penalty(), 0.3);
   EXPECT_EQ(session.labels().at("bench"), "hil-3");
   EXPECT_EQ(session.idle_ttl().seconds(), 3600);
   EXPECT_EQ(wire::FromProtoTime(session.expire_time()) - wire::FromProtoTime(session.create_time()),

@@ -13,12 +13,16 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "convert.h"
+#include "report_chunks.h"
 #include "server.h"
 #include "spdlog/spdlog.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.grpc.pb.h"
+#include "wasserwarp/validation.h"
 
 namespace wasserwarp::service::testing {
 
@@ -177,6 +181,27 @@ inline v1::ValidateRequest ValidateRequestFor(const std::string& session) {
   v1::ValidateRequest request;
   request.set_session(session);
   return request;
+}
+
+// The report a Validate stream's events carry, put back together from its chunks.
+inline absl::StatusOr<v1::ValidationReport> AssembledReport(
+    const std::vector<v1::ValidateResponse>& events) {
+  wire::ReportAssembler assembler;
+  for (const v1::ValidateResponse& event : events) {
+    absl::Status added = event.has_report()  ? assembler.AddReport(event.report())
+                         : event.has_chunk() ? assembler.AddChunk(event.chunk())
+                                             : absl::OkStatus();
+    if (!added.ok()) return added;
+  }
+  return assembler.Finish();
+}
+
+// The same in the core's terms.
+inline absl::StatusOr<ValidationReport> ServedReport(
+    const std::vector<v1::ValidateResponse>& events) {
+  absl::StatusOr<v1::ValidationReport> report = AssembledReport(events);
+  if (!report.ok()) return report.status();
+  return wire::ReportFromProto(*report);
 }
 
 }  // namespace wasserwarp::service::testing

@@ -64,7 +64,7 @@ TEST_F(ValidateTest, ReportEqualsTheCoreWithSessionDefaultsAndOverrides) {
   const std::vector<Series> ref = RandomWalkRuns("ref", 4, 40, 120, 2, 12);
   v1::Session settings;
   v1::ValidationParameters* defaults = settings.mutable_default_parameters();
-  defaults->set_lambda(0.3);
+  defaults->set_deletion_penalty(0.3);
   defaults->set_nu(0.1);
   defaults->set_scale(v1::SCALING_REFERENCE_STD);
   defaults->add_channels("c1");
@@ -86,9 +86,7 @@ TEST_F(ValidateTest, ReportEqualsTheCoreWithSessionDefaultsAndOverrides) {
   std::vector<v1::ValidateResponse> events;
   const grpc::Status status = ValidateAll(request, events);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  ASSERT_FALSE(events.empty());
-  ASSERT_TRUE(events.back().has_report());
-  absl::StatusOr<ValidationReport> served = wire::ReportFromProto(events.back().report());
+  absl::StatusOr<ValidationReport> served = ServedReport(events);
   ASSERT_TRUE(served.ok()) << served.status();
 
   ValidationOptions options;
@@ -115,7 +113,7 @@ TEST_F(ValidateTest, ReportEqualsTheCoreWithDefaults) {
   ASSERT_TRUE(ValidateAll(ValidateRequestFor(kSession), events).ok());
   ASSERT_TRUE(events.back().has_report());
   EXPECT_FALSE(events.back().report().has_cost_matrix());
-  absl::StatusOr<ValidationReport> served = wire::ReportFromProto(events.back().report());
+  absl::StatusOr<ValidationReport> served = ServedReport(events);
   ASSERT_TRUE(served.ok()) << served.status();
   absl::StatusOr<ValidationReport> embedded = Validate(sim, ref, ValidationOptions());
   ASSERT_TRUE(embedded.ok()) << embedded.status();
@@ -133,7 +131,7 @@ TEST_F(ValidateTest, VerdictAndQuantitiesEqualTheCoreAndReportTheirProgress) {
   ASSERT_TRUE(CreateSession("bench").ok());
   ASSERT_TRUE(Upload(kSession, sim, ref).ok());
   v1::ValidateRequest request = ValidateRequestFor(kSession);
-  request.mutable_parameters()->set_lambda(0.2);
+  request.mutable_parameters()->set_deletion_penalty(0.2);
   request.mutable_verdict()->set_permutations(39);
   request.mutable_verdict()->set_seed(5);
   request.mutable_verdict()->set_max_ratio(1.5);
@@ -144,8 +142,7 @@ TEST_F(ValidateTest, VerdictAndQuantitiesEqualTheCoreAndReportTheirProgress) {
   std::vector<v1::ValidateResponse> events;
   const grpc::Status status = ValidateAll(request, events);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  ASSERT_TRUE(events.back().has_report());
-  absl::StatusOr<ValidationReport> served = wire::ReportFromProto(events.back().report());
+  absl::StatusOr<ValidationReport> served = ServedReport(events);
   ASSERT_TRUE(served.ok()) << served.status();
 
   ValidationOptions options;
@@ -186,11 +183,12 @@ TEST_F(ValidateTest, HtmlReportOnRequestWithoutTheMatricesItDraws) {
   std::vector<v1::ValidateResponse> events;
   const grpc::Status status = ValidateAll(request, events);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  const v1::ValidationReport& report = events.back().report();
-  EXPECT_THAT(report.html_report(), ::testing::StartsWith("<!DOCTYPE html>"));
-  EXPECT_THAT(report.html_report(), HasSubstr("sim0"));
-  EXPECT_FALSE(report.has_cost_matrix());
-  EXPECT_FALSE(report.has_pooled_cost_matrix());
+  absl::StatusOr<v1::ValidationReport> report = AssembledReport(events);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_THAT(report->html_report(), ::testing::StartsWith("<!DOCTYPE html>"));
+  EXPECT_THAT(report->html_report(), HasSubstr("sim0"));
+  EXPECT_FALSE(report->has_cost_matrix());
+  EXPECT_FALSE(report->has_pooled_cost_matrix());
 
   request.set_include_html_report(false);
   events.clear();
@@ -462,7 +460,7 @@ TEST_F(ValidateTest, ComputeTwedEqualsTheCliComputation) {
   v1::ComputeTwedRequest request = TwedRequest(runs[0], runs[1]);
   v1::ValidationParameters* params = request.mutable_parameters();
   params->set_nu(0.2);
-  params->set_lambda(0.1);
+  params->set_deletion_penalty(0.1);
   params->set_p(1.0);
   params->set_align(v1::ALIGNMENT_NONE);
   params->add_channels("c2");

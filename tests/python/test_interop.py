@@ -1,44 +1,22 @@
 #!/usr/bin/env python3
 """The validation service from a client nobody here wrote: Debian's python3-grpcio, with
 stubs generated at test time from the contract. Creates a session, streams runs into it,
-validates (progress events, then the report) and asks the standard health service.
+validates (progress events, the report, its chunks) and asks the standard health service.
 
 Usage: test_interop.py --server PATH --protoc PATH --grpc-python-plugin PATH --proto-dir DIR
 Exit status 77 (skipped) when python3-grpcio is not installed.
 """
 
-import argparse
 import math
 import os
 import random
-import signal
-import subprocess
-import sys
 import tempfile
-import threading
 import unittest
 
-SKIPPED = 77
-
-try:
-    import grpc
-except ImportError:
-    print("python_interop_test: skipped: python3-grpcio is not installed "
-          "(apt-get install python3-grpcio, or 'make deps')")
-    sys.exit(SKIPPED)
+import harness  # exits 77 (skipped) without python3-grpcio
+import grpc
 
 ARGS = None
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def generate_stubs(out_dir):
-    """Python modules for the contract and the health protocol, in out_dir."""
-    for include, proto in ((ARGS.proto_dir, "wasserwarp/v1/validation.proto"),
-                           (HERE, "health.proto")):
-        subprocess.run([ARGS.protoc, f"--python_out={out_dir}", f"--grpc_out={out_dir}",
-                        f"--plugin=protoc-gen-grpc={ARGS.grpc_python_plugin}",
-                        "-I", include, proto], check=True)
-    sys.path.insert(0, out_dir)
 
 
 def random_walk(rng, series_id, samples, channels):
@@ -52,50 +30,18 @@ def random_walk(rng, series_id, samples, channels):
     return series_id, [f"c{c}" for c in range(channels)], times, values
 
 
-class Server:
-    """A wasserwarp-server on a free loopback port."""
-
-    def __init__(self, log_path):
-        self.log_path = log_path
-        self.log = open(log_path, "wb")
-        self.process = subprocess.Popen([ARGS.server, "--listen", "127.0.0.1:0", "--data_dir="],
-                                        stdout=subprocess.PIPE, stderr=self.log,
-                                        stdin=subprocess.DEVNULL)
-        first = []
-        reader = threading.Thread(target=lambda: first.append(self.process.stdout.readline()))
-        reader.start()
-        reader.join(timeout=30)
-        line = first[0].decode().strip() if first else ""
-        if not line.startswith("listening on "):
-            self.process.kill()
-            raise RuntimeError(f"server did not say where it listens: {line!r}")
-        self.address = line[len("listening on "):]
-        # Whatever else the server prints must not fill the pipe and block it.
-        threading.Thread(target=self.process.stdout.read, daemon=True).start()
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            return None
-        finally:
-            self.log.close()
-
-
 class InteropTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="python_interop_")
-        generate_stubs(cls.tmp.name)
+        harness.generate_stubs(ARGS, cls.tmp.name)
         global pb, pb_grpc, health_pb, health_pb_grpc
         from wasserwarp.v1 import validation_pb2 as pb
         from wasserwarp.v1 import validation_pb2_grpc as pb_grpc
         import health_pb2 as health_pb
         import health_pb2_grpc as health_pb_grpc
-        cls.server = Server(os.path.join(cls.tmp.name, "server.log"))
+        cls.server = harness.Server(ARGS.server, os.path.join(cls.tmp.name, "server.log"))
         cls.channel = grpc.insecure_channel(cls.server.address)
         grpc.channel_ready_future(cls.channel).result(timeout=10)
         cls.stub = pb_grpc.ValidationServiceStub(cls.channel)
@@ -103,12 +49,10 @@ class InteropTest(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.channel.close()
-        status = cls.server.stop()
-        with open(cls.server.log_path, encoding="utf-8", errors="replace") as log:
-            server_log = log.read()
-        cls.tmp.cleanup()
-        if status != 0:
-            raise AssertionError(f"server exit status {status} after SIGTERM; log:\n{server_log}")
+        try:
+            cls.server.stop_and_check()
+        finally:
+            cls.tmp.cleanup()
 
     def test_health_check_says_serving(self):
         health = health_pb_grpc.HealthStub(self.channel)
@@ -118,9 +62,8 @@ class InteropTest(unittest.TestCase):
     def test_create_upload_validate(self):
         session = self.stub.CreateSession(pb.CreateSessionRequest(
             session_id="python-bench",
-            # "lambda" is a Python keyword, hence the dict.
             session=pb.Session(default_parameters=pb.ValidationParameters(nu=0.5,
-                                                                          **{"lambda": 0.2}),
+                                                                          deletion_penalty=0.2),
                                labels={"client": "python"})), timeout=10).session
         self.assertEqual(session.name, "sessions/python-bench")
 
@@ -151,21 +94,27 @@ class InteropTest(unittest.TestCase):
             include_cost_matrix=True), timeout=60))
         kinds = [event.WhichOneof("event") for event in events]
         self.assertGreaterEqual(kinds.count("progress"), 1)
-        self.assertEqual(kinds[-1], "report")
         self.assertEqual(kinds.count("report"), 1)
-        for event in events[:-1]:
+        # Progress, the report, then the one chunk of its small cost matrix.
+        self.assertEqual(kinds[-2:], ["report", "chunk"])
+        for event in events[:-2]:
             self.assertLessEqual(event.progress.pairs_done, event.progress.pairs_total)
-        report = events[-1].report
+        report = events[-2].report
         self.assertTrue(math.isfinite(report.distance))
         self.assertGreater(report.distance, 0.0)
         self.assertEqual(report.order, 2.0)
         self.assertEqual(report.parameters.nu, 0.5)
-        self.assertEqual(getattr(report.parameters, "lambda"), 0.2)
+        self.assertEqual(report.parameters.deletion_penalty, 0.2)
         self.assertEqual([run.id for run in report.simulation], ["sim0", "sim1", "sim2"])
         self.assertEqual(len(report.reference), 4)
         self.assertEqual(report.solver, pb.SOLVER_NETWORK_SIMPLEX)
         self.assertAlmostEqual(sum(entry.mass for entry in report.plan), 1.0, places=12)
         self.assertEqual((report.cost_matrix.rows, report.cost_matrix.cols), (3, 4))
+        chunk = events[-1].chunk.cost_matrix
+        self.assertEqual(chunk.offset, 0)
+        self.assertEqual(len(chunk.values), 12)
+        for entry in report.plan:
+            self.assertEqual(chunk.values[entry.sim * 4 + entry.ref], entry.cost)
         self.assertEqual(len(report.certificate.u), 3)
 
         shown = self.stub.GetSession(pb.GetSessionRequest(name=session.name), timeout=10).session
@@ -182,16 +131,8 @@ class InteropTest(unittest.TestCase):
 
 def main():
     global ARGS
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--server", required=True)
-    parser.add_argument("--protoc", required=True)
-    parser.add_argument("--grpc-python-plugin", required=True)
-    parser.add_argument("--proto-dir", required=True)
-    ARGS, rest = parser.parse_known_args()
-    if not os.access(ARGS.grpc_python_plugin, os.X_OK):
-        sys.exit(f"python_interop_test: no grpc_python_plugin at {ARGS.grpc_python_plugin!r} "
-                 "(apt-get install protobuf-compiler-grpc)")
-    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+    ARGS, argv = harness.parse_args(__doc__.splitlines()[0])
+    unittest.main(argv=argv, verbosity=2)
 
 
 if __name__ == "__main__":
