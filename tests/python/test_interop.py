@@ -28,13 +28,15 @@ except ImportError:
     sys.exit(SKIPPED)
 
 ARGS = None
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def generate_stubs(out_dir):
     """Python modules for the contract and the health protocol, in out_dir."""
+    # The health protocol from its own directory: as grpc/health/v1/, its module would land
+    # inside grpcio's package "grpc", where Python would not look for it.
+    health_dir = os.path.join(ARGS.proto_dir, "grpc", "health", "v1")
     for include, proto in ((ARGS.proto_dir, "wasserwarp/v1/validation.proto"),
-                           (HERE, "health.proto")):
+                           (health_dir, "health.proto")):
         subprocess.run([ARGS.protoc, f"--python_out={out_dir}", f"--grpc_out={out_dir}",
                         f"--plugin=protoc-gen-grpc={ARGS.grpc_python_plugin}",
                         "-I", include, proto], check=True)
