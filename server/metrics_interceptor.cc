@@ -34,17 +34,13 @@ const char* TypeName(grpc::experimental::ServerRpcInfo::Type type) {
   return "unknown";
 }
 
-constexpr char kHealthCheck[] = "/grpc.health.v1.Health/Check";
-constexpr char kHealthWatch[] = "/grpc.health.v1.Health/Watch";
-
-// The labels of a method this server may serve: one of a service compiled
-// into the binary (ValidationService, reflection) or the health service,
-// whose C++ implementation has no protobuf descriptor. Calls of other names
-// reach interceptors too, before gRPC answers UNIMPLEMENTED; they share
-// "unknown" labels, so made-up names cannot grow the metrics without bound.
+// The labels of a method this server may serve: one of a service whose
+// descriptors are compiled into the binary (ValidationService, health,
+// reflection). Calls of other names reach interceptors too, before gRPC
+// answers UNIMPLEMENTED; they share "unknown" labels, so made-up names cannot
+// grow the metrics without bound.
 RpcLabels LabelsOf(std::string_view path, std::string type) {
   RpcLabels labels = RpcLabelsOf(path, type);
-  if (path == kHealthCheck || path == kHealthWatch) return labels;
   if (!labels.service.empty() &&
       google::protobuf::DescriptorPool::generated_pool()->FindMethodByName(
           labels.service + "." + labels.method) != nullptr) {

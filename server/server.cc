@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "health_descriptors.h"
 #include "heap_trim.h"
 #include "metrics_interceptor.h"
+#include "reflection_service.h"
 #include "server_credentials.h"
 #include "spdlog/spdlog.h"
 
@@ -79,7 +81,10 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   // Without this explicit call the linker may drop the plugin, and
   // reflection silently disappears.
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  // So that reflection can describe the health service, not only list it.
+  HealthProtoFile();
   grpc::ServerBuilder builder;
+  builder.SetOption(std::make_unique<ReflectionV1Option>());
   int port = 0;
   builder.AddListeningPort(config.listen, *credentials, &port);
   builder.RegisterService(server->service_.get());
