@@ -27,6 +27,10 @@ constexpr char kServiceName[] = "wasserwarp.v1.ValidationService";
 // How often freed heap memory goes back to the system (heap_trim.h).
 constexpr absl::Duration kHeapTrimInterval = absl::Seconds(5);
 
+// Pings closer together than KeepalivePolicy::min_client_ping_interval that a connection may
+// send before the server closes it with GOAWAY (too_many_pings); gRPC's default.
+constexpr int kMaxPingStrikes = 2;
+
 // The host part of host:port, brackets of an IPv6 literal included.
 std::string HostOf(const std::string& listen) {
   const size_t colon = listen.rfind(':');
@@ -97,7 +101,7 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
                              Milliseconds(config.keepalive.min_client_ping_interval));
-  builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, kMaxPingStrikes);
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS,
                              Milliseconds(config.keepalive.server_ping_interval));
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
