@@ -1,6 +1,7 @@
 #include "metrics_interceptor.h"
 
 #include <google/protobuf/descriptor.h>
+#include <grpcpp/server_context.h>
 
 #include <map>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "deadline_status.h"
 #include "wasserwarp/v1/validation.pb.h"
 
 namespace wasserwarp::service {
@@ -51,10 +53,11 @@ RpcLabels LabelsOf(std::string_view path, std::string type) {
 
 class MetricsInterceptor final : public grpc::experimental::Interceptor {
  public:
-  MetricsInterceptor(ServiceMetrics& metrics, const grpc::experimental::ServerRpcInfo& info)
+  MetricsInterceptor(ServiceMetrics& metrics, grpc::experimental::ServerRpcInfo& info)
       : metrics_(metrics),
         rpc_(LabelsOf(info.method(), TypeName(info.type()))),
         received_size_(ReceivedSizeOf(info.method())),
+        context_(*info.server_context()),
         start_(absl::Now()) {
     metrics_.RpcStarted(rpc_);
   }
@@ -68,8 +71,10 @@ class MetricsInterceptor final : public grpc::experimental::Interceptor {
       }
     }
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS)) {
-      metrics_.RpcHandled(rpc_, methods->GetSendStatus().error_code(),
-                          absl::ToDoubleSeconds(absl::Now() - start_));
+      // An expired deadline counts as such, not as the cancellation the handler saw.
+      const grpc::Status status = StatusSeenByClient(methods->GetSendStatus(), start_,
+                                                     absl::FromChrono(context_.deadline()));
+      metrics_.RpcHandled(rpc_, status.error_code(), absl::ToDoubleSeconds(absl::Now() - start_));
     }
     methods->Proceed();
   }
@@ -78,6 +83,8 @@ class MetricsInterceptor final : public grpc::experimental::Interceptor {
   ServiceMetrics& metrics_;
   const RpcLabels rpc_;
   const ReceivedSizeFunction received_size_;
+  // The call's; it outlives its interceptors.
+  const grpc::ServerContextBase& context_;
   const absl::Time start_;
 };
 
