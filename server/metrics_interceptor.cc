@@ -1,6 +1,7 @@
 #include "metrics_interceptor.h"
 
 #include <google/protobuf/descriptor.h>
+#include <grpcpp/server_context.h>
 
 #include <map>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "deadline_status.h"
 #include "wasserwarp/v1/validation.pb.h"
 
 namespace wasserwarp::service {
@@ -34,17 +36,13 @@ const char* TypeName(grpc::experimental::ServerRpcInfo::Type type) {
   return "unknown";
 }
 
-constexpr char kHealthCheck[] = "/grpc.health.v1.Health/Check";
-constexpr char kHealthWatch[] = "/grpc.health.v1.Health/Watch";
-
-// The labels of a method this server may serve: one of a service compiled
-// into the binary (ValidationService, reflection) or the health service,
-// whose C++ implementation has no protobuf descriptor. Calls of other names
-// reach interceptors too, before gRPC answers UNIMPLEMENTED; they share
-// "unknown" labels, so made-up names cannot grow the metrics without bound.
+// The labels of a method this server may serve: one of a service whose
+// descriptors are compiled into the binary (ValidationService, health,
+// reflection). Calls of other names reach interceptors too, before gRPC
+// answers UNIMPLEMENTED; they share "unknown" labels, so made-up names cannot
+// grow the metrics without bound.
 RpcLabels LabelsOf(std::string_view path, std::string type) {
   RpcLabels labels = RpcLabelsOf(path, type);
-  if (path == kHealthCheck || path == kHealthWatch) return labels;
   if (!labels.service.empty() &&
       google::protobuf::DescriptorPool::generated_pool()->FindMethodByName(
           labels.service + "." + labels.method) != nullptr) {
@@ -55,10 +53,11 @@ RpcLabels LabelsOf(std::string_view path, std::string type) {
 
 class MetricsInterceptor final : public grpc::experimental::Interceptor {
  public:
-  MetricsInterceptor(ServiceMetrics& metrics, const grpc::experimental::ServerRpcInfo& info)
+  MetricsInterceptor(ServiceMetrics& metrics, grpc::experimental::ServerRpcInfo& info)
       : metrics_(metrics),
         rpc_(LabelsOf(info.method(), TypeName(info.type()))),
         received_size_(ReceivedSizeOf(info.method())),
+        context_(*info.server_context()),
         start_(absl::Now()) {
     metrics_.RpcStarted(rpc_);
   }
@@ -72,8 +71,10 @@ class MetricsInterceptor final : public grpc::experimental::Interceptor {
       }
     }
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS)) {
-      metrics_.RpcHandled(rpc_, methods->GetSendStatus().error_code(),
-                          absl::ToDoubleSeconds(absl::Now() - start_));
+      // An expired deadline counts as such, not as the cancellation the handler saw.
+      const grpc::Status status = StatusSeenByClient(methods->GetSendStatus(), start_,
+                                                     absl::FromChrono(context_.deadline()));
+      metrics_.RpcHandled(rpc_, status.error_code(), absl::ToDoubleSeconds(absl::Now() - start_));
     }
     methods->Proceed();
   }
@@ -82,6 +83,8 @@ class MetricsInterceptor final : public grpc::experimental::Interceptor {
   ServiceMetrics& metrics_;
   const RpcLabels rpc_;
   const ReceivedSizeFunction received_size_;
+  // The call's; it outlives its interceptors.
+  const grpc::ServerContextBase& context_;
   const absl::Time start_;
 };
 

@@ -21,13 +21,15 @@ class RpcLog {
 
   void Received(uint64_t bytes) { received_ += bytes; }
   void Sent(uint64_t bytes) { sent_ += bytes; }
-  // Writes the line; `status` is the one handed to gRPC.
+  // Writes the line; `status` is the one handed to gRPC, logged as the client sees it
+  // (deadline_status.h).
   void Done(const grpc::Status& status) const;
 
  private:
   const std::string method_;
   const std::string peer_;
   const absl::Time start_;
+  const absl::Time deadline_;
   uint64_t received_ = 0;
   uint64_t sent_ = 0;
 };

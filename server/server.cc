@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "health_descriptors.h"
 #include "heap_trim.h"
 #include "metrics_interceptor.h"
+#include "reflection_service.h"
 #include "server_credentials.h"
 #include "spdlog/spdlog.h"
 
@@ -24,6 +26,10 @@ constexpr char kServiceName[] = "wasserwarp.v1.ValidationService";
 
 // How often freed heap memory goes back to the system (heap_trim.h).
 constexpr absl::Duration kHeapTrimInterval = absl::Seconds(5);
+
+// Pings closer together than KeepalivePolicy::min_client_ping_interval that a connection may
+// send before the server closes it with GOAWAY (too_many_pings); gRPC's default.
+constexpr int kMaxPingStrikes = 2;
 
 // The host part of host:port, brackets of an IPv6 literal included.
 std::string HostOf(const std::string& listen) {
@@ -79,7 +85,10 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   // Without this explicit call the linker may drop the plugin, and
   // reflection silently disappears.
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  // So that reflection can describe the health service, not only list it.
+  HealthProtoFile();
   grpc::ServerBuilder builder;
+  builder.SetOption(std::make_unique<ReflectionV1Option>());
   int port = 0;
   builder.AddListeningPort(config.listen, *credentials, &port);
   builder.RegisterService(server->service_.get());
@@ -92,7 +101,7 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
                              Milliseconds(config.keepalive.min_client_ping_interval));
-  builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, kMaxPingStrikes);
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS,
                              Milliseconds(config.keepalive.server_ping_interval));
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS,

@@ -56,8 +56,8 @@ struct TlsConfig {
 // HTTP/2 keepalive. Benches ping every 10 s to keep idle connections through
 // NAT and firewalls; the server must not count those pings as abuse.
 struct KeepalivePolicy {
-  // Client pings closer together than this count as bad pings, which the
-  // server tolerates without limit rather than closing the connection.
+  // Client pings closer together than this count as bad pings; a connection
+  // that sends more than two closes with GOAWAY (too_many_pings).
   absl::Duration min_client_ping_interval = absl::Seconds(5);
   // The server pings an idle client this often and drops it when no answer
   // comes within the timeout.

@@ -11,7 +11,9 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,8 @@
 #include "metrics_scrape.h"
 #include "random_runs.h"
 #include "server_test_util.h"
+#include "spdlog/sinks/ostream_sink.h"
+#include "spdlog/spdlog.h"
 
 namespace wasserwarp::service::testing {
 namespace {
@@ -31,6 +35,7 @@ using test_support::Labels;
 using test_support::MetricSample;
 using test_support::Scrape;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr char kSession[] = "sessions/rig7";
 constexpr char kService[] = "wasserwarp.v1.ValidationService";
@@ -291,6 +296,40 @@ TEST_F(MetricsTest, QueuedRunningAndCancelledJobs) {
   ASSERT_TRUE(ran.has_value());
   EXPECT_EQ(scrape.Value("wasserwarp_dp_cells_total"),
             static_cast<double>(ran->outcome.cells_done));
+}
+
+// gRPC cancels a call whose deadline passes and the reactor ends it as cancelled, but the
+// client sees DEADLINE_EXCEEDED, and so do the metrics and the log line.
+TEST_F(MetricsTest, AnExpiredDeadlineCountsAsDeadlineExceeded) {
+  ASSERT_TRUE(CreateSession("rig7").ok());
+  // About 2e10 DP cells: computing for seconds, long after the deadline.
+  ASSERT_TRUE(Upload(kSession, RandomWalkRuns("sim", 24, 6000, 6000, 1, 1),
+                     RandomWalkRuns("ref", 24, 6000, 6000, 1, 2))
+                  .ok());
+  std::ostringstream log;
+  const std::shared_ptr<spdlog::logger> previous_logger = spdlog::default_logger();
+  auto capture = std::make_shared<spdlog::logger>(
+      "capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(log));
+  capture->set_level(spdlog::level::info);
+  spdlog::set_default_logger(capture);
+
+  std::vector<v1::ValidateResponse> events;
+  EXPECT_EQ(ValidateAll(ValidateRequestFor(kSession), events, absl::Milliseconds(500)).error_code(),
+            grpc::StatusCode::DEADLINE_EXCEEDED);
+  const Scrape scrape = ScrapeUntil([](const Scrape& scrape) {
+    return scrape.Count("wasserwarp_grpc_server_handled_total", Rpc("Validate")) == 1.0;
+  });
+  spdlog::set_default_logger(previous_logger);
+  EXPECT_EQ(
+      scrape.Count("wasserwarp_grpc_server_handled_total", Rpc("Validate", "DEADLINE_EXCEEDED")),
+      1.0);
+  EXPECT_EQ(scrape.Count("wasserwarp_grpc_server_handled_total", Rpc("Validate", "CANCELLED")),
+            0.0);
+  // The line is written before the status is sent, hence before the scrape saw it.
+  capture->flush();
+  EXPECT_THAT(log.str(), HasSubstr("rpc Validate"));
+  EXPECT_THAT(log.str(), HasSubstr("status=DEADLINE_EXCEEDED"));
+  EXPECT_THAT(log.str(), Not(HasSubstr("status=CANCELLED")));
 }
 
 TEST_F(MetricsTest, OnlyMetricsPathIsServed) {

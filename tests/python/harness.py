@@ -39,8 +39,11 @@ def parse_args(description):
 
 def generate_stubs(args, out_dir):
     """Python modules for the contract and the health protocol, in out_dir."""
+    # The health protocol from its own directory: as grpc/health/v1/, its module would land
+    # inside grpcio's package "grpc", where Python would not look for it.
+    health_dir = os.path.join(args.proto_dir, "grpc", "health", "v1")
     for include, proto in ((args.proto_dir, "wasserwarp/v1/validation.proto"),
-                           (HERE, "health.proto")):
+                           (health_dir, "health.proto")):
         subprocess.run([args.protoc, f"--python_out={out_dir}", f"--grpc_out={out_dir}",
                         f"--plugin=protoc-gen-grpc={args.grpc_python_plugin}",
                         "-I", include, proto], check=True)
