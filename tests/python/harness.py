@@ -20,7 +20,6 @@ except ImportError:
           "(apt-get install python3-grpcio, or 'make deps')")
     sys.exit(SKIPPED)
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def parse_args(description):
