@@ -8,66 +8,26 @@ wasserwarp.v1.ValidationService.
 Only the reflection protocol itself is compiled, to a descriptor set, from
 proto/grpc/reflection/v1/reflection.proto; v1alpha has the same messages under another package.
 
-Usage: test_reflection_client.py --server PATH --protoc PATH --proto-dir DIR
+Usage: test_reflection_client.py --server PATH --protoc PATH --grpc-python-plugin PATH
+                                 --proto-dir DIR
 Exit status 77 (skipped) when python3-grpcio is not installed.
 """
 
-import argparse
 import math
 import os
 import random
-import signal
 import subprocess
-import sys
 import tempfile
-import threading
 import unittest
 
-SKIPPED = 77
-
-try:
-    import grpc
-    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
-except ImportError:
-    print("python_reflection_client_test: skipped: python3-grpcio or python3-protobuf is not "
-          "installed (apt-get install python3-grpcio python3-protobuf, or 'make deps')")
-    sys.exit(SKIPPED)
+import harness  # exits 77 (skipped) without python3-grpcio
+import grpc
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
 ARGS = None
 SERVICE = "wasserwarp.v1.ValidationService"
 HEALTH = "grpc.health.v1.Health"
 VERSIONS = ("v1", "v1alpha")
-
-
-class Server:
-    """A wasserwarp-server on a free loopback port."""
-
-    def __init__(self, log_path):
-        self.log = open(log_path, "wb")
-        self.process = subprocess.Popen([ARGS.server, "--listen", "127.0.0.1:0", "--data_dir="],
-                                        stdout=subprocess.PIPE, stderr=self.log,
-                                        stdin=subprocess.DEVNULL)
-        first = []
-        reader = threading.Thread(target=lambda: first.append(self.process.stdout.readline()))
-        reader.start()
-        reader.join(timeout=30)
-        line = first[0].decode().strip() if first else ""
-        if not line.startswith("listening on "):
-            self.process.kill()
-            raise RuntimeError(f"server did not say where it listens: {line!r}")
-        self.address = line[len("listening on "):]
-        # Whatever else the server prints must not fill the pipe and block it.
-        threading.Thread(target=self.process.stdout.read, daemon=True).start()
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            return None
-        finally:
-            self.log.close()
 
 
 def reflection_classes(version, out_dir):
@@ -183,20 +143,17 @@ class ReflectionClientTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="python_reflection_client_")
-        cls.server = Server(os.path.join(cls.tmp.name, "server.log"))
-        cls.log_path = os.path.join(cls.tmp.name, "server.log")
+        cls.server = harness.Server(ARGS.server, os.path.join(cls.tmp.name, "server.log"))
         cls.channel = grpc.insecure_channel(cls.server.address)
         grpc.channel_ready_future(cls.channel).result(timeout=10)
 
     @classmethod
     def tearDownClass(cls):
         cls.channel.close()
-        status = cls.server.stop()
-        with open(cls.log_path, encoding="utf-8", errors="replace") as log:
-            server_log = log.read()
-        cls.tmp.cleanup()
-        if status != 0:
-            raise AssertionError(f"server exit status {status} after SIGTERM; log:\n{server_log}")
+        try:
+            cls.server.stop_and_check()
+        finally:
+            cls.tmp.cleanup()
 
     def contract(self, version):
         reflection = Reflection(self.channel, version, self.tmp.name)
@@ -294,12 +251,8 @@ class ReflectionClientTest(unittest.TestCase):
 
 def main():
     global ARGS
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--server", required=True)
-    parser.add_argument("--protoc", required=True)
-    parser.add_argument("--proto-dir", required=True)
-    ARGS, rest = parser.parse_known_args()
-    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+    ARGS, argv = harness.parse_args(__doc__.splitlines()[0])
+    unittest.main(argv=argv, verbosity=2)
 
 
 if __name__ == "__main__":
