@@ -14,7 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "convert.h"
+#include "wire/convert.h"
 #include "embedded_limits.h"
 #include "one_off_validation.h"
 #include "output_file.h"

@@ -6,6 +6,7 @@
 
 #include "absl/time/time.h"
 #include "progress_bar.h"
+#include "wire/resource_names.h"
 
 namespace wasserwarp::cli {
 namespace {
@@ -37,7 +38,7 @@ absl::StatusOr<ValidationReport> ValidateInOneOffSession(
   settings.mutable_idle_ttl()->set_seconds(absl::ToInt64Seconds(kOneOffSessionTtl));
   absl::StatusOr<v1::Session> session = client.CreateSession("", settings);
   if (!session.ok()) return session.status();
-  const std::string session_id(client::SessionIdOf(session->name()));
+  const std::string session_id(wire::SessionIdOf(session->name()));
 
   absl::StatusOr<ValidationReport> report = [&]() -> absl::StatusOr<ValidationReport> {
     absl::StatusOr<v1::UploadSeriesResponse> uploaded =

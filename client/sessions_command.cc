@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "server_flags.h"
 #include "validation_client.h"
+#include "wire/resource_names.h"
 #include "validation_flags.h"
 #include "wasserwarp/prepare.h"
 
@@ -148,7 +149,7 @@ absl::StatusOr<Action> Create(const ParsedArgs& args) {
     absl::StatusOr<v1::Session> session = client.CreateSession(session_id, settings);
     if (!session.ok()) return session.status();
     // The id alone, so that a script can capture it when the server chose it.
-    std::printf("%s\n", std::string(client::SessionIdOf(session->name())).c_str());
+    std::printf("%s\n", std::string(wire::SessionIdOf(session->name())).c_str());
     return absl::OkStatus();
   };
 }
@@ -163,7 +164,7 @@ absl::StatusOr<Action> List(const ParsedArgs&) {
     }
     std::vector<Row> rows = {{"session", "simulated", "reference", "held", "expires", "labels"}};
     for (const v1::Session& session : *sessions) {
-      rows.push_back({std::string(client::SessionIdOf(session.name())),
+      rows.push_back({std::string(wire::SessionIdOf(session.name())),
                       absl::StrCat(session.simulation_run_count()),
                       absl::StrCat(session.reference_run_count()),
                       FormatBytes(session.bytes_held()), FormatTimestamp(session.expire_time()),
@@ -175,7 +176,7 @@ absl::StatusOr<Action> List(const ParsedArgs&) {
 }
 
 std::string FormatSession(const v1::Session& session) {
-  std::string out = absl::StrFormat("session: %s\n", client::SessionIdOf(session.name()));
+  std::string out = absl::StrFormat("session: %s\n", wire::SessionIdOf(session.name()));
   absl::StrAppendFormat(&out, "created: %s\n", FormatTimestamp(session.create_time()));
   absl::StrAppendFormat(&out, "expires: %s (after %s idle)\n",
                         FormatTimestamp(session.expire_time()), FormatDuration(session.idle_ttl()));

@@ -6,7 +6,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "comparison_flags.h"
-#include "convert.h"
+#include "wire/convert.h"
 #include "embedded_limits.h"
 #include "server_flags.h"
 #include "validation_client.h"

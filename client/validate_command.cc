@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "convert.h"
+#include "wire/convert.h"
 #include "embedded_limits.h"
 #include "one_off_validation.h"
 #include "output_file.h"

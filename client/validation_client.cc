@@ -10,14 +10,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "convert.h"
-#include "grpc_status.h"
-#include "report_chunks.h"
+#include "wire/convert.h"
+#include "wire/status_from_grpc.h"
+#include "wire/report_chunks.h"
+#include "wire/resource_names.h"
 
 namespace wasserwarp::client {
 namespace {
 
-constexpr absl::string_view kSessionPrefix = "sessions/";
 
 grpc::ChannelArguments ChannelArgs() {
   grpc::ChannelArguments args;
@@ -40,14 +40,6 @@ std::optional<double> WeightAt(const std::vector<double>& weights, size_t i) {
 
 }  // namespace
 
-std::string SessionName(absl::string_view session_id) {
-  return absl::StrCat(kSessionPrefix, session_id);
-}
-
-absl::string_view SessionIdOf(absl::string_view session_name) {
-  absl::ConsumePrefix(&session_name, kSessionPrefix);
-  return session_name;
-}
 
 absl::StatusOr<std::unique_ptr<ValidationClient>> ValidationClient::Connect(
     std::string target, const ClientOptions& options) {
@@ -90,7 +82,7 @@ void ValidationClient::SetCallDeadline(grpc::ClientContext& context) const {
 }
 
 absl::Status ValidationClient::FromGrpc(const grpc::Status& status) const {
-  return FromGrpcStatus(status, target_);
+  return wire::FromGrpcStatus(status, target_);
 }
 
 absl::StatusOr<v1::Session> ValidationClient::CreateSession(absl::string_view session_id,
@@ -109,7 +101,7 @@ absl::StatusOr<v1::Session> ValidationClient::CreateSession(absl::string_view se
 
 absl::StatusOr<v1::Session> ValidationClient::GetSession(absl::string_view session_id) {
   v1::GetSessionRequest request;
-  request.set_name(SessionName(session_id));
+  request.set_name(wire::SessionName(session_id));
   v1::GetSessionResponse response;
   grpc::ClientContext context;
   SetCallDeadline(context);
@@ -140,7 +132,7 @@ absl::StatusOr<std::vector<v1::Session>> ValidationClient::ListSessions() {
 
 absl::Status ValidationClient::DeleteSession(absl::string_view session_id) {
   v1::DeleteSessionRequest request;
-  request.set_name(SessionName(session_id));
+  request.set_name(wire::SessionName(session_id));
   v1::DeleteSessionResponse response;
   grpc::ClientContext context;
   SetCallDeadline(context);
@@ -176,7 +168,7 @@ absl::StatusOr<v1::UploadSeriesResponse> ValidationClient::UploadRuns(
   v1::UploadSeriesResponse response;
   std::unique_ptr<grpc::ClientWriter<v1::UploadSeriesRequest>> writer =
       stub_->UploadSeries(&context, &response);
-  const std::string name = SessionName(session_id);
+  const std::string name = wire::SessionName(session_id);
   bool first = true;
   const auto write = [&](v1::UploadSeriesRequest& message) {
     if (first) {
@@ -213,7 +205,7 @@ absl::StatusOr<ValidationReport> ValidationClient::Validate(absl::string_view se
                                                             v1::ValidateRequest request,
                                                             const ProgressCallback& on_progress,
                                                             std::string* html_report) {
-  request.set_session(SessionName(session_id));
+  request.set_session(wire::SessionName(session_id));
   grpc::ClientContext context;
   std::unique_ptr<grpc::ClientReader<v1::ValidateResponse>> reader =
       stub_->Validate(&context, request);

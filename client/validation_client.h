@@ -53,10 +53,6 @@ struct ClientOptions {
 
 using ProgressCallback = std::function<void(const v1::ValidateProgress&)>;
 
-// `sessions/{session_id}`, the resource name the service uses.
-std::string SessionName(absl::string_view session_id);
-// The id in a resource name `sessions/{session_id}`.
-absl::string_view SessionIdOf(absl::string_view session_name);
 
 class ValidationClient {
  public:

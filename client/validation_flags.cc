@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "comparison_flags.h"
-#include "convert.h"
+#include "wire/convert.h"
 
 namespace wasserwarp::cli {
 

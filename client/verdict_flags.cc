@@ -6,7 +6,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "convert.h"
+#include "wire/convert.h"
 #include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/verdict.h"
 

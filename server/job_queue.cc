@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "spdlog/spdlog.h"
-#include "status.h"
+#include "wire/status_to_grpc.h"
 #include "wasserwarp/field_error.h"
 
 namespace wasserwarp::service {
@@ -52,13 +52,13 @@ absl::StatusOr<uint64_t> JobQueue::Submit(Job job) {
   entry->submit_time = absl::Now();
   absl::MutexLock lock(&mu_);
   if (stopping_) {
-    return WithRetryDelay(absl::UnavailableError("the server is shutting down"), kRetryDelay);
+    return wire::WithRetryDelay(absl::UnavailableError("the server is shutting down"), kRetryDelay);
   }
   // Jobs a free worker has not picked up yet count as waiting, so the
   // capacity is exactly slots plus queue.
   const int free_slots = limits_.max_concurrent_jobs - static_cast<int>(running_.size());
   if (static_cast<int>(waiting_.size()) - free_slots >= limits_.max_queued_jobs) {
-    return WithRetryDelay(
+    return wire::WithRetryDelay(
         WithLimit(
             absl::ResourceExhaustedError(absl::StrCat(
                 "the job queue is full: ", running_.size(), " jobs running, ", waiting_.size(),

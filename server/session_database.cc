@@ -18,8 +18,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
-#include "convert.h"
-#include "resource_names.h"
+#include "wire/convert.h"
+#include "wire/resource_names.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -91,7 +91,7 @@ std::string ErrnoMessage(int error) {
 }
 
 std::string RunLabel(const std::string& session_id, v1::Role role, const std::string& series_id) {
-  return absl::StrCat("session ", SessionName(session_id), ", ",
+  return absl::StrCat("session ", wire::SessionName(session_id), ", ",
                       role == v1::ROLE_SIMULATION ? "simulation" : "reference", " run \"",
                       series_id, "\"");
 }
@@ -522,7 +522,7 @@ absl::StatusOr<std::vector<PersistedSession>> SessionDatabase::Load(
       session.id = std::string(query.Bytes(1));
       std::optional<SessionSettings> settings = SettingsFromBytes(query.Bytes(3));
       if (!settings.has_value()) {
-        return Damaged(path_, absl::StrCat("the settings of session ", SessionName(session.id),
+        return Damaged(path_, absl::StrCat("the settings of session ", wire::SessionName(session.id),
                                            " do not parse"));
       }
       session.settings = *std::move(settings);
@@ -632,7 +632,7 @@ absl::StatusOr<int64_t> SessionDatabase::InsertSession(const std::string& id,
   insert.BindBlob(3, settings_bytes);
   insert.Bind(4, ToNanos(create_time));
   insert.Bind(5, ToNanos(create_time));
-  if (absl::Status status = insert.Run(absl::StrCat("storing session ", SessionName(id)));
+  if (absl::Status status = insert.Run(absl::StrCat("storing session ", wire::SessionName(id)));
       !status.ok()) {
     return status;
   }

@@ -9,10 +9,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
-#include "convert.h"
-#include "resource_names.h"
+#include "wire/convert.h"
+#include "wire/resource_names.h"
 #include "session_database.h"
-#include "status.h"
+#include "wire/status_to_grpc.h"
 #include "wasserwarp/field_error.h"
 
 namespace wasserwarp::service {
@@ -21,8 +21,8 @@ namespace {
 absl::string_view View(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
 absl::Status NotFound(std::string_view id) {
-  const std::string name = SessionName(id);
-  return WithResourceInfo(absl::NotFoundError(absl::StrCat("session ", name, " not found")),
+  const std::string name = wire::SessionName(View(id));
+  return wire::WithResourceInfo(absl::NotFoundError(absl::StrCat("session ", name, " not found")),
                           "wasserwarp.v1.Session", name);
 }
 
@@ -81,7 +81,7 @@ std::vector<absl::Status> SessionStore::Restore(std::vector<PersistedSession> se
     session.create_time = stored.create_time;
     session.last_use = stored.last_use;
     session.saved_last_use = stored.last_use;
-    const std::string name = SessionName(stored.id);
+    const std::string name = wire::SessionName(stored.id);
     for (StoredRun& run : stored.runs) {
       if (static_cast<int64_t>(run.series->samples()) > limits_.max_samples_per_run) {
         over_limits.push_back(absl::ResourceExhaustedError(
@@ -153,7 +153,7 @@ absl::StatusOr<v1::Session> SessionStore::Create(std::string id, SessionSettings
     if (id.empty()) {
       id = UnusedRandomId();
     } else if (FindLive(id, now) != nullptr) {
-      return absl::AlreadyExistsError(absl::StrCat("session ", SessionName(id), " already exists"));
+      return absl::AlreadyExistsError(absl::StrCat("session ", wire::SessionName(id), " already exists"));
     }
     if (static_cast<int64_t>(sessions_.size()) >= limits_.max_sessions) {
       ExpireIdleLocked(now);
@@ -269,7 +269,7 @@ absl::Status SessionStore::Reserve(const SessionRef& ref, int64_t bytes) {
   const int64_t session_bytes = session->held_bytes + session->reserved_bytes + bytes;
   if (session_bytes > limits_.max_session_bytes) {
     return WithLimit(absl::ResourceExhaustedError(absl::StrCat(
-                         "session ", SessionName(ref.id), " would hold ", session_bytes,
+                         "session ", wire::SessionName(ref.id), " would hold ", session_bytes,
                          " bytes of run data, over its limit (--max_session_bytes=",
                          limits_.max_session_bytes, ")")),
                      "--max_session_bytes");
@@ -440,14 +440,14 @@ absl::Status SessionStore::DeleteDropped() {
 absl::Status SessionStore::CheckNewRunLocked(const std::string& id, const Session& session,
                                              v1::Role role, std::string_view series_id) const {
   if (session.run_keys.contains(std::pair(role, std::string(series_id)))) {
-    return absl::AlreadyExistsError(absl::StrCat("session ", SessionName(id), " already holds ",
+    return absl::AlreadyExistsError(absl::StrCat("session ", wire::SessionName(id), " already holds ",
                                                  View(RoleName(role)), " run \"", View(series_id),
                                                  "\""));
   }
   if (static_cast<int64_t>(session.runs.size()) >= limits_.max_runs_per_session) {
     return WithLimit(
         absl::ResourceExhaustedError(absl::StrCat(
-            "session ", SessionName(id), " holds ", session.runs.size(),
+            "session ", wire::SessionName(id), " holds ", session.runs.size(),
             " runs, its limit (--max_runs_per_session=", limits_.max_runs_per_session, ")")),
         "--max_runs_per_session");
   }
@@ -475,7 +475,7 @@ v1::RunInfo SessionStore::RunInfoOf(const StoredRun& run) {
 
 v1::Session SessionStore::ToProto(const std::string& id, const Session& session, bool with_runs) {
   v1::Session out;
-  out.set_name(SessionName(id));
+  out.set_name(wire::SessionName(id));
   *out.mutable_default_parameters() = session.settings.default_parameters;
   for (const auto& [key, value] : session.settings.labels) (*out.mutable_labels())[key] = value;
   *out.mutable_idle_ttl() = wire::ToProtoDuration(session.idle_ttl);

@@ -6,9 +6,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "convert.h"
-#include "request_fields.h"
-#include "status.h"
+#include "wire/convert.h"
+#include "wire/request_fields.h"
+#include "wire/status_to_grpc.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/twed.h"
@@ -39,7 +39,7 @@ TwedReactor::TwedReactor(grpc::CallbackServerContext* context,
     : response_(response), jobs_(jobs), log_(context, "ComputeTwed") {
   log_.Received(request->ByteSizeLong());
   if (absl::Status status = Prepare(*request, limits); !status.ok()) {
-    Complete(InRequestTerms(status));
+    Complete(wire::InRequestTerms(status));
     return;
   }
   absl::StatusOr<uint64_t> job_id;
@@ -106,14 +106,14 @@ JobOutcome TwedReactor::Run(const CancellationToken& cancel) {
       response_->set_mean_time_shift(path->mean_time_shift);
     }
   }
-  status = InRequestTerms(status);
+  status = wire::InRequestTerms(status);
   outcome.status = status;
   Complete(status);
   return outcome;
 }
 
 void TwedReactor::Complete(const absl::Status& status) {
-  const grpc::Status result = ToGrpcStatus(status);
+  const grpc::Status result = wire::ToGrpcStatus(status);
   if (result.ok()) log_.Sent(response_->ByteSizeLong());
   log_.Done(result);
   Finish(result);

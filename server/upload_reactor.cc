@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "status.h"
+#include "wire/status_to_grpc.h"
 
 namespace wasserwarp::service {
 
@@ -34,7 +34,7 @@ void UploadReactor::OnDone() { delete this; }
 
 void UploadReactor::Complete(const absl::Status& status) {
   state_.Discard();
-  const grpc::Status result = ToGrpcStatus(status);
+  const grpc::Status result = wire::ToGrpcStatus(status);
   if (result.ok()) log_.Sent(response_->ByteSizeLong());
   log_.Done(result);
   Finish(result);

@@ -9,7 +9,7 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "resource_names.h"
+#include "wire/resource_names.h"
 #include "wasserwarp/field_error.h"
 
 namespace wasserwarp::service {
@@ -77,18 +77,18 @@ absl::Status UploadState::SelectSession(const v1::UploadSeriesRequest& request) 
     if (session_.has_value()) return absl::OkStatus();
     return InvalidFieldError("session", "the first upload message must name the session");
   }
-  absl::StatusOr<std::string> id = SessionIdFromName(request.session(), "session");
+  absl::StatusOr<std::string> id = wire::SessionIdFromName(request.session(), "session");
   if (!id.ok()) return id.status();
   if (session_.has_value()) {
     if (*id == session_->id) return absl::OkStatus();
     return InvalidFieldError("session",
                              absl::StrCat("upload message names session ", request.session(),
-                                          " in a stream for ", SessionName(session_->id)));
+                                          " in a stream for ", wire::SessionName(session_->id)));
   }
   absl::StatusOr<SessionRef> session = store_.Open(*id, owner_);
   if (!session.ok()) return session.status();
   session_ = *std::move(session);
-  response_->set_session(SessionName(session_->id));
+  response_->set_session(wire::SessionName(session_->id));
   return absl::OkStatus();
 }
 

@@ -7,9 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
-#include "convert.h"
-#include "resource_names.h"
-#include "status.h"
+#include "wire/convert.h"
+#include "wire/resource_names.h"
+#include "wire/status_to_grpc.h"
 #include "validation_job.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/html_report.h"
@@ -81,7 +81,7 @@ ValidateReactor::ValidateReactor(grpc::CallbackServerContext* context,
 
 absl::Status ValidateReactor::Start(const v1::ValidateRequest& request,
                                     const std::string& principal) {
-  absl::StatusOr<std::string> id = SessionIdFromName(request.session(), "session");
+  absl::StatusOr<std::string> id = wire::SessionIdFromName(request.session(), "session");
   if (!id.ok()) return id.status();
   absl::StatusOr<SessionSnapshot> snapshot = store_.Snapshot(*id, principal);
   if (!snapshot.ok()) return snapshot.status();
@@ -106,7 +106,7 @@ absl::Status ValidateReactor::Start(const v1::ValidateRequest& request,
     ++refs_;  // the job's
   }
   Job job{
-      .label = absl::StrFormat("Validate %s: %d x %d runs, %d cells", SessionName(snapshot_.id),
+      .label = absl::StrFormat("Validate %s: %d x %d runs, %d cells", wire::SessionName(snapshot_.id),
                                snapshot_.simulation.size(), snapshot_.reference.size(), cells),
       .group = snapshot_.id,
       .run = [this](const CancellationToken& cancel) { return Run(cancel); },
@@ -193,7 +193,7 @@ JobOutcome ValidateReactor::Run(const CancellationToken& cancel) {
     report_stream_ = wire::ReportStream(std::move(whole));
   } else if (absl::IsCancelled(status) && !client_cancelled) {
     status = absl::CancelledError(
-        absl::StrCat("session ", SessionName(snapshot_.id), " was deleted during the validation"));
+        absl::StrCat("session ", wire::SessionName(snapshot_.id), " was deleted during the validation"));
   }
   Complete(std::move(status));
   return outcome;
@@ -267,7 +267,7 @@ ValidateReactor::Action ValidateReactor::NextAction(bool alarm_fired) {
     const grpc::Status status =
         result_->ok() ? grpc::Status(grpc::StatusCode::CANCELLED,
                                      cancelled_ ? "the call was cancelled" : "the stream broke")
-                      : ToGrpcStatus(*result_);
+                      : wire::ToGrpcStatus(*result_);
     log_.Done(status);
     return {.kind = Action::kFinish, .status = status};
   }

@@ -17,7 +17,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "job_queue.h"
-#include "report_chunks.h"
+#include "wire/report_chunks.h"
 #include "rpc_log.h"
 #include "session_store.h"
 #include "wasserwarp/cancellation.h"

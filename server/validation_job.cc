@@ -6,10 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "convert.h"
-#include "request_fields.h"
-#include "resource_names.h"
-#include "status.h"
+#include "wire/convert.h"
+#include "wire/request_fields.h"
+#include "wire/resource_names.h"
+#include "wire/status_to_grpc.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/transport.h"
@@ -24,8 +24,8 @@ absl::Status CheckSessionHoldsRuns(const SessionSnapshot& snapshot) {
   for (const auto& [runs, set] : {std::pair{&snapshot.simulation, "simulated"},
                                   std::pair{&snapshot.reference, "reference"}}) {
     if (!runs->empty()) continue;
-    const std::string name = SessionName(snapshot.id);
-    return WithPreconditionFailure(
+    const std::string name = wire::SessionName(snapshot.id);
+    return wire::WithPreconditionFailure(
         absl::FailedPreconditionError(absl::StrCat("session ", name, " holds no ", set,
                                                    " runs; upload them (UploadSeries) first")),
         "SESSION_RUNS", name);
@@ -41,7 +41,7 @@ absl::StatusOr<std::vector<double>> Weights(const std::vector<StoredRun>& runs,
   for (const StoredRun& run : runs) (run.weight.has_value() ? weighted : unweighted) = &run;
   if (weighted == nullptr) return std::vector<double>();
   if (unweighted != nullptr) {
-    return WithPreconditionFailure(
+    return wire::WithPreconditionFailure(
         absl::FailedPreconditionError(
             absl::StrCat(set, " run \"", unweighted->series->id, "\" has no weight while run \"",
                          weighted->series->id, "\" has one: weight every run of a set or none")),
@@ -84,7 +84,7 @@ absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
   if (absl::Status status = wire::ApplyParameters(parameters, options); !status.ok()) {
     return status;
   }
-  const std::string session = SessionName(snapshot.id);
+  const std::string session = wire::SessionName(snapshot.id);
   absl::StatusOr<std::vector<double>> simulation_weights =
       Weights(snapshot.simulation, "simulation", session);
   if (!simulation_weights.ok()) return simulation_weights.status();
@@ -135,7 +135,7 @@ absl::StatusOr<ValidationJob> PrepareValidationJob(const v1::ValidateRequest& re
                                                    const SessionSnapshot& snapshot,
                                                    const ValidationLimits& limits) {
   absl::StatusOr<ValidationJob> job = Prepare(request, snapshot, limits);
-  if (!job.ok()) return InRequestTerms(job.status());
+  if (!job.ok()) return wire::InRequestTerms(job.status());
   return job;
 }
 

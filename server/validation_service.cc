@@ -8,11 +8,11 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "call_principal.h"
-#include "convert.h"
-#include "request_fields.h"
-#include "resource_names.h"
+#include "wire/convert.h"
+#include "wire/request_fields.h"
+#include "wire/resource_names.h"
 #include "rpc_log.h"
-#include "status.h"
+#include "wire/status_to_grpc.h"
 #include "twed_reactor.h"
 #include "upload_reactor.h"
 #include "validate_reactor.h"
@@ -43,7 +43,7 @@ Reactor* Authenticated(grpc::CallbackServerContext* context, std::string_view me
                        const AuthTokens* tokens, Start start) {
   absl::StatusOr<std::string> principal = CallPrincipal(*context, tokens);
   if (principal.ok()) return start(*principal);
-  const grpc::Status status = ToGrpcStatus(principal.status());
+  const grpc::Status status = wire::ToGrpcStatus(principal.status());
   RpcLog(context, method).Done(status);
   return new RefusedCall<Reactor>(status);
 }
@@ -63,7 +63,7 @@ grpc::ServerUnaryReactor* Answer(grpc::CallbackServerContext* context, std::stri
           *response = *result;
           log.Sent(response->ByteSizeLong());
         }
-        const grpc::Status status = ToGrpcStatus(result.status());
+        const grpc::Status status = wire::ToGrpcStatus(result.status());
         log.Done(status);
         grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
         reactor->Finish(status);
@@ -121,13 +121,13 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
                                                         const v1::CreateSessionRequest& request,
                                                         const std::string& principal) {
   if (!request.session_id().empty()) {
-    if (absl::Status status = ValidateSessionId(request.session_id()); !status.ok()) {
+    if (absl::Status status = wire::ValidateSessionId(request.session_id()); !status.ok()) {
       return WithField(status, "session_id");
     }
   }
   const v1::Session& session = request.session();
   if (absl::Status status = CheckParameters(session.default_parameters()); !status.ok()) {
-    return InRequestTerms(PrefixField(status, "session.default_parameters"),
+    return wire::InRequestTerms(PrefixField(status, "session.default_parameters"),
                           "session.default_parameters");
   }
   SessionSettings settings;
@@ -152,7 +152,7 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
 absl::StatusOr<v1::GetSessionResponse> GetSession(SessionStore& store,
                                                   const v1::GetSessionRequest& request,
                                                   const std::string& principal) {
-  absl::StatusOr<std::string> id = SessionIdFromName(request.name(), "name");
+  absl::StatusOr<std::string> id = wire::SessionIdFromName(request.name(), "name");
   if (!id.ok()) return id.status();
   absl::StatusOr<v1::Session> session = store.Get(*id, principal);
   if (!session.ok()) return session.status();
@@ -166,7 +166,7 @@ std::string PageToken(const std::string& last_id) { return absl::WebSafeBase64Es
 
 absl::StatusOr<std::string> IdFromPageToken(const std::string& token) {
   std::string id;
-  if (!absl::WebSafeBase64Unescape(token, &id) || !ValidateSessionId(id).ok()) {
+  if (!absl::WebSafeBase64Unescape(token, &id) || !wire::ValidateSessionId(id).ok()) {
     return InvalidFieldError("page_token",
                              absl::StrCat("\"", token, "\" is not one this service issued"));
   }
@@ -194,7 +194,7 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
   for (v1::Session& session : sessions) *response.add_sessions() = std::move(session);
   if (more) {
     const std::string& last = response.sessions(response.sessions_size() - 1).name();
-    absl::StatusOr<std::string> id = SessionIdFromName(last, "name");
+    absl::StatusOr<std::string> id = wire::SessionIdFromName(last, "name");
     if (!id.ok()) return id.status();
     response.set_next_page_token(PageToken(*id));
   }
@@ -243,7 +243,7 @@ grpc::ServerUnaryReactor* ValidationService::DeleteSession(grpc::CallbackServerC
                                                            v1::DeleteSessionResponse* response) {
   return Answer(context, "DeleteSession", tokens_, *request, response,
                 [&](const std::string& principal) -> absl::StatusOr<v1::DeleteSessionResponse> {
-                  absl::StatusOr<std::string> id = SessionIdFromName(request->name(), "name");
+                  absl::StatusOr<std::string> id = wire::SessionIdFromName(request->name(), "name");
                   if (!id.ok()) return id.status();
                   if (absl::Status status = store_.Delete(*id, principal); !status.ok()) {
                     return status;

@@ -5,28 +5,28 @@
 
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
-#include "grpc_status.h"
+#include "wire/status_from_grpc.h"
 #include "wasserwarp/field_error.h"
 
 namespace wasserwarp::client {
 namespace {
 
 TEST(GrpcStatusTest, CodeAndMessageCarryOver) {
-  EXPECT_TRUE(FromGrpcStatus(grpc::Status::OK, "h:1").ok());
+  EXPECT_TRUE(wire::FromGrpcStatus(grpc::Status::OK, "h:1").ok());
   for (const grpc::StatusCode code :
        {grpc::StatusCode::INVALID_ARGUMENT, grpc::StatusCode::NOT_FOUND,
         grpc::StatusCode::ALREADY_EXISTS, grpc::StatusCode::FAILED_PRECONDITION,
         grpc::StatusCode::OUT_OF_RANGE, grpc::StatusCode::RESOURCE_EXHAUSTED,
         grpc::StatusCode::DEADLINE_EXCEEDED, grpc::StatusCode::CANCELLED,
         grpc::StatusCode::INTERNAL}) {
-    const absl::Status status = FromGrpcStatus(grpc::Status(code, "run r7, sample 12"), "h:1");
+    const absl::Status status = wire::FromGrpcStatus(grpc::Status(code, "run r7, sample 12"), "h:1");
     EXPECT_EQ(static_cast<int>(status.code()), static_cast<int>(code));
     EXPECT_EQ(status.message(), "run r7, sample 12");
   }
 }
 
 TEST(GrpcStatusTest, UnavailableNamesTheServer) {
-  const absl::Status status = FromGrpcStatus(
+  const absl::Status status = wire::FromGrpcStatus(
       grpc::Status(grpc::StatusCode::UNAVAILABLE, "failed to connect to all addresses"),
       "bench-host:50051");
   EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable);
@@ -44,7 +44,7 @@ TEST(GrpcStatusTest, DetailsComeBackAsFieldLimitAndPayloads) {
   google::rpc::QuotaFailure quota;
   quota.add_violations()->set_subject("--max_samples_per_run");
   rich.add_details()->PackFrom(quota);
-  const absl::Status status = FromGrpcStatus(
+  const absl::Status status = wire::FromGrpcStatus(
       grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, rich.message(), rich.SerializeAsString()),
       "h:1");
   EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);

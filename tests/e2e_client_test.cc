@@ -12,10 +12,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "convert.h"
+#include "wire/convert.h"
 #include "e2e_process.h"
 #include "random_runs.h"
 #include "validation_client.h"
+#include "wire/resource_names.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/twed.h"
@@ -103,7 +104,7 @@ TEST_F(E2eClientTest, ListSessionsReadsEveryPage) {
   ASSERT_TRUE(sessions.ok()) << sessions.status();
   ASSERT_EQ(sessions->size(), 5u);
   for (int k = 0; k < 5; ++k) {
-    EXPECT_EQ(client::SessionIdOf((*sessions)[k].name()), absl::StrCat("s", k));
+    EXPECT_EQ(wire::SessionIdOf((*sessions)[k].name()), absl::StrCat("s", k));
   }
   ASSERT_TRUE(client->DeleteSession("s3").ok());
   sessions = client->ListSessions();

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "convert.h"
+#include "wire/convert.h"
 #include "e2e_process.h"
 #include "random_runs.h"
 #include "validation_client.h"

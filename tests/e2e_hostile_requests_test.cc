@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "convert.h"
+#include "wire/convert.h"
 #include "e2e_process.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"

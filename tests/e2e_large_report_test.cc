@@ -9,10 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "convert.h"
+#include "wire/convert.h"
 #include "e2e_process.h"
 #include "random_runs.h"
-#include "report_chunks.h"
+#include "wire/report_chunks.h"
+#include "wire/resource_names.h"
 #include "validation_client.h"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/v1/validation.grpc.pb.h"
@@ -41,7 +42,7 @@ class E2eLargeReportTest : public e2e::ServerTest {
     client_ = *std::move(connected);
     ASSERT_TRUE(client_->CreateSession(kSessionId, v1::Session()).ok());
     ASSERT_TRUE(client_->UploadRuns(kSessionId, sim_, ref_).ok());
-    request_.set_session(client::SessionName(kSessionId));
+    request_.set_session(wire::SessionName(kSessionId));
     request_.set_include_cost_matrix(true);
     request_.set_include_pooled_cost_matrix(true);
     request_.mutable_verdict()->set_permutations(1);

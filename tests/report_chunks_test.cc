@@ -1,7 +1,7 @@
 // The Validate stream's chunked report: ReportStream splits a report into messages of bounded
 // size, ReportAssembler puts it back together and names what is wrong with a bad stream.
 
-#include "report_chunks.h"
+#include "wire/report_chunks.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

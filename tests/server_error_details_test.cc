@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "convert.h"
+#include "wire/convert.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "random_runs.h"

@@ -17,7 +17,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
-#include "convert.h"
+#include "wire/convert.h"
 #include "random_runs.h"
 #include "wasserwarp/v1/validation.grpc.pb.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "convert.h"
+#include "wire/convert.h"
 #include "random_runs.h"
 #include "server_test_util.h"
 

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "convert.h"
+#include "wire/convert.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "random_runs.h"

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "absl/status/statusor.h"
-#include "convert.h"
+#include "wire/convert.h"
 #include "nlohmann/json.hpp"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/validation.h"

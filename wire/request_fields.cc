@@ -1,4 +1,4 @@
-#include "request_fields.h"
+#include "wire/request_fields.h"
 
 #include <string>
 
@@ -6,7 +6,7 @@
 #include "absl/strings/string_view.h"
 #include "wasserwarp/field_error.h"
 
-namespace wasserwarp::service {
+namespace wasserwarp::wire {
 namespace {
 
 enum class Scope { kParameters, kRequest };
@@ -53,4 +53,4 @@ absl::Status InRequestTerms(const absl::Status& status, absl::string_view parame
   return status;
 }
 
-}  // namespace wasserwarp::service
+}  // namespace wasserwarp::wire

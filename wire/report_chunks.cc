@@ -1,4 +1,4 @@
-#include "report_chunks.h"
+#include "wire/report_chunks.h"
 
 #include <algorithm>
 #include <utility>

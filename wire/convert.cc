@@ -1,4 +1,4 @@
-#include "convert.h"
+#include "wire/convert.h"
 
 #include <cmath>
 #include <limits>

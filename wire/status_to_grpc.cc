@@ -1,4 +1,4 @@
-#include "status.h"
+#include "wire/status_to_grpc.h"
 
 #include <string>
 
@@ -11,7 +11,7 @@
 #include "google/rpc/status.pb.h"
 #include "wasserwarp/field_error.h"
 
-namespace wasserwarp::service {
+namespace wasserwarp::wire {
 namespace {
 
 constexpr absl::string_view kTypeUrlPrefix = "type.googleapis.com/";
@@ -84,4 +84,4 @@ absl::Status WithResourceInfo(absl::Status status, absl::string_view resource_ty
   return WithDetail(std::move(status), info);
 }
 
-}  // namespace wasserwarp::service
+}  // namespace wasserwarp::wire

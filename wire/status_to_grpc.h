@@ -11,7 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 
-namespace wasserwarp::service {
+namespace wasserwarp::wire {
 
 // Same code (Abseil and gRPC share google.rpc.Code), same message, and a google.rpc.Status
 // whose details hold:
@@ -33,6 +33,6 @@ absl::Status WithRetryDelay(absl::Status status, absl::Duration delay);
 absl::Status WithResourceInfo(absl::Status status, absl::string_view resource_type,
                               absl::string_view resource_name);
 
-}  // namespace wasserwarp::service
+}  // namespace wasserwarp::wire
 
 #endif  // WASSERWARP_SERVER_STATUS_H_

@@ -1,4 +1,4 @@
-#include "grpc_status.h"
+#include "wire/status_from_grpc.h"
 
 #include <string>
 
@@ -8,7 +8,7 @@
 #include "google/rpc/status.pb.h"
 #include "wasserwarp/field_error.h"
 
-namespace wasserwarp::client {
+namespace wasserwarp::wire {
 namespace {
 
 // The service's details as the payloads they were made from (server/status.h): the field of
@@ -45,4 +45,4 @@ absl::Status FromGrpcStatus(const grpc::Status& status, absl::string_view target
   return WithDetails(absl::Status(code, status.error_message()), status.error_details());
 }
 
-}  // namespace wasserwarp::client
+}  // namespace wasserwarp::wire

@@ -9,7 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 
-namespace wasserwarp::client {
+namespace wasserwarp::wire {
 
 // Same code, same message; UNAVAILABLE says "cannot reach server <target>" first, since the
 // transport's own words ("failed to connect to all addresses") do not say which server. The
@@ -18,6 +18,6 @@ namespace wasserwarp::client {
 // (wasserwarp/field_error.h) read them.
 absl::Status FromGrpcStatus(const grpc::Status& status, absl::string_view target);
 
-}  // namespace wasserwarp::client
+}  // namespace wasserwarp::wire
 
 #endif  // WASSERWARP_CLIENT_GRPC_STATUS_H_

@@ -8,7 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 
-namespace wasserwarp::service {
+namespace wasserwarp::wire {
 
 // `status` with its core field renamed to the request field path, message included.
 // `parameters` is the path of the request's ValidationParameters: "parameters" in
@@ -18,6 +18,6 @@ namespace wasserwarp::service {
 absl::Status InRequestTerms(const absl::Status& status,
                             absl::string_view parameters = "parameters");
 
-}  // namespace wasserwarp::service
+}  // namespace wasserwarp::wire
 
 #endif  // WASSERWARP_SERVER_REQUEST_FIELDS_H_
