@@ -14,7 +14,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "wire/convert.h"
 #include "embedded_limits.h"
 #include "one_off_validation.h"
 #include "output_file.h"
@@ -24,6 +23,7 @@
 #include "wasserwarp/compare.h"
 #include "wasserwarp/comparison_json.h"
 #include "wasserwarp/csv.h"
+#include "wire/convert.h"
 
 namespace wasserwarp::cli {
 namespace {

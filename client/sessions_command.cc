@@ -14,9 +14,9 @@
 #include "absl/time/time.h"
 #include "server_flags.h"
 #include "validation_client.h"
-#include "wire/resource_names.h"
 #include "validation_flags.h"
 #include "wasserwarp/prepare.h"
+#include "wire/resource_names.h"
 
 namespace wasserwarp::cli {
 namespace {

@@ -6,13 +6,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "comparison_flags.h"
-#include "wire/convert.h"
 #include "embedded_limits.h"
 #include "server_flags.h"
 #include "validation_client.h"
 #include "wasserwarp/csv.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/twed.h"
+#include "wire/convert.h"
 
 namespace wasserwarp::cli {
 namespace {

@@ -12,7 +12,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "wire/convert.h"
 #include "embedded_limits.h"
 #include "one_off_validation.h"
 #include "output_file.h"
@@ -25,6 +24,7 @@
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/validation.h"
+#include "wire/convert.h"
 
 namespace wasserwarp::cli {
 namespace {

@@ -11,13 +11,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "wire/convert.h"
-#include "wire/status_from_grpc.h"
 #include "wire/report_chunks.h"
 #include "wire/resource_names.h"
+#include "wire/status_from_grpc.h"
 
 namespace wasserwarp::client {
 namespace {
-
 
 grpc::ChannelArguments ChannelArgs() {
   grpc::ChannelArguments args;
@@ -39,7 +38,6 @@ std::optional<double> WeightAt(const std::vector<double>& weights, size_t i) {
 }
 
 }  // namespace
-
 
 absl::StatusOr<std::unique_ptr<ValidationClient>> ValidationClient::Connect(
     std::string target, const ClientOptions& options) {

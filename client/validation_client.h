@@ -53,7 +53,6 @@ struct ClientOptions {
 
 using ProgressCallback = std::function<void(const v1::ValidateProgress&)>;
 
-
 class ValidationClient {
  public:
   // Connects to `target` (HOST:PORT), over TLS when options.tls is set. Unavailable, saying

@@ -6,9 +6,9 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "wire/convert.h"
 #include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/verdict.h"
+#include "wire/convert.h"
 
 namespace wasserwarp::cli {
 namespace {

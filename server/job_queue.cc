@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "spdlog/spdlog.h"
-#include "wire/status_to_grpc.h"
 #include "wasserwarp/field_error.h"
+#include "wire/status_to_grpc.h"
 
 namespace wasserwarp::service {
 namespace {

@@ -522,8 +522,8 @@ absl::StatusOr<std::vector<PersistedSession>> SessionDatabase::Load(
       session.id = std::string(query.Bytes(1));
       std::optional<SessionSettings> settings = SettingsFromBytes(query.Bytes(3));
       if (!settings.has_value()) {
-        return Damaged(path_, absl::StrCat("the settings of session ", wire::SessionName(session.id),
-                                           " do not parse"));
+        return Damaged(path_, absl::StrCat("the settings of session ",
+                                           wire::SessionName(session.id), " do not parse"));
       }
       session.settings = *std::move(settings);
       session.settings.owner = std::string(query.Bytes(2));

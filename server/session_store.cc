@@ -9,11 +9,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
+#include "session_database.h"
+#include "wasserwarp/field_error.h"
 #include "wire/convert.h"
 #include "wire/resource_names.h"
-#include "session_database.h"
 #include "wire/status_to_grpc.h"
-#include "wasserwarp/field_error.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -23,7 +23,7 @@ absl::string_view View(std::string_view s) { return absl::string_view(s.data(), 
 absl::Status NotFound(std::string_view id) {
   const std::string name = wire::SessionName(View(id));
   return wire::WithResourceInfo(absl::NotFoundError(absl::StrCat("session ", name, " not found")),
-                          "wasserwarp.v1.Session", name);
+                                "wasserwarp.v1.Session", name);
 }
 
 std::string_view RoleName(v1::Role role) {
@@ -153,7 +153,8 @@ absl::StatusOr<v1::Session> SessionStore::Create(std::string id, SessionSettings
     if (id.empty()) {
       id = UnusedRandomId();
     } else if (FindLive(id, now) != nullptr) {
-      return absl::AlreadyExistsError(absl::StrCat("session ", wire::SessionName(id), " already exists"));
+      return absl::AlreadyExistsError(
+          absl::StrCat("session ", wire::SessionName(id), " already exists"));
     }
     if (static_cast<int64_t>(sessions_.size()) >= limits_.max_sessions) {
       ExpireIdleLocked(now);
@@ -440,9 +441,9 @@ absl::Status SessionStore::DeleteDropped() {
 absl::Status SessionStore::CheckNewRunLocked(const std::string& id, const Session& session,
                                              v1::Role role, std::string_view series_id) const {
   if (session.run_keys.contains(std::pair(role, std::string(series_id)))) {
-    return absl::AlreadyExistsError(absl::StrCat("session ", wire::SessionName(id), " already holds ",
-                                                 View(RoleName(role)), " run \"", View(series_id),
-                                                 "\""));
+    return absl::AlreadyExistsError(absl::StrCat("session ", wire::SessionName(id),
+                                                 " already holds ", View(RoleName(role)), " run \"",
+                                                 View(series_id), "\""));
   }
   if (static_cast<int64_t>(session.runs.size()) >= limits_.max_runs_per_session) {
     return WithLimit(

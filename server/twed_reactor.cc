@@ -6,13 +6,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "wire/convert.h"
-#include "wire/request_fields.h"
-#include "wire/status_to_grpc.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/validation.h"
+#include "wire/convert.h"
+#include "wire/request_fields.h"
+#include "wire/status_to_grpc.h"
 
 namespace wasserwarp::service {
 namespace {

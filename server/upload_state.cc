@@ -9,8 +9,8 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "wire/resource_names.h"
 #include "wasserwarp/field_error.h"
+#include "wire/resource_names.h"
 
 namespace wasserwarp::service {
 namespace {

@@ -7,15 +7,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
+#include "validation_job.h"
 #include "wire/convert.h"
 #include "wire/resource_names.h"
 #include "wire/status_to_grpc.h"
-#include "validation_job.h"
-#include "wasserwarp/cost_matrix.h"
-#include "wasserwarp/html_report.h"
-#include "wasserwarp/quantity_of_interest.h"
-#include "wasserwarp/transport.h"
-#include "wasserwarp/verdict.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -23,31 +18,6 @@ namespace {
 // Under the contract's 250 ms, with room for a loaded machine.
 constexpr absl::Duration kProgressInterval = absl::Milliseconds(200);
 constexpr int kCostMatrixProgressMs = 50;
-
-v1::Phase ToProto(ValidationPhase phase) {
-  switch (phase) {
-    case ValidationPhase::kPreparing:
-      return v1::PHASE_PREPARING;
-    case ValidationPhase::kCostMatrix:
-      return v1::PHASE_COST_MATRIX;
-    case ValidationPhase::kTransport:
-      return v1::PHASE_TRANSPORT;
-    case ValidationPhase::kDiagnostics:
-      return v1::PHASE_DIAGNOSTICS;
-    case ValidationPhase::kPooledCostMatrix:
-      return v1::PHASE_POOLED_COST_MATRIX;
-    case ValidationPhase::kResampling:
-      return v1::PHASE_RESAMPLING;
-  }
-  return v1::PHASE_UNSPECIFIED;
-}
-
-HtmlReportOptions HtmlReportOptionsNow() {
-  HtmlReportOptions options;
-  options.tool_version = WASSERWARP_VERSION;
-  options.generated_at = absl::FormatTime(absl::RFC3339_sec, absl::Now(), absl::UTCTimeZone());
-  return options;
-}
 
 }  // namespace
 
@@ -89,16 +59,13 @@ absl::Status ValidateReactor::Start(const v1::ValidateRequest& request,
 
   absl::StatusOr<ValidationJob> prepared = PrepareValidationJob(request, snapshot_, limits_);
   if (!prepared.ok()) return prepared.status();
-  options_ = std::move(prepared->options);
-  include_cost_matrix_ = prepared->include_cost_matrix;
-  include_pooled_cost_matrix_ = prepared->include_pooled_cost_matrix;
-  include_html_report_ = prepared->include_html_report;
-  options_.compute.max_threads = jobs_.threads_per_job();
-  options_.compute.progress_interval_ms = kCostMatrixProgressMs;
+  job_ = *std::move(prepared);
+  job_.options.compute.max_threads = jobs_.threads_per_job();
+  job_.options.compute.progress_interval_ms = kCostMatrixProgressMs;
 
   const uint64_t pairs = snapshot_.simulation.size() * snapshot_.reference.size();
   // From the runs as the job will compute them, resampled where asked.
-  const uint64_t cells = prepared->size.dp_cells;
+  const uint64_t cells = job_.size.dp_cells;
   {
     absl::MutexLock lock(&mu_);
     progress_.set_pairs_total(static_cast<int64_t>(pairs));
@@ -106,8 +73,9 @@ absl::Status ValidateReactor::Start(const v1::ValidateRequest& request,
     ++refs_;  // the job's
   }
   Job job{
-      .label = absl::StrFormat("Validate %s: %d x %d runs, %d cells", wire::SessionName(snapshot_.id),
-                               snapshot_.simulation.size(), snapshot_.reference.size(), cells),
+      .label =
+          absl::StrFormat("Validate %s: %d x %d runs, %d cells", wire::SessionName(snapshot_.id),
+                          snapshot_.simulation.size(), snapshot_.reference.size(), cells),
       .group = snapshot_.id,
       .run = [this](const CancellationToken& cancel) { return Run(cancel); },
       .dropped =
@@ -136,44 +104,26 @@ JobOutcome ValidateReactor::Run(const CancellationToken& cancel) {
     absl::MutexLock lock(&mu_);
     progress_.set_phase(v1::PHASE_PREPARING);
   }
-  options_.compute.cancel = &cancel;
-  options_.compute.progress = [this](const CostMatrixProgress& progress) {
+  job_.options.compute.cancel = &cancel;
+  job_.options.compute.progress = [this](const CostMatrixProgress& progress) {
     absl::MutexLock lock(&mu_);
     progress_.set_pairs_done(static_cast<int64_t>(progress.pairs_done));
     progress_.set_pairs_total(static_cast<int64_t>(progress.pairs_total));
     progress_.set_cells_done(static_cast<int64_t>(progress.cells_done));
     progress_.set_cells_total(static_cast<int64_t>(progress.cells_total));
   };
-  options_.verdict_progress = [this](const ResamplingProgress& progress) {
+  job_.options.verdict_progress = [this](const ResamplingProgress& progress) {
     absl::MutexLock lock(&mu_);
     progress_.set_resamples_done(static_cast<int64_t>(progress.done));
     progress_.set_resamples_total(static_cast<int64_t>(progress.total));
   };
-  options_.on_phase = [this](ValidationPhase phase) {
+  job_.options.on_phase = [this](ValidationPhase phase) {
     absl::MutexLock lock(&mu_);
-    progress_.set_phase(ToProto(phase));
+    progress_.set_phase(wire::ToProto(phase));
   };
-  // The core takes runs by value; the copies live only as long as the job.
-  std::vector<Series> simulation;
-  std::vector<Series> reference;
-  simulation.reserve(snapshot_.simulation.size());
-  reference.reserve(snapshot_.reference.size());
-  for (const StoredRun& run : snapshot_.simulation) simulation.push_back(*run.series);
-  for (const StoredRun& run : snapshot_.reference) reference.push_back(*run.series);
-
-  absl::StatusOr<ValidationReport> report = Validate(simulation, reference, options_);
-  // The session could expire from now on; this counts as its last use.
-  snapshot_.lease.Reset();
-  std::string page;
-  if (report.ok() && include_html_report_) {
-    absl::StatusOr<std::string> rendered =
-        RenderHtmlReport(*report, simulation, reference, HtmlReportOptionsNow());
-    if (rendered.ok()) {
-      page = *std::move(rendered);
-    } else {
-      report = rendered.status();
-    }
-  }
+  absl::StatusOr<v1::ValidationReport> report =
+      // The session could expire once the core is done; that counts as its last use.
+      RunValidationJob(job_, snapshot_, [this] { snapshot_.lease.Reset(); });
 
   JobOutcome outcome{.status = report.status()};
   bool client_cancelled = false;
@@ -185,15 +135,10 @@ JobOutcome ValidateReactor::Run(const CancellationToken& cancel) {
   }
   absl::Status status = report.status();
   if (report.ok()) {
-    if (!include_cost_matrix_) report->cost_matrix.reset();
-    if (!include_pooled_cost_matrix_) report->pooled_cost_matrix.reset();
-    v1::ValidationReport whole;
-    wire::ReportToProto(*report, whole);
-    whole.set_html_report(std::move(page));
-    report_stream_ = wire::ReportStream(std::move(whole));
+    report_stream_ = wire::ReportStream(*std::move(report));
   } else if (absl::IsCancelled(status) && !client_cancelled) {
-    status = absl::CancelledError(
-        absl::StrCat("session ", wire::SessionName(snapshot_.id), " was deleted during the validation"));
+    status = absl::CancelledError(absl::StrCat("session ", wire::SessionName(snapshot_.id),
+                                               " was deleted during the validation"));
   }
   Complete(std::move(status));
   return outcome;

@@ -17,13 +17,14 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "job_queue.h"
-#include "wire/report_chunks.h"
 #include "rpc_log.h"
 #include "session_store.h"
+#include "validation_job.h"
 #include "wasserwarp/cancellation.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
 #include "wasserwarp/validation_size.h"
+#include "wire/report_chunks.h"
 
 namespace wasserwarp::service {
 
@@ -67,7 +68,7 @@ class ValidateReactor final : public grpc::ServerWriteReactor<v1::ValidateRespon
   // Set before the job is submitted, then the job's alone. Its lease keeps
   // the session alive while the job waits and runs.
   SessionSnapshot snapshot_;
-  ValidationOptions options_;
+  ValidationJob job_;
 
   absl::Mutex mu_;
   int refs_ ABSL_GUARDED_BY(mu_) = 1;
@@ -87,10 +88,6 @@ class ValidateReactor final : public grpc::ServerWriteReactor<v1::ValidateRespon
   v1::ValidateResponse event_;
   // Filled by the job before it sets result_.
   wire::ReportStream report_stream_;
-  // What the request asks to send besides the report; set before the job starts.
-  bool include_cost_matrix_ = false;
-  bool include_pooled_cost_matrix_ = false;
-  bool include_html_report_ = false;
 };
 
 }  // namespace wasserwarp::service

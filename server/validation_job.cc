@@ -6,15 +6,18 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "wire/convert.h"
-#include "wire/request_fields.h"
-#include "wire/resource_names.h"
-#include "wire/status_to_grpc.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/html_report.h"
 #include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/verdict.h"
+#include "wire/convert.h"
+#include "wire/request_fields.h"
+#include "wire/resource_names.h"
+#include "wire/status_to_grpc.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -129,7 +132,44 @@ absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
   return job;
 }
 
+HtmlReportOptions HtmlReportOptionsNow() {
+  HtmlReportOptions options;
+  options.tool_version = WASSERWARP_VERSION;
+  options.generated_at = absl::FormatTime(absl::RFC3339_sec, absl::Now(), absl::UTCTimeZone());
+  return options;
+}
+
+std::vector<Series> Copies(const std::vector<StoredRun>& runs) {
+  std::vector<Series> copies;
+  copies.reserve(runs.size());
+  for (const StoredRun& run : runs) copies.push_back(*run.series);
+  return copies;
+}
+
 }  // namespace
+
+absl::StatusOr<v1::ValidationReport> RunValidationJob(const ValidationJob& job,
+                                                      const SessionSnapshot& snapshot,
+                                                      const std::function<void()>& on_computed) {
+  const std::vector<Series> simulation = Copies(snapshot.simulation);
+  const std::vector<Series> reference = Copies(snapshot.reference);
+  absl::StatusOr<ValidationReport> report = Validate(simulation, reference, job.options);
+  on_computed();
+  if (!report.ok()) return report.status();
+  std::string page;
+  if (job.include_html_report) {
+    absl::StatusOr<std::string> rendered =
+        RenderHtmlReport(*report, simulation, reference, HtmlReportOptionsNow());
+    if (!rendered.ok()) return rendered.status();
+    page = *std::move(rendered);
+  }
+  if (!job.include_cost_matrix) report->cost_matrix.reset();
+  if (!job.include_pooled_cost_matrix) report->pooled_cost_matrix.reset();
+  v1::ValidationReport proto;
+  wire::ReportToProto(*report, proto);
+  proto.set_html_report(std::move(page));
+  return proto;
+}
 
 absl::StatusOr<ValidationJob> PrepareValidationJob(const v1::ValidateRequest& request,
                                                    const SessionSnapshot& snapshot,

@@ -1,9 +1,13 @@
-// What a Validate request and the session it names resolve to: the core's options, the sizes
-// they imply, and what goes on the wire besides the report. Every refusal of a validation
-// happens here, before the job takes a slot, with the request field at fault.
+// A validation as the service runs it, between the reactor that moves its messages and the
+// core that computes it: what a Validate request and the session it names resolve to (the
+// core's options, the sizes they imply, what goes on the wire besides the report), and the run
+// that turns them into the report's proto. Every refusal of a validation happens in
+// PrepareValidationJob, before the job takes a slot, with the request field at fault.
 
 #ifndef WASSERWARP_SERVER_VALIDATION_JOB_H_
 #define WASSERWARP_SERVER_VALIDATION_JOB_H_
+
+#include <functional>
 
 #include "absl/status/statusor.h"
 #include "session_store.h"
@@ -27,6 +31,15 @@ struct ValidationJob {
 absl::StatusOr<ValidationJob> PrepareValidationJob(const v1::ValidateRequest& request,
                                                    const SessionSnapshot& snapshot,
                                                    const ValidationLimits& limits);
+
+// The core validation on copies of the snapshot's runs (the core takes runs by value; the
+// copies live only as long as the job), the HTML page when asked for, and the report as it
+// goes on the wire, without the matrices that were not asked for. The job's options carry the
+// caller's progress callbacks and cancellation token; `on_computed` runs as soon as the core
+// is done, before the page is drawn.
+absl::StatusOr<v1::ValidationReport> RunValidationJob(const ValidationJob& job,
+                                                      const SessionSnapshot& snapshot,
+                                                      const std::function<void()>& on_computed);
 
 }  // namespace wasserwarp::service
 

@@ -8,11 +8,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "call_principal.h"
-#include "wire/convert.h"
-#include "wire/request_fields.h"
-#include "wire/resource_names.h"
 #include "rpc_log.h"
-#include "wire/status_to_grpc.h"
 #include "twed_reactor.h"
 #include "upload_reactor.h"
 #include "validate_reactor.h"
@@ -20,6 +16,10 @@
 #include "wasserwarp/transport.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/validation.h"
+#include "wire/convert.h"
+#include "wire/request_fields.h"
+#include "wire/resource_names.h"
+#include "wire/status_to_grpc.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -128,7 +128,7 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
   const v1::Session& session = request.session();
   if (absl::Status status = CheckParameters(session.default_parameters()); !status.ok()) {
     return wire::InRequestTerms(PrefixField(status, "session.default_parameters"),
-                          "session.default_parameters");
+                                "session.default_parameters");
   }
   SessionSettings settings;
   settings.owner = principal;

@@ -5,8 +5,8 @@
 
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
-#include "wire/status_from_grpc.h"
 #include "wasserwarp/field_error.h"
+#include "wire/status_from_grpc.h"
 
 namespace wasserwarp::client {
 namespace {
@@ -19,7 +19,8 @@ TEST(GrpcStatusTest, CodeAndMessageCarryOver) {
         grpc::StatusCode::OUT_OF_RANGE, grpc::StatusCode::RESOURCE_EXHAUSTED,
         grpc::StatusCode::DEADLINE_EXCEEDED, grpc::StatusCode::CANCELLED,
         grpc::StatusCode::INTERNAL}) {
-    const absl::Status status = wire::FromGrpcStatus(grpc::Status(code, "run r7, sample 12"), "h:1");
+    const absl::Status status =
+        wire::FromGrpcStatus(grpc::Status(code, "run r7, sample 12"), "h:1");
     EXPECT_EQ(static_cast<int>(status.code()), static_cast<int>(code));
     EXPECT_EQ(status.message(), "run r7, sample 12");
   }

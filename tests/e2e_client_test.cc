@@ -12,15 +12,15 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "wire/convert.h"
 #include "e2e_process.h"
 #include "random_runs.h"
 #include "validation_client.h"
-#include "wire/resource_names.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/validation.h"
+#include "wire/convert.h"
+#include "wire/resource_names.h"
 
 namespace wasserwarp {
 namespace {

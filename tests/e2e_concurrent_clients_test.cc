@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "wire/convert.h"
 #include "e2e_process.h"
 #include "random_runs.h"
 #include "validation_client.h"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/validation.h"
+#include "wire/convert.h"
 
 namespace wasserwarp {
 namespace {

@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
-#include "wire/convert.h"
 #include "e2e_process.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "random_runs.h"
 #include "scratch_dir.h"
 #include "validation_client.h"
+#include "wire/convert.h"
 
 namespace wasserwarp {
 namespace {

@@ -9,15 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "wire/convert.h"
 #include "e2e_process.h"
 #include "random_runs.h"
-#include "wire/report_chunks.h"
-#include "wire/resource_names.h"
 #include "validation_client.h"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/v1/validation.grpc.pb.h"
 #include "wasserwarp/validation.h"
+#include "wire/convert.h"
+#include "wire/report_chunks.h"
+#include "wire/resource_names.h"
 
 namespace wasserwarp {
 namespace {

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "wire/convert.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "random_runs.h"
 #include "server_test_util.h"
+#include "wire/convert.h"
 
 namespace wasserwarp::service {
 namespace {

@@ -17,9 +17,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
-#include "wire/convert.h"
 #include "random_runs.h"
 #include "wasserwarp/v1/validation.grpc.pb.h"
+#include "wire/convert.h"
 
 extern char** environ;
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "wire/convert.h"
 #include "random_runs.h"
 #include "server_test_util.h"
+#include "wire/convert.h"
 
 namespace wasserwarp::service::testing {
 namespace {

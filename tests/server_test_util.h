@@ -16,13 +16,13 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "wire/convert.h"
-#include "wire/report_chunks.h"
 #include "server.h"
 #include "spdlog/spdlog.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.grpc.pb.h"
 #include "wasserwarp/validation.h"
+#include "wire/convert.h"
+#include "wire/report_chunks.h"
 
 namespace wasserwarp::service::testing {
 

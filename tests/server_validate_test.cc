@@ -9,7 +9,6 @@
 #include <thread>
 #include <vector>
 
-#include "wire/convert.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "random_runs.h"
@@ -18,6 +17,7 @@
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/validation.h"
+#include "wire/convert.h"
 
 namespace wasserwarp::service::testing {
 namespace {

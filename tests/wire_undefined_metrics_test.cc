@@ -7,10 +7,10 @@
 #include <limits>
 
 #include "absl/status/statusor.h"
-#include "wire/convert.h"
 #include "nlohmann/json.hpp"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/validation.h"
+#include "wire/convert.h"
 
 namespace wasserwarp::wire {
 namespace {

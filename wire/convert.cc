@@ -103,6 +103,24 @@ v1::Solver ToProto(TransportSolver solver) {
                                                 : v1::SOLVER_NETWORK_SIMPLEX;
 }
 
+v1::Phase ToProto(ValidationPhase phase) {
+  switch (phase) {
+    case ValidationPhase::kPreparing:
+      return v1::PHASE_PREPARING;
+    case ValidationPhase::kCostMatrix:
+      return v1::PHASE_COST_MATRIX;
+    case ValidationPhase::kTransport:
+      return v1::PHASE_TRANSPORT;
+    case ValidationPhase::kDiagnostics:
+      return v1::PHASE_DIAGNOSTICS;
+    case ValidationPhase::kPooledCostMatrix:
+      return v1::PHASE_POOLED_COST_MATRIX;
+    case ValidationPhase::kResampling:
+      return v1::PHASE_RESAMPLING;
+  }
+  return v1::PHASE_UNSPECIFIED;
+}
+
 void MergeParameters(const v1::ValidationParameters& overrides, v1::ValidationParameters& base) {
   if (overrides.has_nu()) base.set_nu(overrides.nu());
   if (overrides.has_deletion_penalty()) base.set_deletion_penalty(overrides.deletion_penalty());

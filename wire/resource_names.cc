@@ -38,11 +38,11 @@ absl::StatusOr<std::string> SessionIdFromName(absl::string_view name, absl::stri
                          absl::StrCat(field, " is required: expected sessions/{session_id}")),
                      field);
   }
-  return WithField(absl::InvalidArgumentError(
-                       absl::StrCat(field, " \"", name,
-                                    "\" is malformed: expected sessions/{session_id} "
-                                    "with an id of [a-z0-9][a-z0-9-_.]{0,62}")),
-                   field);
+  return WithField(
+      absl::InvalidArgumentError(absl::StrCat(field, " \"", name,
+                                              "\" is malformed: expected sessions/{session_id} "
+                                              "with an id of [a-z0-9][a-z0-9-_.]{0,62}")),
+      field);
 }
 
 absl::string_view SessionIdOf(absl::string_view name) {
