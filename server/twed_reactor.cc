@@ -11,6 +11,7 @@
 #include "wasserwarp/twed.h"
 #include "wasserwarp/validation.h"
 #include "wire/convert.h"
+#include "wire/parameters.h"
 #include "wire/request_fields.h"
 #include "wire/status_to_grpc.h"
 

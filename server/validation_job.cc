@@ -15,6 +15,7 @@
 #include "wasserwarp/twed.h"
 #include "wasserwarp/verdict.h"
 #include "wire/convert.h"
+#include "wire/parameters.h"
 #include "wire/request_fields.h"
 #include "wire/resource_names.h"
 #include "wire/status_to_grpc.h"

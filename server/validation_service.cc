@@ -17,6 +17,7 @@
 #include "wasserwarp/twed.h"
 #include "wasserwarp/validation.h"
 #include "wire/convert.h"
+#include "wire/parameters.h"
 #include "wire/request_fields.h"
 #include "wire/resource_names.h"
 #include "wire/status_to_grpc.h"

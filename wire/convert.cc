@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -119,69 +120,6 @@ v1::Phase ToProto(ValidationPhase phase) {
       return v1::PHASE_RESAMPLING;
   }
   return v1::PHASE_UNSPECIFIED;
-}
-
-void MergeParameters(const v1::ValidationParameters& overrides, v1::ValidationParameters& base) {
-  if (overrides.has_nu()) base.set_nu(overrides.nu());
-  if (overrides.has_deletion_penalty()) base.set_deletion_penalty(overrides.deletion_penalty());
-  if (overrides.has_p()) base.set_p(overrides.p());
-  if (overrides.has_time_window()) base.set_time_window(overrides.time_window());
-  if (overrides.align() != v1::ALIGNMENT_UNSPECIFIED) base.set_align(overrides.align());
-  if (overrides.scale() != v1::SCALING_UNSPECIFIED) base.set_scale(overrides.scale());
-  if (overrides.has_order()) base.set_order(overrides.order());
-  if (!overrides.channels().empty()) *base.mutable_channels() = overrides.channels();
-  if (overrides.has_resample_rate()) base.set_resample_rate(overrides.resample_rate());
-}
-
-absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationOptions& options) {
-  if (params.has_nu()) options.twed.nu = params.nu();
-  if (params.has_deletion_penalty()) options.twed.lambda = params.deletion_penalty();
-  if (params.has_p()) options.twed.p = params.p();
-  if (params.has_time_window()) options.twed.time_window = params.time_window();
-  switch (params.align()) {
-    case v1::ALIGNMENT_UNSPECIFIED:
-      break;
-    case v1::ALIGNMENT_NONE:
-      options.prepare.align = Align::kNone;
-      break;
-    case v1::ALIGNMENT_START:
-      options.prepare.align = Align::kStart;
-      break;
-    default:
-      return InvalidFieldError("align", absl::StrCat("unknown value ", params.align()));
-  }
-  switch (params.scale()) {
-    case v1::SCALING_UNSPECIFIED:
-      break;
-    case v1::SCALING_NONE:
-      options.prepare.scale = Scale::kNone;
-      break;
-    case v1::SCALING_REFERENCE_STD:
-      options.prepare.scale = Scale::kReferenceStd;
-      break;
-    default:
-      return InvalidFieldError("scale", absl::StrCat("unknown value ", params.scale()));
-  }
-  if (params.has_order()) options.order = params.order();
-  if (!params.channels().empty()) options.prepare.channels = ToVector(params.channels());
-  if (params.has_resample_rate()) options.prepare.resample_rate = params.resample_rate();
-  return absl::OkStatus();
-}
-
-v1::ValidationParameters ParametersOf(const ValidationOptions& options) {
-  v1::ValidationParameters params;
-  params.set_nu(options.twed.nu);
-  params.set_deletion_penalty(options.twed.lambda);
-  params.set_p(options.twed.p);
-  if (options.twed.time_window.has_value()) params.set_time_window(*options.twed.time_window);
-  params.set_align(ToProto(options.prepare.align));
-  params.set_scale(ToProto(options.prepare.scale));
-  params.set_order(options.order);
-  for (const std::string& channel : options.prepare.channels) params.add_channels(channel);
-  if (options.prepare.resample_rate.has_value()) {
-    params.set_resample_rate(*options.prepare.resample_rate);
-  }
-  return params;
 }
 
 absl::StatusOr<Series> SeriesFromInline(const v1::InlineSeries& inline_series) {

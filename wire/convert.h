@@ -13,19 +13,9 @@
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
+#include "wire/parameters.h"
 
 namespace wasserwarp::wire {
-
-// Copies every field set in `overrides` over `base`; repeated `channels`
-// replace the base's when non-empty, enums when not UNSPECIFIED.
-void MergeParameters(const v1::ValidationParameters& overrides, v1::ValidationParameters& base);
-
-// Sets the fields of `options` that `params` sets; InvalidArgument for an
-// enum value this build does not know. Values are checked later, by the core.
-absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationOptions& options);
-
-// The parameters `options` resolve to, every field set.
-v1::ValidationParameters ParametersOf(const ValidationOptions& options);
 
 // The verdict a request asks for: the README's defaults where fields are unset.
 VerdictOptions VerdictOptionsFromProto(const v1::VerdictParameters& params);

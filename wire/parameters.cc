@@ -1,0 +1,104 @@
+#include "wire/parameters.h"
+
+#include <optional>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "wasserwarp/field_error.h"
+#include "wire/convert.h"
+
+namespace wasserwarp::wire {
+namespace {
+
+// The optional numbers of ValidationParameters and where each lands in the core's options:
+// the one table that MergeParameters, ApplyParameters and ParametersOf read.
+struct NumberParameter {
+  bool (v1::ValidationParameters::*has)() const;
+  double (v1::ValidationParameters::*get)() const;
+  void (v1::ValidationParameters::*set)(double);
+  // The core's value; null where the core leaves it unset.
+  std::optional<double> (*read)(const ValidationOptions&);
+  void (*write)(ValidationOptions&, double);
+};
+
+using P = v1::ValidationParameters;
+const NumberParameter kNumberParameters[] = {
+    {&P::has_nu, &P::nu, &P::set_nu,
+     [](const ValidationOptions& o) { return std::optional(o.twed.nu); },
+     [](ValidationOptions& o, double x) { o.twed.nu = x; }},
+    {&P::has_deletion_penalty, &P::deletion_penalty, &P::set_deletion_penalty,
+     [](const ValidationOptions& o) { return std::optional(o.twed.lambda); },
+     [](ValidationOptions& o, double x) { o.twed.lambda = x; }},
+    {&P::has_p, &P::p, &P::set_p,
+     [](const ValidationOptions& o) { return std::optional(o.twed.p); },
+     [](ValidationOptions& o, double x) { o.twed.p = x; }},
+    {&P::has_time_window, &P::time_window, &P::set_time_window,
+     [](const ValidationOptions& o) { return o.twed.time_window; },
+     [](ValidationOptions& o, double x) { o.twed.time_window = x; }},
+    {&P::has_order, &P::order, &P::set_order,
+     [](const ValidationOptions& o) { return std::optional(o.order); },
+     [](ValidationOptions& o, double x) { o.order = x; }},
+    {&P::has_resample_rate, &P::resample_rate, &P::set_resample_rate,
+     [](const ValidationOptions& o) { return o.prepare.resample_rate; },
+     [](ValidationOptions& o, double x) { o.prepare.resample_rate = x; }},
+};
+
+std::vector<std::string> ToVector(const google::protobuf::RepeatedPtrField<std::string>& field) {
+  return std::vector<std::string>(field.begin(), field.end());
+}
+
+}  // namespace
+
+void MergeParameters(const v1::ValidationParameters& overrides, v1::ValidationParameters& base) {
+  for (const NumberParameter& number : kNumberParameters) {
+    if ((overrides.*number.has)()) (base.*number.set)((overrides.*number.get)());
+  }
+  if (overrides.align() != v1::ALIGNMENT_UNSPECIFIED) base.set_align(overrides.align());
+  if (overrides.scale() != v1::SCALING_UNSPECIFIED) base.set_scale(overrides.scale());
+  if (!overrides.channels().empty()) *base.mutable_channels() = overrides.channels();
+}
+
+absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationOptions& options) {
+  for (const NumberParameter& number : kNumberParameters) {
+    if ((params.*number.has)()) number.write(options, (params.*number.get)());
+  }
+  switch (params.align()) {
+    case v1::ALIGNMENT_UNSPECIFIED:
+      break;
+    case v1::ALIGNMENT_NONE:
+      options.prepare.align = Align::kNone;
+      break;
+    case v1::ALIGNMENT_START:
+      options.prepare.align = Align::kStart;
+      break;
+    default:
+      return InvalidFieldError("align", absl::StrCat("unknown value ", params.align()));
+  }
+  switch (params.scale()) {
+    case v1::SCALING_UNSPECIFIED:
+      break;
+    case v1::SCALING_NONE:
+      options.prepare.scale = Scale::kNone;
+      break;
+    case v1::SCALING_REFERENCE_STD:
+      options.prepare.scale = Scale::kReferenceStd;
+      break;
+    default:
+      return InvalidFieldError("scale", absl::StrCat("unknown value ", params.scale()));
+  }
+  if (!params.channels().empty()) options.prepare.channels = ToVector(params.channels());
+  return absl::OkStatus();
+}
+
+v1::ValidationParameters ParametersOf(const ValidationOptions& options) {
+  v1::ValidationParameters params;
+  for (const NumberParameter& number : kNumberParameters) {
+    if (const std::optional<double> value = number.read(options)) (params.*number.set)(*value);
+  }
+  params.set_align(ToProto(options.prepare.align));
+  params.set_scale(ToProto(options.prepare.scale));
+  for (const std::string& channel : options.prepare.channels) params.add_channels(channel);
+  return params;
+}
+
+}  // namespace wasserwarp::wire

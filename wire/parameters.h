@@ -1,0 +1,26 @@
+// ValidationParameters, the parameters a session's defaults and a call's overrides set, and
+// the core's ValidationOptions: translated field by field from one table (parameters.cc).
+
+#ifndef WASSERWARP_WIRE_PARAMETERS_H_
+#define WASSERWARP_WIRE_PARAMETERS_H_
+
+#include "absl/status/status.h"
+#include "wasserwarp/v1/validation.pb.h"
+#include "wasserwarp/validation.h"
+
+namespace wasserwarp::wire {
+
+// Copies every field set in `overrides` over `base`; repeated `channels`
+// replace the base's when non-empty, enums when not UNSPECIFIED.
+void MergeParameters(const v1::ValidationParameters& overrides, v1::ValidationParameters& base);
+
+// Sets the fields of `options` that `params` sets; InvalidArgument for an
+// enum value this build does not know. Values are checked later, by the core.
+absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationOptions& options);
+
+// The parameters `options` resolve to, every field set.
+v1::ValidationParameters ParametersOf(const ValidationOptions& options);
+
+}  // namespace wasserwarp::wire
+
+#endif  // WASSERWARP_WIRE_PARAMETERS_H_
