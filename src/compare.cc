@@ -16,9 +16,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "resampling.h"
-#include "resampling_rng.h"
-#include "resampling_summary.h"
+#include "verdict/resampling.h"
+#include "verdict/resampling_rng.h"
+#include "verdict/resampling_summary.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/verdict.h"
 

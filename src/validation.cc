@@ -11,7 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
-#include "arena_pool.h"
+#include "common/arena_pool.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 
