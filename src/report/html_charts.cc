@@ -22,8 +22,8 @@
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/mds.h"
 #include "wasserwarp/quantity_of_interest.h"
+#include "wasserwarp/report.h"
 #include "wasserwarp/transport.h"
-#include "wasserwarp/validation.h"
 #include "wasserwarp/verdict.h"
 
 namespace wasserwarp {

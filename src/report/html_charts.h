@@ -14,7 +14,7 @@
 #include "nlohmann/json.hpp"
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/prepare.h"
-#include "wasserwarp/validation.h"
+#include "wasserwarp/report.h"
 
 namespace wasserwarp {
 

@@ -19,9 +19,9 @@
 #include "report/html_text.h"
 #include "wasserwarp/edit_path.h"
 #include "wasserwarp/prepare.h"
+#include "wasserwarp/report.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/transport.h"
-#include "wasserwarp/validation.h"
 
 namespace wasserwarp {
 namespace {

@@ -14,8 +14,8 @@
 #include "report/html_escape.h"
 #include "report/html_summary.h"
 #include "wasserwarp/prepare.h"
+#include "wasserwarp/report.h"
 #include "wasserwarp/series.h"
-#include "wasserwarp/validation.h"
 
 namespace wasserwarp {
 namespace {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "wasserwarp/html_report.h"
+#include "wasserwarp/report.h"
 #include "wasserwarp/series.h"
-#include "wasserwarp/validation.h"
 
 namespace wasserwarp {
 
