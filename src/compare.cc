@@ -75,10 +75,7 @@ absl::StatusOr<double> FullDistance(const CostMatrix& costs, double order) {
 }
 
 absl::Status ValidateResampling(const CompareOptions& options) {
-  if (!(options.order >= 1.0) || !std::isfinite(options.order)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("order = ", options.order, ": must be a finite number >= 1"));
-  }
+  if (absl::Status status = ValidateOrder(options.order); !status.ok()) return status;
   if (options.resamples < 1 || options.resamples > kMaxResamples) {
     return absl::InvalidArgumentError(
         absl::StrCat("resamples = ", options.resamples, ": must be from 1 to ", kMaxResamples));

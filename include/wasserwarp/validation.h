@@ -5,6 +5,7 @@
 #ifndef WASSERWARP_VALIDATION_H_
 #define WASSERWARP_VALIDATION_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -52,6 +53,14 @@ struct ValidationOptions {
   std::function<void(ValidationPhase)> on_phase;
 };
 
+// Ok when `options` fit `simulation_runs` against `reference_runs` runs: the TWED parameters
+// (ValidateTwedParams), the order and weights (ValidateTransportOptions) and, when present,
+// the verdict's options (ValidateVerdictOptions). These are the checks Validate makes before
+// it looks at a run, so a front end can refuse bad options before any run is read.
+absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t simulation_runs,
+                                       size_t reference_runs);
+
+// InvalidArgument, before any work, when ValidateValidationOptions fails.
 absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
                                           const std::vector<Series>& reference,
                                           const ValidationOptions& options);

@@ -292,13 +292,6 @@ absl::Status ValidateCosts(const CostMatrix& costs) {
   return absl::OkStatus();
 }
 
-absl::Status ValidateOrder(double q) {
-  if (!std::isfinite(q) || q < 1.0) {
-    return InvalidFieldError("order", absl::StrCat("must be a finite number >= 1, got ", q));
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<TransportResult> Solve(const CostMatrix& costs, const TransportOptions& options) {
   const double q = options.order;
   if (absl::Status status = ValidateOrder(q); !status.ok()) return status;
@@ -378,6 +371,13 @@ absl::StatusOr<TransportResult> Solve(const CostMatrix& costs, const TransportOp
 }
 
 }  // namespace
+
+absl::Status ValidateOrder(double q) {
+  if (!std::isfinite(q) || q < 1.0) {
+    return InvalidFieldError("order", absl::StrCat("must be a finite number >= 1, got ", q));
+  }
+  return absl::OkStatus();
+}
 
 std::string_view TransportSolverName(TransportSolver solver) {
   switch (solver) {

@@ -55,10 +55,7 @@ absl::Status CheckPooled(const CostMatrix& pooled, size_t simulation_runs, doubl
         absl::StrCat("a verdict needs at least one simulated and one reference run, got ",
                      simulation_runs, " simulated of ", pooled.rows, " pooled runs"));
   }
-  if (!std::isfinite(order) || order < 1.0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("order must be a finite number >= 1, got ", order));
-  }
+  if (absl::Status status = ValidateOrder(order); !status.ok()) return status;
   for (size_t k = 0; k < pooled.values.size(); ++k) {
     if (!std::isfinite(pooled.values[k]) || pooled.values[k] < 0.0) {
       return absl::InvalidArgumentError(absl::StrCat("pooled cost (", k / pooled.cols, ", ",
