@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "network_simplex.h"
 #include "random_costs.h"
+#include "transport/network_simplex.h"
 #include "wasserwarp/assignment.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/transport.h"

@@ -13,7 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "random_runs.h"
-#include "twed_batch.h"
+#include "twed/twed_batch.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
 

@@ -16,9 +16,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "resampling.h"
-#include "resampling_rng.h"
-#include "resampling_summary.h"
+#include "verdict/resampling.h"
+#include "verdict/resampling_rng.h"
+#include "verdict/resampling_summary.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/verdict.h"
 
@@ -75,10 +75,7 @@ absl::StatusOr<double> FullDistance(const CostMatrix& costs, double order) {
 }
 
 absl::Status ValidateResampling(const CompareOptions& options) {
-  if (!(options.order >= 1.0) || !std::isfinite(options.order)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("order = ", options.order, ": must be a finite number >= 1"));
-  }
+  if (absl::Status status = ValidateOrder(options.order); !status.ok()) return status;
   if (options.resamples < 1 || options.resamples > kMaxResamples) {
     return absl::InvalidArgumentError(
         absl::StrCat("resamples = ", options.resamples, ": must be from 1 to ", kMaxResamples));

@@ -11,7 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
-#include "arena_pool.h"
+#include "common/arena_pool.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 
@@ -175,24 +175,37 @@ absl::StatusOr<Verdict> DecideOnPooledRuns(const PreparedRuns& runs, const CostM
   return verdict;
 }
 
+// The transport problem between the simulated and the reference runs: checked before the
+// costs are computed, solved after.
+TransportOptions TransportOptionsOf(const ValidationOptions& options) {
+  TransportOptions transport;
+  transport.order = options.order;
+  transport.row_weights = options.simulation_weights;
+  transport.col_weights = options.reference_weights;
+  return transport;
+}
+
 }  // namespace
+
+absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t simulation_runs,
+                                       size_t reference_runs) {
+  if (absl::Status status = ValidateTwedParams(options.twed); !status.ok()) return status;
+  if (absl::Status status =
+          ValidateTransportOptions(TransportOptionsOf(options), simulation_runs, reference_runs);
+      !status.ok()) {
+    return status;
+  }
+  if (options.verdict.has_value()) return ValidateVerdictOptions(*options.verdict);
+  return absl::OkStatus();
+}
 
 absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
                                           const std::vector<Series>& reference,
                                           const ValidationOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  if (absl::Status status = ValidateTwedParams(options.twed); !status.ok()) return status;
-  TransportOptions transport_options;
-  transport_options.order = options.order;
-  transport_options.row_weights = options.simulation_weights;
-  transport_options.col_weights = options.reference_weights;
-  if (absl::Status status =
-          ValidateTransportOptions(transport_options, simulation.size(), reference.size());
+  if (absl::Status status = ValidateValidationOptions(options, simulation.size(), reference.size());
       !status.ok()) {
     return status;
-  }
-  if (options.verdict.has_value()) {
-    if (absl::Status status = ValidateVerdictOptions(*options.verdict); !status.ok()) return status;
   }
   const auto enter = [&](ValidationPhase phase) {
     if (options.on_phase) options.on_phase(phase);
@@ -216,7 +229,7 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
   if (!costs.ok()) return costs.status();
 
   enter(ValidationPhase::kTransport);
-  absl::StatusOr<TransportResult> transport = SolveTransport(*costs, transport_options);
+  absl::StatusOr<TransportResult> transport = SolveTransport(*costs, TransportOptionsOf(options));
   if (!transport.ok()) return transport.status();
   if (absl::Status status = CheckNotCancelled(options.compute.cancel); !status.ok()) {
     return status;

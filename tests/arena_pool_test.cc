@@ -2,7 +2,7 @@
 // it asked for, and lends the same arenas again instead of making new ones
 // (arena_pool.h says why).
 
-#include "arena_pool.h"
+#include "common/arena_pool.h"
 
 #include <gtest/gtest.h>
 

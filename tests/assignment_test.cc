@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "brute_force.h"
-#include "network_simplex.h"
 #include "random_costs.h"
+#include "transport/network_simplex.h"
 #include "wasserwarp/cost_matrix.h"
 
 namespace wasserwarp {

@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "fft.h"
 #include "make_run.h"
+#include "metrics/fft.h"
 #include "random_runs.h"
 
 namespace wasserwarp {

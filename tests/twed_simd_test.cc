@@ -19,7 +19,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "random_runs.h"
-#include "twed_batch.h"
+#include "twed/twed_batch.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"

@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "resampling_summary.h"
+#include "verdict/resampling_summary.h"
 #include "wasserwarp/cancellation.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/transport.h"

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/prepare.h"
+#include "wasserwarp/report.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
 
@@ -25,28 +26,6 @@ struct CompareOptions {
   double confidence = 0.95;  // of the interval for W_a - W_b
   uint64_t seed = 1;
   CostMatrixOptions compute;
-};
-
-struct ComparisonReport {
-  double distance_a = 0.0;
-  double distance_b = 0.0;
-  double difference = 0.0;  // distance_a - distance_b
-  double interval_lo = 0.0;
-  double interval_hi = 0.0;
-  // Variant runs paired by id (the same random inputs): resampled jointly.
-  bool paired = false;
-  // Var of the difference under independent over paired resampling; present when paired.
-  // +infinity when the paired differences do not vary at all but the independent ones do
-  // (a variant compared with itself), 1 when neither varies.
-  std::optional<double> variance_gain;
-  int resamples = 0;
-  double confidence = 0.0;
-  uint64_t seed = 0;
-  size_t runs_a = 0;
-  size_t runs_b = 0;
-  size_t runs_ref = 0;
-  uint64_t dp_cells = 0;
-  double seconds = 0.0;
 };
 
 // Beyond this many resamples the interval's endpoints no longer move; the cap

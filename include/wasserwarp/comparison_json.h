@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "wasserwarp/compare.h"
+#include "wasserwarp/report.h"
 
 namespace wasserwarp {
 

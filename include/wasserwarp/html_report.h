@@ -15,8 +15,8 @@
 
 #include "absl/status/statusor.h"
 #include "wasserwarp/edit_path.h"
+#include "wasserwarp/report.h"
 #include "wasserwarp/series.h"
-#include "wasserwarp/validation.h"
 
 namespace wasserwarp {
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "wasserwarp/validation.h"
+#include "wasserwarp/report.h"
 
 namespace wasserwarp {
 

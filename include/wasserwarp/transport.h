@@ -60,6 +60,10 @@ struct TransportResult {
   double weight_rounding_bound = 0.0;
 };
 
+// Ok when q is a finite number >= 1; InvalidArgument on field "order" otherwise. Every stage
+// that takes an order checks it here, so the rule has one wording wherever it is broken.
+absl::Status ValidateOrder(double q);
+
 // Ok when `options` fit a rows x cols problem: the checks SolveTransport makes
 // before it looks at the costs, so callers can fail before computing them.
 absl::Status ValidateTransportOptions(const TransportOptions& options, size_t rows, size_t cols);

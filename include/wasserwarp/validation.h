@@ -5,6 +5,7 @@
 #ifndef WASSERWARP_VALIDATION_H_
 #define WASSERWARP_VALIDATION_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -17,6 +18,7 @@
 #include "wasserwarp/pair_metrics.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/quantity_of_interest.h"
+#include "wasserwarp/report.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/twed.h"
@@ -51,50 +53,14 @@ struct ValidationOptions {
   std::function<void(ValidationPhase)> on_phase;
 };
 
-struct RunSummary {
-  std::string id;
-  uint64_t samples = 0;
-  double weight = 0.0;  // normalised
-};
+// Ok when `options` fit `simulation_runs` against `reference_runs` runs: the TWED parameters
+// (ValidateTwedParams), the order and weights (ValidateTransportOptions) and, when present,
+// the verdict's options (ValidateVerdictOptions). These are the checks Validate makes before
+// it looks at a run, so a front end can refuse bad options before any run is read.
+absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t simulation_runs,
+                                       size_t reference_runs);
 
-// Diagnostics of one pair (sim, ref) of the transport plan.
-struct PairDiagnostics {
-  int sim = 0;
-  int ref = 0;
-  double twed = 0.0;
-  uint64_t matches = 0;
-  uint64_t sim_deletions = 0;
-  uint64_t ref_deletions = 0;
-  double mean_time_shift = 0.0;  // mean of t_ref - t_sim over matched samples
-};
-
-struct ValidationReport {
-  double distance = 0.0;
-  double order = 1.0;
-  TransportSolver solver = TransportSolver::kAssignment;
-  TwedParams twed;
-  Align align = Align::kStart;
-  Scale scale = Scale::kNone;
-  std::optional<double> resample_rate;  // Hz
-  std::vector<std::string> channels;
-  std::vector<RunSummary> simulation;
-  std::vector<RunSummary> reference;
-  std::vector<PlanEntry> plan;
-  std::vector<double> sim_contributions;
-  std::vector<double> ref_contributions;
-  std::vector<PairDiagnostics> pairs;  // one per plan entry, same order
-  TransportCertificate certificate;
-  double weight_rounding_bound = 0.0;
-  std::optional<CostMatrix> cost_matrix;  // when keep_cost_matrix
-  std::optional<Verdict> verdict;
-  std::vector<PairMetrics> pair_metrics;             // plan order, then channel order
-  std::vector<ChannelMetrics> pair_metrics_average;  // plan-weighted, one per channel
-  std::vector<QuantityComparison> quantities;
-  std::optional<CostMatrix> pooled_cost_matrix;  // when kept: TWED, floor not subtracted
-  uint64_t dp_cells = 0;
-  double seconds = 0.0;  // wall time of the whole validation
-};
-
+// InvalidArgument, before any work, when ValidateValidationOptions fails.
 absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
                                           const std::vector<Series>& reference,
                                           const ValidationOptions& options);

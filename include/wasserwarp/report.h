@@ -1,0 +1,93 @@
+// What a validation and a comparison of two variants find: the pipeline
+// (wasserwarp/validation.h, wasserwarp/compare.h) fills these, the report
+// stage (JSON, HTML) renders them. Their own header, so that rendering a
+// report needs no part of the pipeline.
+
+#ifndef WASSERWARP_REPORT_H_
+#define WASSERWARP_REPORT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/pair_metrics.h"
+#include "wasserwarp/prepare.h"
+#include "wasserwarp/quantity_of_interest.h"
+#include "wasserwarp/transport.h"
+#include "wasserwarp/twed.h"
+#include "wasserwarp/verdict.h"
+
+namespace wasserwarp {
+
+struct RunSummary {
+  std::string id;
+  uint64_t samples = 0;
+  double weight = 0.0;  // normalised
+};
+
+// Diagnostics of one pair (sim, ref) of the transport plan.
+struct PairDiagnostics {
+  int sim = 0;
+  int ref = 0;
+  double twed = 0.0;
+  uint64_t matches = 0;
+  uint64_t sim_deletions = 0;
+  uint64_t ref_deletions = 0;
+  double mean_time_shift = 0.0;  // mean of t_ref - t_sim over matched samples
+};
+
+struct ValidationReport {
+  double distance = 0.0;
+  double order = 1.0;
+  TransportSolver solver = TransportSolver::kAssignment;
+  TwedParams twed;
+  Align align = Align::kStart;
+  Scale scale = Scale::kNone;
+  std::optional<double> resample_rate;  // Hz
+  std::vector<std::string> channels;
+  std::vector<RunSummary> simulation;
+  std::vector<RunSummary> reference;
+  std::vector<PlanEntry> plan;
+  std::vector<double> sim_contributions;
+  std::vector<double> ref_contributions;
+  std::vector<PairDiagnostics> pairs;  // one per plan entry, same order
+  TransportCertificate certificate;
+  double weight_rounding_bound = 0.0;
+  std::optional<CostMatrix> cost_matrix;  // when keep_cost_matrix
+  std::optional<Verdict> verdict;
+  std::vector<PairMetrics> pair_metrics;             // plan order, then channel order
+  std::vector<ChannelMetrics> pair_metrics_average;  // plan-weighted, one per channel
+  std::vector<QuantityComparison> quantities;
+  std::optional<CostMatrix> pooled_cost_matrix;  // when kept: TWED, floor not subtracted
+  uint64_t dp_cells = 0;
+  double seconds = 0.0;  // wall time of the whole validation
+};
+
+struct ComparisonReport {
+  double distance_a = 0.0;
+  double distance_b = 0.0;
+  double difference = 0.0;  // distance_a - distance_b
+  double interval_lo = 0.0;
+  double interval_hi = 0.0;
+  // Variant runs paired by id (the same random inputs): resampled jointly.
+  bool paired = false;
+  // Var of the difference under independent over paired resampling; present when paired.
+  // +infinity when the paired differences do not vary at all but the independent ones do
+  // (a variant compared with itself), 1 when neither varies.
+  std::optional<double> variance_gain;
+  int resamples = 0;
+  double confidence = 0.0;
+  uint64_t seed = 0;
+  size_t runs_a = 0;
+  size_t runs_b = 0;
+  size_t runs_ref = 0;
+  uint64_t dp_cells = 0;
+  double seconds = 0.0;
+};
+
+}  // namespace wasserwarp
+
+#endif  // WASSERWARP_REPORT_H_

@@ -1,0 +1,25 @@
+// Putting untrusted text (run ids, channel names, file names) into an HTML
+// page: as element text or attribute values, and as JSON inside a <script>
+// element, where the only way out is a "</script" or "<!--" sequence.
+
+#ifndef WASSERWARP_SRC_REPORT_HTML_ESCAPE_H_
+#define WASSERWARP_SRC_REPORT_HTML_ESCAPE_H_
+
+#include <string>
+#include <string_view>
+
+#include "nlohmann/json.hpp"
+
+namespace wasserwarp {
+
+// & < > " ' as character references: safe in element text and in quoted attribute values.
+std::string EscapeHtml(std::string_view text);
+
+// `data` as JSON text safe inside <script type="application/json">: every
+// < > & is written \u003c \u003e \u0026 (they can only occur inside JSON
+// strings, where the escapes mean the same), and invalid UTF-8 becomes U+FFFD.
+std::string JsonForScriptElement(const nlohmann::json& data);
+
+}  // namespace wasserwarp
+
+#endif  // WASSERWARP_SRC_REPORT_HTML_ESCAPE_H_

@@ -1,0 +1,139 @@
+#include "wasserwarp/html_report.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "common/absl_view.h"
+#include "nlohmann/json.hpp"
+#include "report/html_assets.h"
+#include "report/html_charts.h"
+#include "report/html_escape.h"
+#include "report/html_summary.h"
+#include "wasserwarp/prepare.h"
+#include "wasserwarp/report.h"
+#include "wasserwarp/series.h"
+
+namespace wasserwarp {
+namespace {
+
+// Fewer points than this cannot show a run's shape.
+constexpr int kMinPointsPerSeries = 16;
+
+// Inline scripts and styles only; nothing may be fetched, not even a favicon.
+constexpr char kContentSecurityPolicy[] =
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+
+absl::Status CheckRunsMatch(absl::string_view side, const std::vector<RunSummary>& summaries,
+                            const std::vector<Series>& runs) {
+  if (summaries.size() != runs.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("the report has ", summaries.size(), " ", side,
+                                                   " runs but ", runs.size(), " were given"));
+  }
+  for (size_t k = 0; k < runs.size(); ++k) {
+    if (summaries[k].id != runs[k].id) {
+      return absl::InvalidArgumentError(absl::StrCat(side, " run ", k, " is '", runs[k].id,
+                                                     "' but the report has '", summaries[k].id,
+                                                     "' there"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckReport(const ValidationReport& report, const std::vector<Series>& simulation,
+                         const std::vector<Series>& reference, const HtmlReportOptions& options) {
+  if (options.max_points_per_series < kMinPointsPerSeries) {
+    return absl::InvalidArgumentError(absl::StrCat("max_points_per_series is ",
+                                                   options.max_points_per_series,
+                                                   "; it must be at least ", kMinPointsPerSeries));
+  }
+  if (absl::Status s = CheckRunsMatch("simulated", report.simulation, simulation); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckRunsMatch("reference", report.reference, reference); !s.ok()) return s;
+  const size_t n = simulation.size();
+  const size_t m = reference.size();
+  if (report.sim_contributions.size() != n) {
+    return absl::InvalidArgumentError(absl::StrCat("the report has ",
+                                                   report.sim_contributions.size(),
+                                                   " simulated contributions for ", n, " runs"));
+  }
+  for (const PlanEntry& entry : report.plan) {
+    if (entry.row < 0 || static_cast<size_t>(entry.row) >= n || entry.col < 0 ||
+        static_cast<size_t>(entry.col) >= m) {
+      return absl::InvalidArgumentError(absl::StrCat("plan entry (", entry.row, ", ", entry.col,
+                                                     ") is outside the ", n, " x ", m, " runs"));
+    }
+  }
+  if (report.cost_matrix && (report.cost_matrix->rows != n || report.cost_matrix->cols != m)) {
+    return absl::InvalidArgumentError(absl::StrCat("the cost matrix is ", report.cost_matrix->rows,
+                                                   " x ", report.cost_matrix->cols, ", not ", n,
+                                                   " x ", m));
+  }
+  if (report.pooled_cost_matrix &&
+      (report.pooled_cost_matrix->rows != n + m || report.pooled_cost_matrix->cols != n + m)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the pooled matrix is ", report.pooled_cost_matrix->rows, " x ",
+                     report.pooled_cost_matrix->cols, ", not ", n + m, " x ", n + m));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> RenderHtmlReport(const ValidationReport& report,
+                                             const std::vector<Series>& simulation,
+                                             const std::vector<Series>& reference,
+                                             const HtmlReportOptions& options) {
+  if (absl::Status s = CheckReport(report, simulation, reference, options); !s.ok()) return s;
+  absl::StatusOr<PreparedRuns> prepared =
+      PrepareRuns(simulation, reference,
+                  PrepareOptions{.channels = report.channels,
+                                 .align = report.align,
+                                 .scale = report.scale,
+                                 .resample_rate = report.resample_rate});
+  if (!prepared.ok()) return prepared.status();
+
+  const std::vector<DrawnRun> drawn = RunsToDraw(report);
+  const ChartSection contributions = ContributionsSection(report, drawn);
+  absl::StatusOr<ChartSection> overlays = OverlaysSection(report, *prepared, drawn, options);
+  if (!overlays.ok()) return overlays.status();
+  const ChartSection cost_matrix = CostMatrixSection(report);
+  absl::StatusOr<ChartSection> mds = MdsSection(report);
+  if (!mds.ok()) return mds.status();
+  const ChartSection quantities = QuantitiesSection(report);
+
+  const nlohmann::json data = {{"contributions", contributions.data},
+                               {"overlays", overlays->data},
+                               {"heatmap", cost_matrix.data},
+                               {"mds", mds->data},
+                               {"quantities", quantities.data}};
+  const std::string title =
+      options.title.empty() ? "wasserwarp validation report" : EscapeHtml(options.title);
+
+  std::string page;
+  absl::StrAppend(&page, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
+                  "<meta http-equiv=\"Content-Security-Policy\" content=\"", kContentSecurityPolicy,
+                  "\">\n",
+                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
+                  "<meta name=\"generator\" content=\"wasserwarp ",
+                  EscapeHtml(options.tool_version), "\">\n<title>", title, "</title>\n<style>\n",
+                  AbslView(html_assets::ReportStyle()), "</style>\n</head>\n<body>\n");
+  absl::StrAppend(&page, VerdictBannerHtml(report, options), "<main>\n", VerdictSectionHtml(report),
+                  InputsSectionHtml(report, simulation, reference, options), contributions.html,
+                  overlays->html, cost_matrix.html, mds->html, quantities.html,
+                  PairMetricsSectionHtml(report), "</main>\n");
+  absl::StrAppend(&page, "<footer>wasserwarp ", EscapeHtml(options.tool_version),
+                  options.generated_at.empty() ? "" : " \u00b7 ", EscapeHtml(options.generated_at),
+                  " \u00b7 charts drawn with Chart.js (MIT licence), inlined</footer>\n");
+  absl::StrAppend(&page, "<script type=\"application/json\" id=\"wasserwarp-data\">",
+                  JsonForScriptElement(data), "</script>\n<script>\n",
+                  AbslView(html_assets::ChartJs()), "\n</script>\n<script>\n",
+                  AbslView(html_assets::ReportScript()), "</script>\n</body>\n</html>\n");
+  return page;
+}
+
+}  // namespace wasserwarp

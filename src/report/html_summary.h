@@ -1,0 +1,38 @@
+// The HTML report's text sections, written as static HTML so they read
+// without JavaScript: the verdict banner, the decision rules and the
+// statistics behind them, the inputs and parameters, and the classic
+// metrics of the matched pairs.
+
+#ifndef WASSERWARP_SRC_REPORT_HTML_SUMMARY_H_
+#define WASSERWARP_SRC_REPORT_HTML_SUMMARY_H_
+
+#include <string>
+#include <vector>
+
+#include "wasserwarp/html_report.h"
+#include "wasserwarp/report.h"
+#include "wasserwarp/series.h"
+
+namespace wasserwarp {
+
+// PASS / FAIL (or why there is neither), the title, and the key figures.
+std::string VerdictBannerHtml(const ValidationReport& report, const HtmlReportOptions& options);
+
+// Each decision rule with value and threshold, the permutation test, the
+// baseline and the verdict's warnings.
+std::string VerdictSectionHtml(const ValidationReport& report);
+
+// Runs, samples, sampling rates, durations and weights per side; the
+// channels; every parameter; the transport certificate and the work done.
+// `simulation` and `reference` are the raw runs.
+std::string InputsSectionHtml(const ValidationReport& report, const std::vector<Series>& simulation,
+                              const std::vector<Series>& reference,
+                              const HtmlReportOptions& options);
+
+// RMSE, Theil's U, Q3, Sprague-Geers and lag per matched pair and channel,
+// after their plan-weighted means.
+std::string PairMetricsSectionHtml(const ValidationReport& report);
+
+}  // namespace wasserwarp
+
+#endif  // WASSERWARP_SRC_REPORT_HTML_SUMMARY_H_

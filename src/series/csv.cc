@@ -1,0 +1,318 @@
+// Choices the header leaves open, made here:
+// - A location's column is the 1-based field number, as a spreadsheet shows it, because that is
+//   where a user looks for the bad value.
+// - In a run file, blank lines are allowed only at the end: a blank line between samples usually
+//   means two files were pasted together or one was cut, which should not pass silently. Weights
+//   files are written by hand, so there blank lines and `#` comments are skipped anywhere.
+// - Fields are not quoted; spaces, tabs and a trailing '\r' around a field are trimmed.
+// - A leading '+' is accepted on numbers because spreadsheets export it; "nan" and "inf" are
+//   rejected like any other non-finite value.
+
+#include "wasserwarp/csv.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <system_error>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "common/absl_view.h"
+
+namespace wasserwarp {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::Status ErrorAt(absl::string_view source, size_t line, size_t column,
+                     absl::string_view message) {
+  return absl::InvalidArgumentError(absl::StrCat(source, ":", line, ":", column, ": ", message));
+}
+
+std::string Quoted(absl::string_view text) { return absl::StrCat("\"", text, "\""); }
+
+// Lines of `content` without a UTF-8 byte order mark; '\r' stays and is trimmed with the fields.
+std::vector<absl::string_view> Lines(absl::string_view content) {
+  absl::ConsumePrefix(&content, "\xEF\xBB\xBF");
+  return absl::StrSplit(content, '\n');
+}
+
+std::vector<absl::string_view> Fields(absl::string_view line) {
+  std::vector<absl::string_view> fields = absl::StrSplit(line, ',');
+  for (absl::string_view& field : fields) field = absl::StripAsciiWhitespace(field);
+  return fields;
+}
+
+bool IsBlank(absl::string_view line) { return absl::StripAsciiWhitespace(line).empty(); }
+
+// `text` as a finite number, or InvalidArgument saying why not (without a location).
+absl::StatusOr<double> ParseFinite(absl::string_view text) {
+  absl::string_view number = text;
+  if (number.size() > 1 && number[0] == '+' && number[1] != '-') number.remove_prefix(1);
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (error == std::errc::result_out_of_range) {
+    return absl::InvalidArgumentError(absl::StrCat("number out of range: ", Quoted(text)));
+  }
+  if (number.empty() || error != std::errc() || end != number.data() + number.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("expected a number, got ", Quoted(text)));
+  }
+  if (!std::isfinite(value)) {
+    return absl::InvalidArgumentError(absl::StrCat("expected a finite number, got ", Quoted(text)));
+  }
+  return value;
+}
+
+absl::StatusOr<double> ParseFiniteAt(absl::string_view text, absl::string_view source, size_t line,
+                                     size_t column) {
+  absl::StatusOr<double> value = ParseFinite(text);
+  if (!value.ok()) return ErrorAt(source, line, column, value.status().message());
+  return value;
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                             &std::fclose);
+  if (file == nullptr) return absl::ErrnoToStatus(errno, absl::StrCat(path, ": cannot open"));
+  std::string content;
+  char buffer[1 << 16];
+  size_t read = 0;
+  while ((read = std::fread(buffer, 1, sizeof(buffer), file.get())) > 0) {
+    content.append(buffer, read);
+  }
+  // Opening a directory succeeds on Linux; reading it is where EISDIR shows up.
+  if (std::ferror(file.get())) {
+    return absl::ErrnoToStatus(errno, absl::StrCat(path, ": cannot read"));
+  }
+  return content;
+}
+
+std::string RunId(const std::string& path) {
+  const fs::path name = fs::path(path).filename();
+  return (name.extension() == ".csv" ? name.stem() : name).string();
+}
+
+absl::StatusOr<std::vector<std::string>> CsvFilesIn(const std::string& directory) {
+  std::vector<std::string> files;
+  std::error_code error;
+  for (fs::directory_iterator it(directory, error); !error && it != fs::directory_iterator();
+       it.increment(error)) {
+    std::error_code type_error;
+    if (it->path().extension() == ".csv" && it->is_regular_file(type_error)) {
+      files.push_back(it->path().string());
+    }
+  }
+  if (error) {
+    return absl::ErrnoToStatus(error.value(), absl::StrCat(directory, ": cannot list directory"));
+  }
+  if (files.empty()) {
+    return absl::NotFoundError(absl::StrCat(directory, ": no *.csv files in this directory"));
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+absl::StatusOr<Series> ParseSeriesCsv(std::string_view content_view, std::string_view source_view,
+                                      std::string id) {
+  const absl::string_view content = AbslView(content_view);
+  const absl::string_view source = AbslView(source_view);
+  const std::vector<absl::string_view> lines = Lines(content);
+  size_t end = lines.size();
+  while (end > 0 && IsBlank(lines[end - 1])) --end;
+  if (end == 0 || IsBlank(lines[0])) {
+    return ErrorAt(source, 1, 1, "expected the header \"time,<channel>,...\"");
+  }
+
+  Series series;
+  series.id = std::move(id);
+  const std::vector<absl::string_view> header = Fields(lines[0]);
+  if (header[0] != "time") {
+    return ErrorAt(
+        source, 1, 1,
+        absl::StrCat("the first column must be named \"time\", got ", Quoted(header[0])));
+  }
+  if (header.size() < 2) {
+    return ErrorAt(source, 1, 2, "expected at least one channel after \"time\"");
+  }
+  for (size_t k = 1; k < header.size(); ++k) {
+    const absl::string_view name = header[k];
+    if (name.empty()) return ErrorAt(source, 1, k + 1, "empty channel name");
+    const auto previous = std::find(series.channels.begin(), series.channels.end(), name);
+    if (previous != series.channels.end()) {
+      return ErrorAt(source, 1, k + 1,
+                     absl::StrCat("duplicate channel ", Quoted(name), " (also column ",
+                                  previous - series.channels.begin() + 2, ")"));
+    }
+    series.channels.emplace_back(name);
+  }
+  if (end == 1) {
+    return absl::InvalidArgumentError(absl::StrCat(source, ": no data rows after the header"));
+  }
+
+  series.times.reserve(end - 1);
+  series.values.reserve((end - 1) * series.channels.size());
+  absl::string_view previous_time;
+  for (size_t i = 1; i < end; ++i) {
+    const size_t line = i + 1;
+    if (IsBlank(lines[i])) {
+      return ErrorAt(source, line, 1, "blank line between samples (allowed only at the end)");
+    }
+    const std::vector<absl::string_view> fields = Fields(lines[i]);
+    if (fields.size() != header.size()) {
+      return ErrorAt(source, line, std::min(fields.size(), header.size()) + 1,
+                     absl::StrCat("expected ", header.size(), " fields (time and ",
+                                  series.channels.size(), " channels), got ", fields.size()));
+    }
+    absl::StatusOr<double> time = ParseFiniteAt(fields[0], source, line, 1);
+    if (!time.ok()) return time.status();
+    if (!series.times.empty() && *time <= series.times.back()) {
+      return ErrorAt(source, line, 1,
+                     absl::StrCat("time ", fields[0], " is not after time ", previous_time,
+                                  " on line ", line - 1, "; times must be strictly increasing"));
+    }
+    series.times.push_back(*time);
+    previous_time = fields[0];
+    for (size_t k = 1; k < fields.size(); ++k) {
+      absl::StatusOr<double> value = ParseFiniteAt(fields[k], source, line, k + 1);
+      if (!value.ok()) return value.status();
+      series.values.push_back(*value);
+    }
+  }
+
+  if (absl::Status valid = ValidateSeries(series); !valid.ok()) {
+    return absl::Status(valid.code(), absl::StrCat(source, ": ", valid.message()));
+  }
+  return series;
+}
+
+absl::StatusOr<Series> ReadSeriesCsv(const std::string& path) {
+  absl::StatusOr<std::string> content = ReadFile(path);
+  if (!content.ok()) return content.status();
+  return ParseSeriesCsv(*content, path, RunId(path));
+}
+
+absl::StatusOr<std::vector<std::string>> ExpandRunPaths(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code error;
+    const fs::file_status status = fs::status(path, error);
+    if (status.type() == fs::file_type::not_found) {
+      return absl::NotFoundError(absl::StrCat(path, ": no such file or directory"));
+    }
+    if (error) return absl::ErrnoToStatus(error.value(), path);
+    if (status.type() != fs::file_type::directory) {
+      files.push_back(path);
+      continue;
+    }
+    absl::StatusOr<std::vector<std::string>> in_directory = CsvFilesIn(path);
+    if (!in_directory.ok()) return in_directory.status();
+    files.insert(files.end(), in_directory->begin(), in_directory->end());
+  }
+  return files;
+}
+
+absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& paths) {
+  absl::StatusOr<std::vector<std::string>> files = ExpandRunPaths(paths);
+  if (!files.ok()) return files.status();
+  std::vector<Series> runs;
+  runs.reserve(files->size());
+  std::map<std::string, std::string, std::less<>> file_of_id;
+  for (const std::string& file : *files) {
+    absl::StatusOr<Series> run = ReadSeriesCsv(file);
+    if (!run.ok()) return run.status();
+    const auto [it, inserted] = file_of_id.emplace(run->id, file);
+    if (!inserted) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("duplicate run id ", Quoted(run->id), ": ", it->second, " and ", file));
+    }
+    runs.push_back(*std::move(run));
+  }
+  return runs;
+}
+
+absl::StatusOr<std::map<std::string, double>> ReadWeightsCsv(const std::string& path) {
+  absl::StatusOr<std::string> content = ReadFile(path);
+  if (!content.ok()) return content.status();
+  std::map<std::string, double> weights;
+  std::map<std::string, size_t, std::less<>> line_of_id;
+  const std::vector<absl::string_view> lines = Lines(*content);
+  bool first_entry = true;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const size_t line = i + 1;
+    if (IsBlank(lines[i]) || absl::StartsWith(absl::StripLeadingAsciiWhitespace(lines[i]), "#")) {
+      continue;
+    }
+    const std::vector<absl::string_view> fields = Fields(lines[i]);
+    const bool header =
+        first_entry && fields.size() == 2 && fields[0] == "id" && fields[1] == "weight";
+    first_entry = false;
+    if (header) continue;
+    if (fields.size() != 2) {
+      return ErrorAt(path, line, std::min<size_t>(fields.size(), 2) + 1,
+                     absl::StrCat("expected \"run_id,weight\", got ", fields.size(), " fields"));
+    }
+    if (fields[0].empty()) return ErrorAt(path, line, 1, "empty run id");
+    absl::StatusOr<double> weight = ParseFiniteAt(fields[1], path, line, 2);
+    if (!weight.ok()) return weight.status();
+    if (*weight < 0) {
+      return ErrorAt(path, line, 2,
+                     absl::StrCat("a weight must not be negative, got ", Quoted(fields[1])));
+    }
+    const auto [it, inserted] = line_of_id.emplace(fields[0], line);
+    if (!inserted) {
+      return ErrorAt(path, line, 1,
+                     absl::StrCat("duplicate run id ", Quoted(fields[0]), " (first on line ",
+                                  it->second, ")"));
+    }
+    weights.emplace(fields[0], *weight);
+  }
+  if (weights.empty()) return absl::InvalidArgumentError(absl::StrCat(path, ": no weights"));
+  return weights;
+}
+
+absl::StatusOr<std::vector<double>> WeightsForRuns(const std::map<std::string, double>& weights,
+                                                   const std::vector<Series>& runs,
+                                                   std::string_view source_view) {
+  const absl::string_view source = AbslView(source_view);
+  std::vector<double> ordered;
+  ordered.reserve(runs.size());
+  std::set<std::string_view> run_ids;
+  std::vector<std::string> missing;
+  for (const Series& run : runs) {
+    run_ids.insert(run.id);
+    const auto it = weights.find(run.id);
+    if (it == weights.end()) {
+      missing.push_back(Quoted(run.id));
+    } else {
+      ordered.push_back(it->second);
+    }
+  }
+  if (!missing.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": no weight for run ", absl::StrJoin(missing, ", ")));
+  }
+  std::vector<std::string> unknown;
+  for (const auto& [id, weight] : weights) {
+    if (!run_ids.contains(id)) unknown.push_back(Quoted(id));
+  }
+  if (!unknown.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": weight for unknown run ", absl::StrJoin(unknown, ", ")));
+  }
+  return ordered;
+}
+
+}  // namespace wasserwarp

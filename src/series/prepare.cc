@@ -1,0 +1,291 @@
+#include "wasserwarp/prepare.h"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
+#include "common/absl_view.h"
+#include "wasserwarp/field_error.h"
+#include "wasserwarp/series.h"
+
+namespace wasserwarp {
+namespace {
+
+template <typename Enum>
+struct NamedValue {
+  Enum value;
+  std::string_view name;
+};
+
+constexpr NamedValue<Align> kAlignNames[] = {{Align::kNone, "none"}, {Align::kStart, "start"}};
+constexpr NamedValue<Scale> kScaleNames[] = {{Scale::kNone, "none"},
+                                             {Scale::kReferenceStd, "reference-std"}};
+
+template <typename Enum, size_t N>
+std::string_view NameOf(const NamedValue<Enum> (&names)[N], Enum value) {
+  for (const NamedValue<Enum>& named : names) {
+    if (named.value == value) return named.name;
+  }
+  // Only an integer cast into the enum gets here.
+  return "unknown";
+}
+
+template <typename Enum, size_t N>
+absl::StatusOr<Enum> Parse(const NamedValue<Enum> (&names)[N], absl::string_view what,
+                           std::string_view name) {
+  for (const NamedValue<Enum>& named : names) {
+    if (named.name == name) return named.value;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown ", what, " \"", AbslView(name), "\"; accepted: ",
+                   absl::StrJoin(names, ", ", [](std::string* out, const NamedValue<Enum>& named) {
+                     absl::StrAppend(out, AbslView(named.name));
+                   })));
+}
+
+absl::Status WithContext(const absl::Status& status, absl::string_view context) {
+  return absl::Status(status.code(), absl::StrCat(context, ": ", status.message()));
+}
+
+// `columns[k]` is the column of `channels[k]` in `run`.
+Series SelectChannels(const Series& run, const std::vector<std::string>& channels,
+                      const std::vector<size_t>& columns) {
+  Series out;
+  out.id = run.id;
+  out.channels = channels;
+  out.times = run.times;
+  out.values.reserve(run.samples() * columns.size());
+  for (size_t i = 0; i < run.samples(); ++i) {
+    for (size_t column : columns) out.values.push_back(run.value(i, column));
+  }
+  return out;
+}
+
+// Column of each chosen channel in `run`; InvalidArgument for a missing one.
+absl::StatusOr<std::vector<size_t>> FindColumns(const Series& run, absl::string_view side,
+                                                const std::vector<std::string>& channels) {
+  std::vector<size_t> columns;
+  columns.reserve(channels.size());
+  for (const std::string& channel : channels) {
+    size_t column = 0;
+    while (column < run.num_channels() && run.channels[column] != channel) ++column;
+    if (column == run.num_channels()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(side, " run \"", run.id, "\" has no channel \"", channel,
+                       "\" (it has: ", absl::StrJoin(run.channels, ", "), ")"));
+    }
+    columns.push_back(column);
+  }
+  return columns;
+}
+
+absl::Status SelectAll(const std::vector<Series>& runs, absl::string_view side,
+                       const std::vector<std::string>& channels, std::vector<Series>& out) {
+  out.reserve(runs.size());
+  for (const Series& run : runs) {
+    absl::StatusOr<std::vector<size_t>> columns = FindColumns(run, side, channels);
+    if (!columns.ok()) return columns.status();
+    out.push_back(SelectChannels(run, channels, *columns));
+  }
+  return absl::OkStatus();
+}
+
+void AlignToStart(Series& run) {
+  const double start = run.times.front();
+  for (double& t : run.times) t -= start;
+}
+
+// `run` linearly interpolated at times[0] + k / rate, k = 0, 1, ... up to its
+// last timestamp. Grid times are computed from k, never accumulated, so that
+// no rounding drift builds up over long runs.
+Series ResampleUniform(const Series& run, double rate) {
+  const double start = run.times.front();
+  const size_t last = static_cast<size_t>(std::floor((run.times.back() - start) * rate));
+  Series out;
+  out.id = run.id;
+  out.channels = run.channels;
+  const size_t channels = run.num_channels();
+  out.times.reserve(last + 1);
+  out.values.reserve((last + 1) * channels);
+  size_t j = 0;  // run.times[j] <= t < run.times[j + 1]
+  for (size_t k = 0; k <= last; ++k) {
+    const double t = start + static_cast<double>(k) / rate;
+    if (t > run.times.back()) break;
+    while (j + 1 < run.samples() && run.times[j + 1] <= t) ++j;
+    out.times.push_back(t);
+    if (j + 1 == run.samples()) {
+      for (size_t c = 0; c < channels; ++c) out.values.push_back(run.value(j, c));
+      continue;
+    }
+    const double w = (t - run.times[j]) / (run.times[j + 1] - run.times[j]);
+    for (size_t c = 0; c < channels; ++c) {
+      out.values.push_back(run.value(j, c) + w * (run.value(j + 1, c) - run.value(j, c)));
+    }
+  }
+  return out;
+}
+
+absl::Status ResampleAll(double rate, absl::string_view side, std::vector<Series>& runs) {
+  for (Series& run : runs) {
+    const double samples = std::floor((run.times.back() - run.times.front()) * rate) + 1;
+    if (!(samples <= static_cast<double>(kMaxResampledSamples))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(side, " run \"", run.id, "\" would have ", absl::StrFormat("%.0f", samples),
+                       " samples at ", rate, " Hz, more than the ", kMaxResampledSamples,
+                       " allowed; choose a lower --resample rate"));
+    }
+    run = ResampleUniform(run, rate);
+  }
+  return absl::OkStatus();
+}
+
+// Population standard deviation of each channel over every sample of every
+// run, in two passes so that a large mean does not swamp a small spread.
+std::vector<double> ChannelStd(const std::vector<Series>& runs, size_t num_channels) {
+  std::vector<double> mean(num_channels, 0.0);
+  size_t count = 0;
+  for (const Series& run : runs) {
+    count += run.samples();
+    for (size_t i = 0; i < run.samples(); ++i) {
+      for (size_t c = 0; c < num_channels; ++c) mean[c] += run.value(i, c);
+    }
+  }
+  for (double& m : mean) m /= static_cast<double>(count);
+  std::vector<double> sum_sq(num_channels, 0.0);
+  for (const Series& run : runs) {
+    for (size_t i = 0; i < run.samples(); ++i) {
+      for (size_t c = 0; c < num_channels; ++c) {
+        const double d = run.value(i, c) - mean[c];
+        sum_sq[c] += d * d;
+      }
+    }
+  }
+  std::vector<double> std_dev(num_channels);
+  for (size_t c = 0; c < num_channels; ++c) {
+    std_dev[c] = std::sqrt(sum_sq[c] / static_cast<double>(count));
+  }
+  return std_dev;
+}
+
+void DivideChannels(const std::vector<double>& divisors, std::vector<Series>& runs) {
+  for (Series& run : runs) {
+    for (size_t i = 0; i < run.values.size(); ++i) run.values[i] /= divisors[i % divisors.size()];
+  }
+}
+
+// Shifting and scaling can, in extreme cases, merge adjacent times or
+// overflow values; the output must satisfy the same contract as the input.
+absl::Status ValidatePrepared(const std::vector<Series>& runs, absl::string_view side) {
+  for (const Series& run : runs) {
+    if (absl::Status status = ValidateSeries(run); !status.ok()) {
+      return WithContext(status,
+                         absl::StrCat(side, " run after alignment, resampling and scaling"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string_view AlignName(Align align) { return NameOf(kAlignNames, align); }
+std::string_view ScaleName(Scale scale) { return NameOf(kScaleNames, scale); }
+
+absl::StatusOr<Align> ParseAlign(std::string_view name) {
+  return Parse(kAlignNames, "alignment", name);
+}
+
+absl::StatusOr<Scale> ParseScale(std::string_view name) {
+  return Parse(kScaleNames, "scaling", name);
+}
+
+absl::StatusOr<PreparedRuns> PrepareRuns(const std::vector<Series>& simulation,
+                                         const std::vector<Series>& reference,
+                                         const PrepareOptions& options) {
+  if (simulation.empty()) return absl::InvalidArgumentError("no simulated runs");
+  if (reference.empty()) return absl::InvalidArgumentError("no reference runs");
+  if (options.resample_rate.has_value() &&
+      !(*options.resample_rate > 0 && std::isfinite(*options.resample_rate))) {
+    return InvalidFieldError(
+        "resample_rate",
+        absl::StrCat("must be a finite number of Hz > 0, got ", *options.resample_rate));
+  }
+  for (const Series& run : simulation) {
+    if (absl::Status status = ValidateSeries(run); !status.ok()) {
+      return WithContext(status, "simulation run");
+    }
+  }
+  for (const Series& run : reference) {
+    if (absl::Status status = ValidateSeries(run); !status.ok()) {
+      return WithContext(status, "reference run");
+    }
+  }
+
+  PreparedRuns prepared;
+  prepared.channels = options.channels.empty() ? simulation.front().channels : options.channels;
+  std::unordered_set<std::string_view> seen;
+  for (const std::string& channel : prepared.channels) {
+    if (!seen.insert(channel).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("channel \"", channel, "\" is requested more than once"));
+    }
+  }
+  if (absl::Status status =
+          SelectAll(simulation, "simulation", prepared.channels, prepared.simulation);
+      !status.ok()) {
+    return status;
+  }
+  if (absl::Status status =
+          SelectAll(reference, "reference", prepared.channels, prepared.reference);
+      !status.ok()) {
+    return status;
+  }
+
+  if (options.align == Align::kStart) {
+    for (Series& run : prepared.simulation) AlignToStart(run);
+    for (Series& run : prepared.reference) AlignToStart(run);
+  }
+  if (options.resample_rate.has_value()) {
+    for (auto [side, runs] : {std::pair{"simulation", &prepared.simulation},
+                              std::pair{"reference", &prepared.reference}}) {
+      if (absl::Status status = ResampleAll(*options.resample_rate, side, *runs); !status.ok()) {
+        return status;
+      }
+    }
+  }
+
+  prepared.channel_divisors.assign(prepared.channels.size(), 1.0);
+  if (options.scale == Scale::kReferenceStd) {
+    const std::vector<double> std_dev = ChannelStd(prepared.reference, prepared.channels.size());
+    for (size_t c = 0; c < std_dev.size(); ++c) {
+      if (!(std_dev[c] > 0.0) || !std::isfinite(std_dev[c])) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "channel \"", prepared.channels[c], "\": standard deviation over all reference ",
+            "samples is ", std_dev[c], "; cannot scale by it"));
+      }
+    }
+    prepared.channel_divisors = std_dev;
+    DivideChannels(prepared.channel_divisors, prepared.simulation);
+    DivideChannels(prepared.channel_divisors, prepared.reference);
+  }
+
+  if (absl::Status status = ValidatePrepared(prepared.simulation, "simulation"); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = ValidatePrepared(prepared.reference, "reference"); !status.ok()) {
+    return status;
+  }
+  return prepared;
+}
+
+}  // namespace wasserwarp

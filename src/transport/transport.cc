@@ -1,0 +1,455 @@
+#include "wasserwarp/transport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <new>
+#include <numeric>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "transport/network_simplex.h"
+#include "wasserwarp/assignment.h"
+#include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/field_error.h"
+
+namespace wasserwarp {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Certificate tolerance, relative to max C^q. The solvers work on costs
+// scaled by a power of two to a maximum near 1, and RefineDuals leaves the
+// duals feasible to a few ulps; what remains is rounding in the potentials
+// (LEMON's carry an artificial offset of up to 2 (n + m) through every
+// pivot's update) and in the primal and dual sums, which are convex
+// combinations. Measured at 2000 x 3000: violations of a few ulps, gaps of 1e-13
+// to 6e-13. 1e-9 keeps three orders of magnitude above that for larger and
+// less benign inputs while still pinning W_q^q to 1e-9 of the largest cost.
+constexpr double kRelativeTolerance = 1e-9;
+
+// Total of the integer supplies that stand in for user weights: as large as
+// possible for a small rounding error (each weight moves by less than 1 /
+// total), small enough that every flow and partial sum is an exactly
+// representable double (< 2^53) and that the largest-remainder rounding below
+// cannot overshoot (see RoundToTotal).
+constexpr int64_t kWeightTotal = int64_t{1} << 50;
+
+// A side's requested weights: uniform (empty or all equal, transported
+// exactly), or normalised to sum to 1.
+struct SideWeights {
+  bool uniform = true;
+  std::vector<double> normalised;
+};
+
+absl::StatusOr<SideWeights> NormaliseWeights(absl::string_view name,
+                                             const std::vector<double>& weights, size_t count,
+                                             absl::string_view unit) {
+  SideWeights side;
+  if (weights.empty()) return side;
+  if (weights.size() != count) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, " has ", weights.size(), " entries but the cost matrix has ", count, " ", unit));
+  }
+  double max_weight = 0.0;
+  for (size_t i = 0; i < weights.size(); ++i) {
+    if (!std::isfinite(weights[i])) {
+      return absl::InvalidArgumentError(absl::StrCat(name, "[", i, "] is not finite"));
+    }
+    if (weights[i] < 0.0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, "[", i, "] = ", weights[i], " is negative"));
+    }
+    max_weight = std::max(max_weight, weights[i]);
+  }
+  if (max_weight == 0.0) {
+    return absl::InvalidArgumentError(absl::StrCat(name, " sum to zero"));
+  }
+  if (std::all_of(weights.begin(), weights.end(), [&](double w) { return w == weights.front(); })) {
+    return side;
+  }
+  side.uniform = false;
+  // Dividing by the largest weight first keeps the sum finite for any finite
+  // weights; Neumaier's compensated sum keeps its relative error near eps for
+  // any count, which RoundToTotal relies on.
+  side.normalised.resize(count);
+  double sum = 0.0;
+  double compensation = 0.0;
+  for (size_t i = 0; i < count; ++i) {
+    const double w = weights[i] / max_weight;
+    side.normalised[i] = w;
+    const double t = sum + w;
+    compensation += std::abs(sum) >= std::abs(w) ? (sum - t) + w : (w - t) + sum;
+    sum = t;
+  }
+  sum += compensation;
+  for (double& w : side.normalised) w /= sum;
+  return side;
+}
+
+// Largest-remainder rounding of alpha * total to integers summing to total.
+// alpha_i = (w_i / max w) / S with S the compensated sum of those quotients,
+// so the alpha_i sum to 1 within 3 eps (2 from S, 1 from the division);
+// scaling by total <= 2^50 is exact, so sum alpha_i * total is within
+// 3 eps * 2^50 = 3/8 of total and the floors sum to between total - count and
+// total: 0 <= deficit <= count.
+absl::StatusOr<std::vector<int64_t>> RoundToTotal(const std::vector<double>& alpha, int64_t total) {
+  const size_t count = alpha.size();
+  std::vector<int64_t> rounded(count);
+  std::vector<double> remainder(count);
+  int64_t sum = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const double scaled = alpha[i] * static_cast<double>(total);
+    const double floor = std::floor(scaled);
+    rounded[i] = static_cast<int64_t>(floor);
+    remainder[i] = scaled - floor;
+    sum += rounded[i];
+  }
+  const int64_t deficit = total - sum;
+  if (deficit < 0 || deficit > static_cast<int64_t>(count)) {
+    return absl::InternalError(
+        absl::StrCat("rounding weights to integer supplies missed the total by ", -deficit));
+  }
+  std::vector<size_t> order(count);
+  std::iota(order.begin(), order.end(), size_t{0});
+  // Stable: equal remainders go to the lower index, for deterministic plans.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return remainder[a] > remainder[b]; });
+  for (int64_t k = 0; k < deficit; ++k) ++rounded[order[k]];
+  return rounded;
+}
+
+// Total variation distance between alpha and the rounded weights / total.
+double RoundingVariation(const std::vector<double>& alpha, const std::vector<int64_t>& rounded,
+                         int64_t total) {
+  double l1 = 0.0;
+  for (size_t i = 0; i < alpha.size(); ++i) {
+    l1 += std::abs(alpha[i] - static_cast<double>(rounded[i]) / static_cast<double>(total));
+  }
+  return 0.5 * l1;
+}
+
+// Integer supplies of one side: total / count each when uniform, else the
+// rounded normalised weights; `variation` gets TV(requested, transported).
+absl::StatusOr<std::vector<int64_t>> Supplies(const SideWeights& side, size_t count, int64_t total,
+                                              double& variation) {
+  variation = 0.0;
+  if (side.uniform) return std::vector<int64_t>(count, total / static_cast<int64_t>(count));
+  absl::StatusOr<std::vector<int64_t>> rounded = RoundToTotal(side.normalised, total);
+  if (rounded.ok()) variation = RoundingVariation(side.normalised, *rounded, total);
+  return rounded;
+}
+
+// Potentials are only defined up to (u + t, v - t), and the network
+// simplex's carry an artificial offset of order (n + m) max C^q that would
+// dominate the rounding of u_i + v_j; shifting to min v = 0 removes it. The
+// two c-transforms that follow (v_j = min_i C_ij - u_i, then u_i = min_j C_ij
+// - v_j) make the pair feasible to a few ulps and never lower the dual
+// objective of a feasible pair, so the certificate measures the solution, not
+// the rounding accumulated in the solver's potentials.
+void RefineDuals(const CostMatrix& costs_to_q, std::vector<double>& u, std::vector<double>& v) {
+  const double shift = *std::min_element(v.begin(), v.end());
+  for (double& x : u) x += shift;
+  std::fill(v.begin(), v.end(), kInf);
+  for (size_t i = 0; i < costs_to_q.rows; ++i) {
+    const double* row = costs_to_q.values.data() + i * costs_to_q.cols;
+    for (size_t j = 0; j < costs_to_q.cols; ++j) v[j] = std::min(v[j], row[j] - u[i]);
+  }
+  for (size_t i = 0; i < costs_to_q.rows; ++i) {
+    const double* row = costs_to_q.values.data() + i * costs_to_q.cols;
+    double min = kInf;
+    for (size_t j = 0; j < costs_to_q.cols; ++j) min = std::min(min, row[j] - v[j]);
+    u[i] = min;
+  }
+}
+
+struct Solution {
+  TransportSolver solver = TransportSolver::kAssignment;
+  std::vector<double> row_weights;
+  std::vector<double> col_weights;
+  std::vector<PlanEntry> plan;
+  std::vector<double> u;
+  std::vector<double> v;
+  double weight_rounding_bound = 0.0;
+};
+
+absl::StatusOr<Solution> SolveByAssignment(const CostMatrix& costs, const CostMatrix& costs_to_q) {
+  absl::StatusOr<Assignment> assignment = SolveAssignment(costs_to_q);
+  if (!assignment.ok()) return assignment.status();
+  const size_t n = costs.rows;
+  const double mass = 1.0 / static_cast<double>(n);
+  Solution solution;
+  solution.solver = TransportSolver::kAssignment;
+  solution.row_weights.assign(n, mass);
+  solution.col_weights.assign(n, mass);
+  solution.plan.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int j = assignment->row_to_col[i];
+    solution.plan.push_back(
+        {.row = static_cast<int>(i), .col = j, .mass = mass, .cost = costs.at(i, j)});
+  }
+  solution.u = std::move(assignment->u);
+  solution.v = std::move(assignment->v);
+  return solution;
+}
+
+// Why weight_rounding_bound bounds |OT(a, b) - OT(a', b')| for costs in
+// [0, M], M = max C^q: take a coupling Q of a' and a with Q(i' != i) =
+// TV(a, a') (the maximal coupling) and an optimal plan P for (a, b). Then
+// P'(i', j) = sum_i Q(i', i) P(i, j) / a_i has marginals a' and b; its mass
+// with i' = i is at most P(i, j), costing at most OT(a, b) in total, and the
+// rest, TV(a, a') in all, costs at most M per unit. So OT(a', b) <= OT(a, b) +
+// M TV(a, a'), the same holds with a and a' swapped, and likewise for b.
+absl::StatusOr<Solution> SolveByNetworkSimplex(const CostMatrix& costs,
+                                               const CostMatrix& costs_to_q,
+                                               const SideWeights& rows, const SideWeights& cols,
+                                               double max_cost_q) {
+  const int64_t n = static_cast<int64_t>(costs.rows);
+  const int64_t m = static_cast<int64_t>(costs.cols);
+  // Uniform sides need a total divisible by their count to be exact.
+  int64_t total = n * m;
+  if (!rows.uniform || !cols.uniform) {
+    const int64_t unit = rows.uniform ? n : (cols.uniform ? m : 1);
+    total = kWeightTotal / unit * unit;
+  }
+  double row_variation = 0.0;
+  double col_variation = 0.0;
+  absl::StatusOr<std::vector<int64_t>> supply = Supplies(rows, costs.rows, total, row_variation);
+  if (!supply.ok()) return supply.status();
+  absl::StatusOr<std::vector<int64_t>> demand = Supplies(cols, costs.cols, total, col_variation);
+  if (!demand.ok()) return demand.status();
+
+  absl::StatusOr<NetworkSimplexSolution> flow = SolveNetworkSimplex(costs_to_q, *supply, *demand);
+  if (!flow.ok()) return flow.status();
+
+  // Dividing (not multiplying by 1 / total) rounds each mass once.
+  const double total_mass = static_cast<double>(total);
+  Solution solution;
+  solution.solver = TransportSolver::kNetworkSimplex;
+  solution.row_weights.resize(costs.rows);
+  solution.col_weights.resize(costs.cols);
+  for (size_t i = 0; i < costs.rows; ++i) {
+    solution.row_weights[i] = static_cast<double>((*supply)[i]) / total_mass;
+  }
+  for (size_t j = 0; j < costs.cols; ++j) {
+    solution.col_weights[j] = static_cast<double>((*demand)[j]) / total_mass;
+  }
+  solution.plan.reserve(flow->flows.size());
+  for (const FlowEntry& entry : flow->flows) {
+    solution.plan.push_back({.row = entry.row,
+                             .col = entry.col,
+                             .mass = static_cast<double>(entry.flow) / total_mass,
+                             .cost = costs.at(entry.row, entry.col)});
+  }
+  solution.u = std::move(flow->u);
+  solution.v = std::move(flow->v);
+  solution.weight_rounding_bound = max_cost_q * (row_variation + col_variation);
+  return solution;
+}
+
+// Largest |plan marginal - transported weight| over both sides.
+double MarginalError(const Solution& solution) {
+  std::vector<double> row_mass(solution.row_weights.size(), 0.0);
+  std::vector<double> col_mass(solution.col_weights.size(), 0.0);
+  for (const PlanEntry& entry : solution.plan) {
+    row_mass[entry.row] += entry.mass;
+    col_mass[entry.col] += entry.mass;
+  }
+  double error = 0.0;
+  for (size_t i = 0; i < row_mass.size(); ++i) {
+    error = std::max(error, std::abs(row_mass[i] - solution.row_weights[i]));
+  }
+  for (size_t j = 0; j < col_mass.size(); ++j) {
+    error = std::max(error, std::abs(col_mass[j] - solution.col_weights[j]));
+  }
+  return error;
+}
+
+absl::Status ValidateCosts(const CostMatrix& costs) {
+  if (costs.rows == 0 || costs.cols == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "transport needs at least one row and one column, got ", costs.rows, " x ", costs.cols));
+  }
+  if (costs.values.size() != costs.rows * costs.cols) {
+    return absl::InvalidArgumentError(absl::StrCat("cost matrix of ", costs.rows, " x ", costs.cols,
+                                                   " holds ", costs.values.size(), " values"));
+  }
+  for (size_t k = 0; k < costs.values.size(); ++k) {
+    if (!std::isfinite(costs.values[k]) || costs.values[k] < 0.0) {
+      return absl::InvalidArgumentError(absl::StrCat("cost (", k / costs.cols, ", ", k % costs.cols,
+                                                     ") = ", costs.values[k],
+                                                     " is not a finite non-negative number"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<TransportResult> Solve(const CostMatrix& costs, const TransportOptions& options) {
+  const double q = options.order;
+  if (absl::Status status = ValidateOrder(q); !status.ok()) return status;
+  if (absl::Status status = ValidateCosts(costs); !status.ok()) return status;
+  absl::StatusOr<SideWeights> rows =
+      NormaliseWeights("row_weights", options.row_weights, costs.rows, "rows");
+  if (!rows.ok()) return rows.status();
+  absl::StatusOr<SideWeights> cols =
+      NormaliseWeights("col_weights", options.col_weights, costs.cols, "columns");
+  if (!cols.ok()) return cols.status();
+
+  CostMatrix powered;
+  if (q != 1.0) {
+    powered = CostMatrix(costs.rows, costs.cols);
+    for (size_t k = 0; k < costs.values.size(); ++k) {
+      const double c = costs.values[k];
+      powered.values[k] = q == 2.0 ? c * c : std::pow(c, q);
+      if (std::isinf(powered.values[k])) {
+        return absl::InvalidArgumentError(absl::StrCat("cost (", k / costs.cols, ", ",
+                                                       k % costs.cols, ") = ", c, " to the power ",
+                                                       q, " overflows"));
+      }
+    }
+  }
+  const CostMatrix& costs_to_q = q != 1.0 ? powered : costs;
+  const double max_cost_q = *std::max_element(costs_to_q.values.begin(), costs_to_q.values.end());
+
+  absl::StatusOr<Solution> solution =
+      costs.rows == costs.cols && rows->uniform && cols->uniform
+          ? SolveByAssignment(costs, costs_to_q)
+          : SolveByNetworkSimplex(costs, costs_to_q, *rows, *cols, max_cost_q);
+  if (!solution.ok()) return solution.status();
+
+  RefineDuals(costs_to_q, solution->u, solution->v);
+  TransportCertificate certificate =
+      CertifyPlan(costs_to_q, solution->row_weights, solution->col_weights, solution->plan,
+                  std::move(solution->u), std::move(solution->v));
+  // The absolute term covers costs down in the subnormal range, where every
+  // operation may round by up to half the smallest subnormal.
+  const double tolerance =
+      kRelativeTolerance * max_cost_q + 4.0 * static_cast<double>(costs.rows + costs.cols) *
+                                            std::numeric_limits<double>::denorm_min();
+  const std::string solver_name(TransportSolverName(solution->solver));
+  // Negated comparisons so that a NaN fails too.
+  if (!(certificate.max_dual_violation <= tolerance)) {
+    return absl::InternalError(absl::StrCat(solver_name, " duals violate u_i + v_j <= C_ij^q by ",
+                                            certificate.max_dual_violation, " > tolerance ",
+                                            tolerance));
+  }
+  if (!(certificate.primal_dual_gap <= tolerance)) {
+    return absl::InternalError(absl::StrCat(
+        solver_name, " plan is not certified optimal: primal ", certificate.primal, ", dual ",
+        certificate.dual, ", gap ", certificate.primal_dual_gap, " > tolerance ", tolerance));
+  }
+  // Masses sum to 1 on each side; their rounding is a few eps per entry.
+  if (const double error = MarginalError(*solution); !(error <= kRelativeTolerance)) {
+    return absl::InternalError(absl::StrCat(solver_name, " plan misses the weights by ", error));
+  }
+
+  TransportResult result;
+  result.order = q;
+  result.solver = solution->solver;
+  result.row_contributions.assign(costs.rows, 0.0);
+  result.col_contributions.assign(costs.cols, 0.0);
+  for (const PlanEntry& entry : solution->plan) {
+    const double contribution = entry.mass * costs_to_q.at(entry.row, entry.col);
+    result.row_contributions[entry.row] += contribution;
+    result.col_contributions[entry.col] += contribution;
+  }
+  result.distance = q == 1.0 ? certificate.primal : std::pow(certificate.primal, 1.0 / q);
+  result.row_weights = std::move(solution->row_weights);
+  result.col_weights = std::move(solution->col_weights);
+  result.plan = std::move(solution->plan);
+  result.certificate = std::move(certificate);
+  result.weight_rounding_bound = solution->weight_rounding_bound;
+  return result;
+}
+
+}  // namespace
+
+absl::Status ValidateOrder(double q) {
+  if (!std::isfinite(q) || q < 1.0) {
+    return InvalidFieldError("order", absl::StrCat("must be a finite number >= 1, got ", q));
+  }
+  return absl::OkStatus();
+}
+
+std::string_view TransportSolverName(TransportSolver solver) {
+  switch (solver) {
+    case TransportSolver::kAssignment:
+      return "assignment";
+    case TransportSolver::kNetworkSimplex:
+      return "network_simplex";
+  }
+  return "unknown";
+}
+
+absl::Status ValidateTransportOptions(const TransportOptions& options, size_t rows, size_t cols) {
+  if (absl::Status status = ValidateOrder(options.order); !status.ok()) return status;
+  if (absl::StatusOr<SideWeights> side =
+          NormaliseWeights("row_weights", options.row_weights, rows, "rows");
+      !side.ok()) {
+    return side.status();
+  }
+  return NormaliseWeights("col_weights", options.col_weights, cols, "columns").status();
+}
+
+absl::StatusOr<TransportResult> SolveTransport(const CostMatrix& costs,
+                                               const TransportOptions& options) {
+  try {
+    return Solve(costs, options);
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(absl::StrCat("out of memory solving a ", costs.rows, " x ",
+                                                     costs.cols, " transport problem"));
+  }
+}
+
+TransportCertificate CertifyPlan(const CostMatrix& costs_to_q, const std::vector<double>& row_mass,
+                                 const std::vector<double>& col_mass,
+                                 const std::vector<PlanEntry>& plan, std::vector<double> u,
+                                 std::vector<double> v) {
+  TransportCertificate certificate;
+  const size_t rows = costs_to_q.rows;
+  const size_t cols = costs_to_q.cols;
+  const auto finite = [](const std::vector<double>& x) {
+    return std::all_of(x.begin(), x.end(), [](double e) { return std::isfinite(e); });
+  };
+  // Weak duality proves optimality only for a feasible plan: no negative mass.
+  const auto in_range = [&](const PlanEntry& entry) {
+    return entry.row >= 0 && static_cast<size_t>(entry.row) < rows && entry.col >= 0 &&
+           static_cast<size_t>(entry.col) < cols && std::isfinite(entry.mass) && entry.mass >= 0.0;
+  };
+  const bool well_formed = costs_to_q.values.size() == rows * cols && u.size() == rows &&
+                           v.size() == cols && row_mass.size() == rows && col_mass.size() == cols &&
+                           finite(u) && finite(v) &&
+                           std::all_of(plan.begin(), plan.end(), in_range);
+  if (!well_formed) {
+    // Nothing is certified by potentials that do not fit the problem.
+    certificate.max_dual_violation = kInf;
+    certificate.primal_dual_gap = kInf;
+  } else {
+    for (const PlanEntry& entry : plan) {
+      certificate.primal += entry.mass * costs_to_q.at(entry.row, entry.col);
+    }
+    for (size_t i = 0; i < rows; ++i) certificate.dual += row_mass[i] * u[i];
+    for (size_t j = 0; j < cols; ++j) certificate.dual += col_mass[j] * v[j];
+    double violation = 0.0;
+    for (size_t i = 0; i < rows; ++i) {
+      const double* row = costs_to_q.values.data() + i * cols;
+      for (size_t j = 0; j < cols; ++j) violation = std::max(violation, u[i] + v[j] - row[j]);
+    }
+    certificate.max_dual_violation = violation;
+    const double gap = std::abs(certificate.primal - certificate.dual);
+    certificate.primal_dual_gap = std::isnan(gap) ? kInf : gap;
+  }
+  certificate.u = std::move(u);
+  certificate.v = std::move(v);
+  return certificate;
+}
+
+}  // namespace wasserwarp

@@ -1,0 +1,387 @@
+// The lane-parallel TWED kernel, compiled once per SIMD target by Highway's
+// foreach_target.h (which re-includes this file) and picked at run time.
+//
+// Bit equality with the scalar strip kernel (twed_kernel.h) rests on three
+// things: every lane evaluates the same expressions in the same order; the
+// whole library is built with -ffp-contract=off, so that neither kernel
+// fuses a multiply and an add into an FMA (GCC contracts by default in C++,
+// and the AVX2 and AVX-512 targets have FMA); and Min, Abs and Sqrt are
+// exact or correctly rounded in both. (Min differs from std::min only for
+// NaN and signed zeros, and no cell holds either: costs are sums of
+// absolute values, square roots and +inf.)
+
+#ifndef HWY_DISABLED_TARGETS
+// SSE4's two lanes are not worth the compile time; scalar code covers it.
+#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
+#endif
+
+#include "twed/twed_batch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "twed/twed_kernel.h"
+#include "wasserwarp/cancellation.h"
+
+#ifndef WASSERWARP_SRC_TWED_BATCH_CC_ONCE_
+#define WASSERWARP_SRC_TWED_BATCH_CC_ONCE_
+namespace wasserwarp::twed_internal {
+
+// One row series against a LaneBatch, as the per-target kernels take it.
+struct KernelArgs {
+  enum class Norm { kOneChannel, kL1, kL2 } norm;
+  // Every value of both sides is moderate (ModerateValues), so that FmaSqrt
+  // may take the square roots.
+  bool moderate;
+  double nu;
+  ptrdiff_t rows;
+  // Sample 0 (the virtual one) of the row series; rows 1..rows follow.
+  const double* a_values;
+  const double* a_times;
+  const double* a_dels;
+  const LaneBatch* batch;
+  double* out;
+  const CancellationToken* cancel;
+};
+
+// Whether every value is 0 or 2^-400 <= |v| <= 2^400. Then every sum of
+// squared differences is 0 or in [2^-904, 2^805] (a non-zero difference is
+// at least ulp(2^-400) = 2^-452), the domain of FmaSqrt (twed_sqrt-inl.h).
+inline bool ModerateValues(std::span<const double> values) {
+  return std::all_of(values.begin(), values.end(), [](double v) {
+    return v == 0.0 || (std::abs(v) >= 0x1p-400 && std::abs(v) <= 0x1p400);
+  });
+}
+
+}  // namespace wasserwarp::twed_internal
+#endif  // WASSERWARP_SRC_TWED_BATCH_CC_ONCE_
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "twed/twed_batch.cc"
+#include "hwy/aligned_allocator.h"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "twed/twed_sqrt-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace wasserwarp::twed_internal::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
+
+// Emulated lanes are slower than the scalar kernel: callers use Twed().
+size_t BatchLanesImpl() { return 0; }
+bool BatchTwedImpl(const KernelArgs& /*args*/) { HWY_ABORT("no SIMD target for BatchTwed"); }
+void LaneSqrtForTestImpl(const double* x, double* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = std::sqrt(x[i]);
+}
+
+#else
+
+using D = hn::ScalableTag<double>;
+using V = hn::Vec<D>;
+
+// The per-lane twins of the cost functors in twed_kernel.h. Row holds one
+// sample of the row series, broadcast to every lane once per strip; `b`
+// points at a column record, channel k's lanes at b + k * lanes.
+// `fma_sqrt` asks for FmaSqrt in place of the divider where the functor may
+// use it.
+struct LaneOneChannel {
+  using Row = V;
+  Row Broadcast(D d, const double* a) const { return hn::Set(d, *a); }
+  V operator()(D d, const Row& a, const double* b, size_t /*lanes*/, bool /*fma_sqrt*/) const {
+    return hn::Abs(hn::Sub(a, hn::Load(d, b)));
+  }
+};
+
+// Sums |a_k - b_k| (L1) or (a_k - b_k)^2 (L2) as the scalar functors do, but
+// from the first term instead of 0.0 + first term: the same bits, as no term
+// is -0.
+template <bool kL2>
+HWY_INLINE V NormTerm(V a, V b) {
+  const V diff = hn::Sub(a, b);
+  return kL2 ? hn::Mul(diff, diff) : hn::Abs(diff);
+}
+
+// A compile-time channel count keeps the broadcast samples in registers.
+// kFmaSqrt: the values are moderate enough for FmaSqrt (ModerateValues).
+template <size_t C, bool kL2, bool kFmaSqrt>
+struct LaneFixedNorm {
+  struct Row {
+    V v[C];
+  };
+  Row Broadcast(D d, const double* a) const {
+    Row row;
+    for (size_t k = 0; k < C; ++k) row.v[k] = hn::Set(d, a[k]);
+    return row;
+  }
+  V operator()(D d, const Row& a, const double* b, size_t lanes, bool fma_sqrt) const {
+    V sum = NormTerm<kL2>(a.v[0], hn::Load(d, b));
+    for (size_t k = 1; k < C; ++k) {
+      sum = hn::Add(sum, NormTerm<kL2>(a.v[k], hn::Load(d, b + k * lanes)));
+    }
+    if constexpr (!kL2) return sum;
+#if HWY_TARGET <= HWY_AVX3
+    if (kFmaSqrt && fma_sqrt) return FmaSqrt(d, sum);
+#endif
+    return hn::Sqrt(sum);
+  }
+};
+
+template <bool kL2>
+struct LaneNorm {
+  size_t channels;
+  using Row = const double*;
+  Row Broadcast(D /*d*/, const double* a) const { return a; }
+  V operator()(D d, const Row& a, const double* b, size_t lanes, bool /*fma_sqrt*/) const {
+    V sum = NormTerm<kL2>(hn::Set(d, a[0]), hn::Load(d, b));
+    for (size_t k = 1; k < channels; ++k) {
+      sum = hn::Add(sum, NormTerm<kL2>(hn::Set(d, a[k]), hn::Load(d, b + k * lanes)));
+    }
+    return kL2 ? hn::Sqrt(sum) : sum;
+  }
+};
+
+// Rows per strip, as in the scalar kernel: enough independent add+min
+// chains to fill the pipeline. Measured at length 1000 on one channel:
+// AVX-512 0.36 ns per cell with 3 rows, 0.31 with 4 (5 would spill its 32
+// registers); AVX2 0.65 with 2, 0.52 with 3.
+constexpr int kStripRows = HWY_TARGET <= HWY_AVX3 ? 4 : 3;
+static_assert(kStripRows - 1 <= LaneBatch::kBatchPad);
+
+// StripRows of twed_kernel.h with a vector of pairs in place of each double.
+// `dd` interleaves per column the lanes of D(i0-1, j) and of (D + L)(i0-1, j).
+template <int R, class Cost>
+void StripRows(const Cost& cost, const KernelArgs& args, ptrdiff_t i0, double* dd) {
+  const D d;
+  const size_t lanes = hn::Lanes(d);
+  const LaneBatch& batch = *args.batch;
+  const size_t c = batch.channels();
+  const ptrdiff_t record = static_cast<ptrdiff_t>(batch.record_size());
+  const ptrdiff_t cell = 2 * static_cast<ptrdiff_t>(lanes);
+  const double* column_zero = batch.column_zero();
+  const ptrdiff_t m = batch.longest();
+  const V nu = hn::Set(d, args.nu);
+  const V inf = hn::Set(d, kInf);
+
+  typename Cost::Row ai[R];
+  V tai[R];
+  V del_a[R];
+  V lane_d[R];
+  V lane_dl[R];
+  V lane_dl_old[R];
+  for (int k = 0; k < R; ++k) {
+    ai[k] = cost.Broadcast(d, args.a_values + (i0 + k) * c);
+    tai[k] = hn::Set(d, args.a_times[i0 + k]);
+    del_a[k] = hn::Set(d, args.a_dels[i0 + k]);
+    lane_d[k] = inf;
+    lane_dl[k] = inf;
+    lane_dl_old[k] = inf;
+  }
+  V diag0 = hn::Load(d, dd + lanes);
+  for (ptrdiff_t s = 1; s <= m + R - 1; ++s) {
+    const V up0 = hn::Load(d, dd + s * cell);
+    const V next_diag0 = hn::Load(d, dd + s * cell + lanes);
+#pragma GCC unroll 8
+    for (int k = R - 1; k >= 0; --k) {
+      const double* b = column_zero + (s - k) * record;
+      // Row 0 takes its square roots from FmaSqrt where allowed, the others
+      // from the divider: one row in four balances the FMA ports against the
+      // divider (three channels at length 1000: 0.79 ns per cell, against
+      // 1.07 with the divider alone, 0.84 with two rows of four on FmaSqrt
+      // and 1.0 with all four).
+      const V l = hn::Add(cost(d, ai[k], b, lanes, k == 0),
+                          hn::Mul(nu, hn::Abs(hn::Sub(tai[k], hn::Load(d, b + c * lanes)))));
+      const V diag = hn::Add(k == 0 ? diag0 : lane_dl_old[k - 1], l);
+      const V up = hn::Add(k == 0 ? up0 : lane_d[k - 1], del_a[k]);
+      const V side = hn::Add(lane_d[k], hn::Load(d, b + (c + 1) * lanes));
+      const V cur = hn::Min(hn::Min(diag, up), side);
+      lane_dl_old[k] = lane_dl[k];
+      lane_d[k] = cur;
+      lane_dl[k] = hn::Add(cur, l);
+    }
+    hn::Store(lane_d[R - 1], d, dd + (s - R + 1) * cell);
+    hn::Store(lane_dl[R - 1], d, dd + (s - R + 1) * cell + lanes);
+    diag0 = next_diag0;
+  }
+}
+
+template <int R, class Cost>
+void LastRows(ptrdiff_t rows, const Cost& cost, const KernelArgs& args, ptrdiff_t i0, double* dd) {
+  if constexpr (R > 0) {
+    if (rows == R) {
+      StripRows<R>(cost, args, i0, dd);
+    } else {
+      LastRows<R - 1>(rows, cost, args, i0, dd);
+    }
+  }
+}
+
+// Whether all rows were computed, that is, args.cancel was not found cancelled.
+template <class Cost>
+bool BatchTwedWith(const Cost& cost, const KernelArgs& args) {
+  const size_t lanes = hn::Lanes(D());
+  const LaneBatch& batch = *args.batch;
+  HWY_ASSERT(batch.lanes() == lanes);
+  const ptrdiff_t pad = LaneBatch::kBatchPad;
+  const ptrdiff_t cell = 2 * static_cast<ptrdiff_t>(lanes);
+  const ptrdiff_t width = batch.longest() + 1 + 2 * pad;
+  hwy::AlignedFreeUniquePtr<double[]> buffer = hwy::AllocateAligned<double>(width * cell);
+  std::fill_n(buffer.get(), width * cell, kInf);
+  double* dd = buffer.get() + pad * cell;
+  std::fill_n(dd, cell, 0.0);
+  const ptrdiff_t n = args.rows;
+  CancelPoller poller(args.cancel);
+  const uint64_t strip_cells =
+      static_cast<uint64_t>(kStripRows) * lanes * static_cast<uint64_t>(batch.longest());
+  ptrdiff_t i = 1;
+  for (; i + kStripRows - 1 <= n; i += kStripRows) {
+    if (poller.Cancelled(strip_cells)) return false;
+    StripRows<kStripRows>(cost, args, i, dd);
+  }
+  LastRows<kStripRows - 1>(n - i + 1, cost, args, i, dd);
+  const std::span<const ptrdiff_t> lengths = batch.lengths();
+  for (size_t k = 0; k < lengths.size(); ++k) args.out[k] = dd[lengths[k] * cell + k];
+  return true;
+}
+
+template <bool kL2, bool kFmaSqrt>
+bool BatchTwedNorm(const KernelArgs& args) {
+  switch (args.batch->channels()) {
+    case 2:
+      return BatchTwedWith(LaneFixedNorm<2, kL2, kFmaSqrt>{}, args);
+    case 3:
+      return BatchTwedWith(LaneFixedNorm<3, kL2, kFmaSqrt>{}, args);
+    case 4:
+      return BatchTwedWith(LaneFixedNorm<4, kL2, kFmaSqrt>{}, args);
+    default:
+      return BatchTwedWith(LaneNorm<kL2>{args.batch->channels()}, args);
+  }
+}
+
+size_t BatchLanesImpl() { return hn::Lanes(D()); }
+
+void LaneSqrtForTestImpl(const double* x, double* out, size_t n) {
+  const D d;
+  for (size_t i = 0; i < n; i += hn::Lanes(d)) {
+#if HWY_TARGET <= HWY_AVX3
+    hn::StoreU(FmaSqrt(d, hn::LoadU(d, x + i)), d, out + i);
+#else
+    hn::StoreU(hn::Sqrt(hn::LoadU(d, x + i)), d, out + i);
+#endif
+  }
+}
+
+bool BatchTwedImpl(const KernelArgs& args) {
+  switch (args.norm) {
+    case KernelArgs::Norm::kOneChannel:
+      return BatchTwedWith(LaneOneChannel{}, args);
+    case KernelArgs::Norm::kL1:
+      return BatchTwedNorm<false, false>(args);
+    case KernelArgs::Norm::kL2:
+#if HWY_TARGET <= HWY_AVX3
+      if (args.moderate) return BatchTwedNorm<true, true>(args);
+#endif
+      return BatchTwedNorm<true, false>(args);
+  }
+}
+
+#endif  // HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
+
+}  // namespace wasserwarp::twed_internal::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace wasserwarp::twed_internal {
+
+HWY_EXPORT(BatchLanesImpl);
+HWY_EXPORT(BatchTwedImpl);
+HWY_EXPORT(LaneSqrtForTestImpl);
+
+size_t BatchLanes() { return HWY_DYNAMIC_DISPATCH(BatchLanesImpl)(); }
+
+bool BatchSupports(size_t channels, const TwedParams& params) {
+  return !params.time_window && (channels == 1 || params.p == 1.0 || params.p == 2.0);
+}
+
+LaneBatch::LaneBatch(std::span<const Series* const> series, const TwedParams& params, size_t lanes)
+    : lanes_(lanes), channels_(series.front()->num_channels()) {
+  for (const Series* s : series) {
+    lengths_.push_back(static_cast<ptrdiff_t>(s->samples()));
+    longest_ = std::max(longest_, lengths_.back());
+    moderate_ = moderate_ && ModerateValues(s->values);
+  }
+  const size_t columns = longest_ + 1 + 2 * kBatchPad;
+  constexpr size_t kAlign = 64;  // the widest vector: loads never split a cache line
+  const size_t bytes = (columns * record_size() * sizeof(double) + kAlign - 1) / kAlign * kAlign;
+  records_.reset(static_cast<double*>(std::aligned_alloc(kAlign, bytes)));
+  std::fill_n(records_.get(), columns * record_size(), 0.0);
+  WithCost(channels_, params.p, [&](const auto& cost) {
+    for (size_t lane = 0; lane < series.size(); ++lane) {
+      // The scalar kernel's deletion costs, computed by the same code.
+      const Side side(*series[lane], 0, cost, params.nu, params.lambda);
+      for (ptrdiff_t j = 1; j <= side.size(); ++j) {
+        double* r = records_.get() + (j + kBatchPad) * record_size();
+        for (size_t k = 0; k < channels_; ++k) r[k * lanes_ + lane] = side.sample(j, channels_)[k];
+        r[channels_ * lanes_ + lane] = side.time(j);
+        r[(channels_ + 1) * lanes_ + lane] = side.del(j);
+      }
+    }
+    return 0;
+  });
+}
+
+absl::Status BatchTwed(const Series& a, const LaneBatch& batch, const TwedParams& params,
+                       std::span<double> out, const CancellationToken* cancel) {
+  const size_t c = batch.channels();
+  HWY_ASSERT(BatchSupports(c, params));
+  if (cancel != nullptr && cancel->cancelled()) return TwedCancelledError();
+  const bool completed = WithCost(c, params.p, [&](const auto& cost) {
+    using Cost = std::decay_t<decltype(cost)>;
+    const Side side(a, 0, cost, params.nu, params.lambda);
+    const KernelArgs::Norm norm = std::is_same_v<Cost, OneChannelCost>
+                                      ? KernelArgs::Norm::kOneChannel
+                                  : std::is_same_v<Cost, L1Cost> ? KernelArgs::Norm::kL1
+                                                                 : KernelArgs::Norm::kL2;
+    const KernelArgs args{.norm = norm,
+                          .moderate = batch.moderate() && ModerateValues(a.values),
+                          .nu = params.nu,
+                          .rows = side.size(),
+                          .a_values = side.sample(0, c),
+                          .a_times = side.times(),
+                          .a_dels = side.dels(),
+                          .batch = &batch,
+                          .out = out.data(),
+                          .cancel = cancel};
+    return HWY_DYNAMIC_DISPATCH(BatchTwedImpl)(args);
+  });
+  return completed ? absl::OkStatus() : TwedCancelledError();
+}
+
+void LaneSqrtForTest(std::span<const double> x, std::span<double> out) {
+  HWY_DYNAMIC_DISPATCH(LaneSqrtForTestImpl)(x.data(), out.data(), x.size());
+}
+
+std::vector<BatchTarget> AvailableBatchTargets() {
+  std::vector<BatchTarget> targets;
+  for (int64_t bits = hwy::SupportedTargets() & HWY_TARGETS; bits != 0; bits &= bits - 1) {
+    const int64_t target = bits & -bits;
+    targets.push_back({target, hwy::TargetName(target)});
+  }
+  return targets;
+}
+
+void ForceBatchTarget(int64_t id) {
+  hwy::SetSupportedTargetsForTest(id);
+  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+}
+
+}  // namespace wasserwarp::twed_internal
+#endif  // HWY_ONCE

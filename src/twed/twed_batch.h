@@ -1,0 +1,100 @@
+// TWED of one series against several others at once, one pair per SIMD lane.
+//
+// Each lane evaluates exactly the scalar strip kernel's expressions in the
+// same order (twed_kernel.h), so every lane's distance is bit-identical to
+// Twed() of its pair, whatever it shares a vector with. The SIMD width is
+// chosen at run time (Highway dynamic dispatch): AVX-512 where the CPU has
+// it, else AVX2; without either BatchLanes() is 0 and callers use Twed().
+
+#ifndef WASSERWARP_SRC_TWED_TWED_BATCH_H_
+#define WASSERWARP_SRC_TWED_TWED_BATCH_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "wasserwarp/cancellation.h"
+#include "wasserwarp/series.h"
+#include "wasserwarp/twed.h"
+
+namespace wasserwarp::twed_internal {
+
+// Lanes per vector of the SIMD target dispatched to on this CPU; 0 when
+// that target is the portable scalar one.
+size_t BatchLanes();
+
+// Whether BatchTwed computes pairs of `channels`-channel series under
+// `params`: not with a time window (banded pairs stay on the scalar kernel,
+// whose bands skip the forbidden cells) and not for Lp norms other than
+// p = 1 and 2 on several channels (std::pow has no bit-identical SIMD twin).
+bool BatchSupports(size_t channels, const TwedParams& params);
+
+// Up to `lanes` series side by side: per column j one record of the lanes'
+// channel values, times and deletion costs, each a vector of `lanes`
+// doubles. Shorter series are padded with zeros after their end, which only
+// columns past their own length read.
+class LaneBatch {
+ public:
+  // Every series must be valid with the same channel count as the others,
+  // and BatchSupports must hold.
+  LaneBatch(std::span<const Series* const> series, const TwedParams& params, size_t lanes);
+
+  size_t lanes() const { return lanes_; }
+  size_t size() const { return lengths_.size(); }
+  size_t channels() const { return channels_; }
+  ptrdiff_t longest() const { return longest_; }
+  std::span<const ptrdiff_t> lengths() const { return lengths_; }
+  // Whether every value is moderate enough for the fast exact square root
+  // (see twed_batch.cc).
+  bool moderate() const { return moderate_; }
+  // The record of column 0 (the virtual sample); columns from -kBatchPad to
+  // longest() + kBatchPad exist.
+  const double* column_zero() const { return records_.get() + kBatchPad * record_size(); }
+  size_t record_size() const { return (channels_ + 2) * lanes_; }
+
+  // Columns the skewed strip kernel reads beyond either end of the batch.
+  static constexpr ptrdiff_t kBatchPad = 3;
+
+ private:
+  size_t lanes_;
+  size_t channels_;
+  ptrdiff_t longest_ = 0;
+  bool moderate_ = true;
+  std::vector<ptrdiff_t> lengths_;
+  // Aligned to the widest vector, so that records load without line splits.
+  std::unique_ptr<double[], decltype(&std::free)> records_{nullptr, &std::free};
+};
+
+// out[k] = TWED(a, k-th series of the batch) for k < batch.size(), the same
+// bits Twed() returns (+inf where Twed() reports that the distance
+// overflows). `a` must be valid with the batch's channel count, `params`
+// the batch's, and BatchLanes() still batch.lanes(). Cancelled, with `out`
+// unspecified, once `cancel` is found cancelled (polled as Twed() does).
+absl::Status BatchTwed(const Series& a, const LaneBatch& batch, const TwedParams& params,
+                       std::span<double> out, const CancellationToken* cancel = nullptr);
+
+// For tests: the dispatch targets compiled in and supported by this CPU,
+// best first, the portable scalar one last.
+struct BatchTarget {
+  int64_t id;
+  std::string name;
+};
+std::vector<BatchTarget> AvailableBatchTargets();
+
+// For tests: out[i] = sqrt(x[i]) as the dispatched kernel takes square
+// roots where it may use the FMA ports (twed_sqrt-inl.h), for x[i] = 0 or in
+// [2^-904, 2^805]; x.size() a multiple of BatchLanes().
+void LaneSqrtForTest(std::span<const double> x, std::span<double> out);
+
+// For tests: dispatches to `id` (one of AvailableBatchTargets()) from now
+// on; 0 restores the best target.
+void ForceBatchTarget(int64_t id);
+
+}  // namespace wasserwarp::twed_internal
+
+#endif  // WASSERWARP_SRC_TWED_TWED_BATCH_H_

@@ -1,0 +1,258 @@
+#include "wasserwarp/verdict.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "verdict/resampling.h"
+#include "verdict/resampling_rng.h"
+#include "verdict/resampling_summary.h"
+#include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/field_error.h"
+#include "wasserwarp/transport.h"
+
+namespace wasserwarp {
+namespace {
+
+constexpr int kMaxPermutations = 1'000'000;
+
+// Each resample's generator is seeded from (seed, k, stream): the test and
+// the baseline draw independent numbers from one user seed.
+constexpr uint64_t kPermutationStream = 1;
+constexpr uint64_t kBaselineStream = 2;
+
+// A relabelling that reproduces the observed split gives the statistic to
+// the last bit; one that gives an equally good split through other runs
+// (duplicated runs, symmetric costs) may differ in the last bits of a sum.
+// Both are ties and count as at least as extreme.
+constexpr double kTieTolerance = 1e-12;
+
+absl::Status CheckThreshold(absl::string_view field, const std::optional<double>& value) {
+  if (value && (!std::isfinite(*value) || *value < 0.0)) {
+    return InvalidFieldError(field, absl::StrCat("must be a finite number >= 0, got ", *value));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPooled(const CostMatrix& pooled, size_t simulation_runs, double order) {
+  if (pooled.rows != pooled.cols || pooled.values.size() != pooled.rows * pooled.cols) {
+    return absl::InvalidArgumentError(absl::StrCat("the pooled cost matrix must be square, got ",
+                                                   pooled.rows, " x ", pooled.cols, " with ",
+                                                   pooled.values.size(), " values"));
+  }
+  if (simulation_runs < 1 || simulation_runs >= pooled.rows) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a verdict needs at least one simulated and one reference run, got ",
+                     simulation_runs, " simulated of ", pooled.rows, " pooled runs"));
+  }
+  if (absl::Status status = ValidateOrder(order); !status.ok()) return status;
+  for (size_t k = 0; k < pooled.values.size(); ++k) {
+    if (!std::isfinite(pooled.values[k]) || pooled.values[k] < 0.0) {
+      return absl::InvalidArgumentError(absl::StrCat("pooled cost (", k / pooled.cols, ", ",
+                                                     k % pooled.cols, ") = ", pooled.values[k],
+                                                     " is not a finite non-negative number"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// W_q with uniform weights between the runs `rows` and the runs `cols` of
+// the pooled matrix.
+absl::StatusOr<double> GroupDistance(const CostMatrix& pooled, const std::vector<size_t>& rows,
+                                     const std::vector<size_t>& cols, double order) {
+  CostMatrix costs(rows.size(), cols.size());
+  for (size_t r = 0; r < rows.size(); ++r) {
+    for (size_t c = 0; c < cols.size(); ++c) costs.at(r, c) = pooled.at(rows[r], cols[c]);
+  }
+  TransportOptions options;
+  options.order = order;
+  absl::StatusOr<TransportResult> result = SolveTransport(costs, options);
+  if (!result.ok()) return result.status();
+  return result->distance;
+}
+
+std::vector<size_t> Range(size_t begin, size_t end) {
+  std::vector<size_t> indices(end - begin);
+  std::iota(indices.begin(), indices.end(), begin);
+  return indices;
+}
+
+// Sorted, so that the same set of runs always gives the same cost matrix.
+std::vector<size_t> SortedSlice(const std::vector<size_t>& indices, size_t begin, size_t end) {
+  std::vector<size_t> slice(indices.begin() + begin, indices.begin() + end);
+  std::sort(slice.begin(), slice.end());
+  return slice;
+}
+
+// The permutation test: under the null hypothesis that simulated and
+// reference runs come from one distribution, every relabelling of the pooled
+// runs into groups of n and m is as likely as the observed one, so the rank
+// of the observed W among relabelled ones is uniform.
+absl::StatusOr<double> PermutationPValue(const CostMatrix& pooled, size_t n, double order,
+                                         double statistic, const VerdictOptions& options,
+                                         resampling::ResampleLoop& loop) {
+  const size_t runs = pooled.rows;
+  const auto permutations = static_cast<size_t>(options.permutations);
+  std::vector<double> permuted(permutations);
+  absl::Status status = loop.Run(permutations, 1, [&](size_t k) -> absl::Status {
+    resampling::ResampleRng rng(options.seed, k, kPermutationStream);
+    std::vector<size_t> relabelled = Range(0, runs);
+    resampling::ShuffleFront(relabelled, n, rng);
+    absl::StatusOr<double> w = GroupDistance(pooled, SortedSlice(relabelled, 0, n),
+                                             SortedSlice(relabelled, n, runs), order);
+    if (!w.ok()) return w.status();
+    permuted[k] = *w;
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  const double tie_floor = statistic - kTieTolerance * statistic;
+  const auto extreme = static_cast<size_t>(
+      std::count_if(permuted.begin(), permuted.end(), [&](double w) { return w >= tie_floor; }));
+  return static_cast<double>(1 + extreme) / static_cast<double>(permutations + 1);
+}
+
+// Needs at least 2 reference runs.
+absl::StatusOr<Baseline> ComputeBaseline(const CostMatrix& pooled, size_t n, double order,
+                                         const VerdictOptions& options,
+                                         resampling::ResampleLoop& loop) {
+  const size_t runs = pooled.rows;
+  const size_t h = std::min((runs - n) / 2, n);
+  const auto splits = static_cast<size_t>(options.permutations);
+  std::vector<double> ref_ref(splits);
+  std::vector<double> sim_ref(splits);
+  absl::Status status = loop.Run(splits, 2, [&](size_t k) -> absl::Status {
+    resampling::ResampleRng rng(options.seed, k, kBaselineStream);
+    std::vector<size_t> references = Range(n, runs);
+    resampling::ShuffleFront(references, 2 * h, rng);
+    std::vector<size_t> simulations = Range(0, n);
+    resampling::ShuffleFront(simulations, h, rng);
+    const std::vector<size_t> half = SortedSlice(references, h, 2 * h);
+    absl::StatusOr<double> within =
+        GroupDistance(pooled, SortedSlice(references, 0, h), half, order);
+    if (!within.ok()) return within.status();
+    absl::StatusOr<double> across =
+        GroupDistance(pooled, SortedSlice(simulations, 0, h), half, order);
+    if (!across.ok()) return across.status();
+    ref_ref[k] = *within;
+    sim_ref[k] = *across;
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+
+  const resampling::Summary within = resampling::Summarise(std::move(ref_ref));
+  const resampling::Summary across = resampling::Summarise(std::move(sim_ref));
+  Baseline baseline;
+  baseline.subset_size = static_cast<int>(h);
+  baseline.ref_ref_median = within.median;
+  baseline.ref_ref_p05 = within.p05;
+  baseline.ref_ref_p95 = within.p95;
+  baseline.sim_ref_median = across.median;
+  baseline.sim_ref_p05 = across.p05;
+  baseline.sim_ref_p95 = across.p95;
+  if (within.median > 0.0) {
+    baseline.ratio = across.median / within.median;
+  } else {
+    baseline.ratio = across.median > 0.0 ? std::numeric_limits<double>::infinity() : 1.0;
+  }
+  return baseline;
+}
+
+std::vector<VerdictRule> JudgeRules(const VerdictOptions& options, double distance,
+                                    const Verdict& verdict) {
+  std::vector<VerdictRule> rules;
+  const auto add = [&](const char* name, double value, double threshold, bool pass) {
+    rules.push_back({.name = name, .value = value, .threshold = threshold, .pass = pass});
+  };
+  if (options.max_distance) {
+    add("max_distance", distance, *options.max_distance, distance <= *options.max_distance);
+  }
+  if (options.max_ratio) {
+    const double ratio = verdict.baseline->ratio;
+    add("max_ratio", ratio, *options.max_ratio, ratio <= *options.max_ratio);
+  }
+  if (options.alpha) {
+    add("alpha", verdict.p_value, *options.alpha, verdict.p_value >= *options.alpha);
+  }
+  return rules;
+}
+
+}  // namespace
+
+absl::Status ValidateVerdictOptions(const VerdictOptions& options) {
+  if (options.permutations < 1 || options.permutations > kMaxPermutations) {
+    return InvalidFieldError(
+        "permutations",
+        absl::StrCat("must be between 1 and ", kMaxPermutations, ", got ", options.permutations));
+  }
+  if (absl::Status status = CheckThreshold("max_distance", options.max_distance); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = CheckThreshold("max_ratio", options.max_ratio); !status.ok()) {
+    return status;
+  }
+  if (options.alpha && !(*options.alpha > 0.0 && *options.alpha < 1.0)) {
+    return InvalidFieldError(
+        "alpha", absl::StrCat("must be between 0 and 1 (exclusive), got ", *options.alpha));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Verdict> DecideVerdict(const CostMatrix& pooled, size_t simulation_runs,
+                                      double distance, double order, const VerdictOptions& options,
+                                      const VerdictContext& context) {
+  if (absl::Status status = ValidateVerdictOptions(options); !status.ok()) return status;
+  if (absl::Status status = CheckPooled(pooled, simulation_runs, order); !status.ok()) {
+    return status;
+  }
+  if (context.max_threads < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_threads must be >= 0 (0: all cores), got ", context.max_threads));
+  }
+  const size_t runs = pooled.rows;
+  const size_t n = simulation_runs;
+  const size_t m = runs - n;
+  const bool with_baseline = m >= 2;
+  if (options.max_ratio && !with_baseline) {
+    return InvalidFieldError(
+        "max_ratio", absl::StrCat("needs at least 2 reference runs for its baseline, got ", m));
+  }
+
+  Verdict verdict;
+  verdict.permutations = options.permutations;
+  verdict.seed = options.seed;
+  absl::StatusOr<double> statistic = GroupDistance(pooled, Range(0, n), Range(n, runs), order);
+  if (!statistic.ok()) return statistic.status();
+  verdict.statistic = *statistic;
+
+  const auto permutations = static_cast<uint64_t>(options.permutations);
+  resampling::ResampleLoop loop(context, permutations * (with_baseline ? 3 : 1));
+  absl::StatusOr<double> p_value =
+      PermutationPValue(pooled, n, order, verdict.statistic, options, loop);
+  if (!p_value.ok()) return p_value.status();
+  verdict.p_value = *p_value;
+  if (with_baseline) {
+    absl::StatusOr<Baseline> baseline = ComputeBaseline(pooled, n, order, options, loop);
+    if (!baseline.ok()) return baseline.status();
+    verdict.baseline = *std::move(baseline);
+  }
+  loop.Finish();
+
+  verdict.rules = JudgeRules(options, distance, verdict);
+  if (!verdict.rules.empty()) {
+    verdict.pass = std::all_of(verdict.rules.begin(), verdict.rules.end(),
+                               [](const VerdictRule& rule) { return rule.pass; });
+  }
+  return verdict;
+}
+
+}  // namespace wasserwarp
