@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -11,11 +10,11 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "convert.h"
 #include "embedded_limits.h"
+#include "execution_flags.h"
 #include "one_off_validation.h"
 #include "output_file.h"
 #include "server_flags.h"
@@ -63,17 +62,9 @@ absl::StatusOr<CompareOptions> ReadOptions(const ParsedArgs& args) {
     return FlagError("--confidence", "must be between 0 and 1, e.g. 0.95");
   }
   options.confidence = *confidence;
-  if (const std::string* seed = args.Value("--seed")) {
-    if (!absl::SimpleAtoi(*seed, &options.seed)) {
-      return FlagError("--seed",
-                       absl::StrCat("expected a non-negative integer, got \"", *seed, "\""));
-    }
-  }
-  absl::StatusOr<std::optional<int>> threads = args.Integer("--threads");
-  if (!threads.ok()) return threads.status();
-  if (threads->has_value()) {
-    if (**threads < 1) return FlagError("--threads", "must be at least 1");
-    options.compute.max_threads = **threads;
+  if (absl::Status status = ReadFlag(kSeedFlag, args, options.seed); !status.ok()) return status;
+  if (absl::Status status = ReadFlag(kThreadsFlag, args, options.compute); !status.ok()) {
+    return status;
   }
   // The rest (--order) before any file is read.
   if (absl::Status status = ValidateCompareOptions(options); !status.ok()) return status;
@@ -245,8 +236,8 @@ std::vector<FlagSpec> CompareFlags() {
   flags.insert(flags.end(), std::begin(kRunFlags), std::end(kRunFlags));
   flags.insert(flags.end(), {{"--resamples", Arity::kOne},
                              {"--confidence", Arity::kOne},
-                             {"--seed", Arity::kOne},
-                             {"--threads", Arity::kOne},
+                             kSeedFlag,
+                             kThreadsFlag,
                              {"--json", Arity::kOne},
                              kServerFlag});
   flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());

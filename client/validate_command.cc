@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "absl/time/time.h"
 #include "convert.h"
 #include "embedded_limits.h"
+#include "execution_flags.h"
 #include "one_off_validation.h"
 #include "output_file.h"
 #include "run_flags.h"
@@ -39,11 +39,8 @@ absl::StatusOr<ValidationOptions> ReadOptions(const ParsedArgs& args) {
     return status;
   }
   if (absl::Status status = ReadVerdictFlags(args, options); !status.ok()) return status;
-  absl::StatusOr<std::optional<int>> threads = args.Integer("--threads");
-  if (!threads.ok()) return threads.status();
-  if (threads->has_value()) {
-    if (**threads < 1) return FlagError("--threads", "must be at least 1");
-    options.compute.max_threads = **threads;
+  if (absl::Status status = ReadFlag(kThreadsFlag, args, options.compute); !status.ok()) {
+    return status;
   }
   // The HTML report draws both matrices; the JSON holds them only with --cost-matrix.
   options.keep_cost_matrix = args.Has("--cost-matrix") || args.Has(kReportFlag);
@@ -186,8 +183,8 @@ absl::StatusOr<Judgement> RunValidate(const ParsedArgs& args) {
     }
     return ValidateHere(args, start);
   }
-  if (args.Has("--threads")) {
-    return FlagError("--threads",
+  if (args.Has(kThreadsFlag.name)) {
+    return FlagError(kThreadsFlag.name,
                      "does not go with --server, which decides how many cores "
                      "a validation gets");
   }
@@ -203,7 +200,7 @@ std::vector<FlagSpec> ValidateFlags() {
                              {"--json", Arity::kOne},
                              {kReportFlag, Arity::kOne},
                              {"--cost-matrix", Arity::kSwitch},
-                             {"--threads", Arity::kOne}});
+                             kThreadsFlag});
   flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
   return flags;
 }

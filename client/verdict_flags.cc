@@ -1,12 +1,11 @@
 #include "verdict_flags.h"
 
-#include <cstdint>
 #include <optional>
 #include <string>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "convert.h"
+#include "execution_flags.h"
 #include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/verdict.h"
 
@@ -17,7 +16,6 @@ constexpr char kMaxDistance[] = "--max-distance";
 constexpr char kMaxRatio[] = "--max-ratio";
 constexpr char kAlpha[] = "--alpha";
 constexpr char kPermutations[] = "--permutations";
-constexpr char kSeed[] = "--seed";
 constexpr char kKeepFloor[] = "--keep-sampling-floor";
 constexpr char kQoi[] = "--qoi";
 
@@ -33,8 +31,12 @@ absl::Status ReadQuantities(const ParsedArgs& args, ValidationOptions& options) 
 }  // namespace
 
 std::vector<FlagSpec> VerdictFlags() {
-  return {{kMaxDistance, Arity::kOne},  {kMaxRatio, Arity::kOne}, {kAlpha, Arity::kOne},
-          {kPermutations, Arity::kOne}, {kSeed, Arity::kOne},     {kKeepFloor, Arity::kSwitch},
+  return {{kMaxDistance, Arity::kOne},
+          {kMaxRatio, Arity::kOne},
+          {kAlpha, Arity::kOne},
+          {kPermutations, Arity::kOne},
+          kSeedFlag,
+          {kKeepFloor, Arity::kSwitch},
           {kQoi, Arity::kMany}};
 }
 
@@ -57,7 +59,7 @@ absl::Status ReadVerdictFlags(const ParsedArgs& args, ValidationOptions& options
   if (absl::Status status = ReadQuantities(args, options); !status.ok()) return status;
   if (!args.Has(kMaxDistance) && !args.Has(kMaxRatio) && !args.Has(kAlpha) &&
       !args.Has(kPermutations)) {
-    for (const char* flag : {kSeed, kKeepFloor}) {
+    for (absl::string_view flag : {kSeedFlag.name, absl::string_view(kKeepFloor)}) {
       if (args.Has(flag)) {
         return FlagError(flag,
                          "needs a decision rule (--max-distance, --max-ratio, --alpha) "
@@ -77,11 +79,7 @@ absl::Status ReadVerdictFlags(const ParsedArgs& args, ValidationOptions& options
   absl::StatusOr<std::optional<int>> permutations = args.Integer(kPermutations);
   if (!permutations.ok()) return permutations.status();
   if (permutations->has_value()) verdict.permutations = **permutations;
-  if (const std::string* seed = args.Value(kSeed)) {
-    if (!absl::SimpleAtoi(*seed, &verdict.seed)) {
-      return FlagError(kSeed, absl::StrCat("expected a non-negative integer, got \"", *seed, "\""));
-    }
-  }
+  if (absl::Status status = ReadFlag(kSeedFlag, args, verdict.seed); !status.ok()) return status;
   verdict.subtract_sampling_floor = !args.Has(kKeepFloor);
   if (absl::Status status = ValidateVerdictOptions(verdict); !status.ok()) return status;
   options.verdict = verdict;
