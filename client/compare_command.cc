@@ -39,14 +39,12 @@ struct Variants {
 };
 
 absl::StatusOr<CompareOptions> ReadOptions(const ParsedArgs& args) {
-  ValidationOptions parameters;
-  if (absl::Status status = ReadValidationParameterFlags(args, parameters); !status.ok()) {
-    return status;
-  }
+  absl::StatusOr<ParameterSettings> parameters = ReadValidationParameterFlags(args);
+  if (!parameters.ok()) return parameters.status();
   CompareOptions options;
-  options.prepare = parameters.prepare;
-  options.twed = parameters.twed;
-  options.order = parameters.order;
+  options.prepare = parameters->options.prepare;
+  options.twed = parameters->options.twed;
+  options.order = parameters->options.order;
 
   absl::StatusOr<std::optional<int>> resamples = args.Integer("--resamples");
   if (!resamples.ok()) return resamples.status();

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <utility>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -19,27 +20,20 @@ namespace {
 
 // The same preparation as `validate`, with A simulated and B reference, so that the number
 // printed here is the one in validate's cost matrix.
-absl::StatusOr<double> TwedHere(Series a, Series b, const TwedParams& params,
-                                const PrepareOptions& prepare) {
-  ValidationOptions options;
-  options.twed = params;
-  options.prepare = prepare;
+absl::StatusOr<double> TwedHere(Series a, Series b, const ValidationOptions& options) {
   if (absl::Status status = CheckEmbeddedValidation({a}, {b}, options, /*html_report=*/false);
       !status.ok()) {
     return status;
   }
-  absl::StatusOr<PreparedRuns> runs = PrepareRuns({std::move(a)}, {std::move(b)}, prepare);
+  absl::StatusOr<PreparedRuns> runs = PrepareRuns({std::move(a)}, {std::move(b)}, options.prepare);
   if (!runs.ok()) return runs.status();
-  return Twed(runs->simulation[0], runs->reference[0], params);
+  return Twed(runs->simulation[0], runs->reference[0], options.twed);
 }
 
 absl::StatusOr<double> TwedOnServer(const ParsedArgs& args, const Series& a, const Series& b,
-                                    const TwedParams& params, const PrepareOptions& prepare) {
+                                    const ValidationOptions& options) {
   absl::StatusOr<std::unique_ptr<client::ValidationClient>> client = ConnectToServer(args, "twed");
   if (!client.ok()) return client.status();
-  ValidationOptions options;
-  options.twed = params;
-  options.prepare = prepare;
   absl::StatusOr<v1::ComputeTwedResponse> response =
       (*client)->ComputeTwed(a, b, wire::ParametersOf(options));
   if (!response.ok()) return response.status();
@@ -51,18 +45,15 @@ absl::Status RunTwed(const ParsedArgs& args) {
     return absl::InvalidArgumentError(
         absl::StrCat("twed: expected two run files A.csv B.csv, got ", args.positional().size()));
   }
-  TwedParams params;
-  PrepareOptions prepare;
-  if (absl::Status status = ReadComparisonFlags(args, params, prepare); !status.ok()) {
-    return status;
-  }
+  ParameterSettings settings;
+  if (absl::Status status = ReadComparisonFlags(args, settings); !status.ok()) return status;
   absl::StatusOr<Series> a = ReadSeriesCsv(args.positional()[0]);
   if (!a.ok()) return a.status();
   absl::StatusOr<Series> b = ReadSeriesCsv(args.positional()[1]);
   if (!b.ok()) return b.status();
   absl::StatusOr<double> distance = args.Has(kServerFlag.name)
-                                        ? TwedOnServer(args, *a, *b, params, prepare)
-                                        : TwedHere(*std::move(a), *std::move(b), params, prepare);
+                                        ? TwedOnServer(args, *a, *b, settings.options)
+                                        : TwedHere(*std::move(a), *std::move(b), settings.options);
   if (!distance.ok()) return distance.status();
   std::printf("%.17g\n", *distance);
   return absl::OkStatus();

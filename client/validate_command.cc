@@ -34,10 +34,9 @@ using Clock = std::chrono::steady_clock;
 constexpr char kReportFlag[] = "--report";
 
 absl::StatusOr<ValidationOptions> ReadOptions(const ParsedArgs& args) {
-  ValidationOptions options;
-  if (absl::Status status = ReadValidationParameterFlags(args, options); !status.ok()) {
-    return status;
-  }
+  absl::StatusOr<ParameterSettings> parameters = ReadValidationParameterFlags(args);
+  if (!parameters.ok()) return parameters.status();
+  ValidationOptions options = std::move(parameters->options);
   if (absl::Status status = ReadVerdictFlags(args, options); !status.ok()) return status;
   if (absl::Status status = ReadFlag(kThreadsFlag, args, options.compute); !status.ok()) {
     return status;
