@@ -99,21 +99,10 @@ constexpr FlagDefinition<ParameterSettings> kPreparationFlags[] = {
 
 }  // namespace
 
-const char kComparisonFlagsUsage[] =
-    "  --nu X               stiffness: cost per second of time mismatch (default 0.001)\n"
-    "  --lambda X           cost of each deletion (default 0)\n"
-    "  --p X                Lp norm across channels, >= 1 (default 2)\n"
-    "  --time-window S      match only samples at most S seconds apart (default: no window)\n"
-    "  --align none|start   start: shift each run to begin at time 0 (default start)\n"
-    "  --channels a,b       channels to compare (default: every channel of the first\n"
-    "                       simulated run)\n"
-    "  --resample HZ        interpolate every run onto a uniform grid at HZ first, so that\n"
-    "                       runs recorded at different rates compare like for like\n"
-    "                       (default: each run at its own timestamps)\n";
-
-std::vector<FlagSpec> ComparisonFlags() {
-  std::vector<FlagSpec> flags(std::begin(kTwedFlags), std::end(kTwedFlags));
-  flags.insert(flags.end(), std::begin(kPreparationFlags), std::end(kPreparationFlags));
+std::vector<DocumentedFlag> ComparisonFlags() {
+  std::vector<DocumentedFlag> flags = Documented<ParameterSettings>(kTwedFlags);
+  const std::vector<DocumentedFlag> preparation = Documented<ParameterSettings>(kPreparationFlags);
+  flags.insert(flags.end(), preparation.begin(), preparation.end());
   return flags;
 }
 

@@ -23,10 +23,7 @@ struct ParameterSettings {
 };
 
 // --nu, --lambda, --p, --time-window, --align, --channels, --resample.
-std::vector<FlagSpec> ComparisonFlags();
-
-// Their lines of the usage text.
-extern const char kComparisonFlagsUsage[];
+std::vector<DocumentedFlag> ComparisonFlags();
 
 // Sets what the comparison flags given set. Checks the TWED parameters before any file is read.
 absl::Status ReadComparisonFlags(const ParsedArgs& args, ParameterSettings& settings);

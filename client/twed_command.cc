@@ -3,12 +3,14 @@
 #include <cstdio>
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "comparison_flags.h"
 #include "convert.h"
 #include "embedded_limits.h"
+#include "flag_definition.h"
 #include "server_flags.h"
 #include "validation_client.h"
 #include "wasserwarp/csv.h"
@@ -59,30 +61,25 @@ absl::Status RunTwed(const ParsedArgs& args) {
   return absl::OkStatus();
 }
 
-std::vector<FlagSpec> TwedFlags() {
-  std::vector<FlagSpec> flags = ComparisonFlags();
-  flags.push_back(kServerFlag);
-  flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
-  return flags;
-}
-
 }  // namespace
 
 Command TwedCommand() {
+  std::vector<DocumentedFlag> options = ComparisonFlags();
+  options.push_back(DescribedAs(kServerFlag, "compute on this wasserwarp-server instead of here"));
+  const std::vector<DocumentedFlag> security = SecurityFlags();
+  options.insert(options.end(), security.begin(), security.end());
+  const std::vector<FlagSection> sections = {{"options", options}};
   return {
       .name = "twed",
       .synopsis = "twed A.csv B.csv [options]",
-      .usage = absl::StrCat(
-          "usage: wasserwarp twed A.csv B.csv [options]\n"
-          "\n"
-          "Prints TWED(A, B) with 17 significant digits. A and B are prepared as validate\n"
-          "prepares a simulated and a reference run (channel selection, alignment, no scaling).\n"
-          "\n"
-          "options:\n",
-          kComparisonFlagsUsage,
-          "  --server HOST:PORT   compute on this wasserwarp-server instead of here\n",
-          kSecurityFlagsUsage),
-      .flags = TwedFlags(),
+      .usage = HelpText("usage: wasserwarp twed A.csv B.csv [options]\n"
+                        "\n"
+                        "Prints TWED(A, B) with 17 significant digits. A and B "
+                        "are prepared as validate\n"
+                        "prepares a simulated and a reference run (channel "
+                        "selection, alignment, no scaling).\n",
+                        sections),
+      .flags = FlagSpecs(sections),
       .run = &RunTwed,
   };
 }

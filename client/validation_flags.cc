@@ -3,7 +3,6 @@
 #include <string>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
 #include "convert.h"
 #include "wasserwarp/prepare.h"
 
@@ -40,19 +39,11 @@ constexpr FlagDefinition<ParameterSettings> kValidationOnlyFlags[] = {
 
 }  // namespace
 
-std::vector<FlagSpec> ValidationParameterFlags() {
-  std::vector<FlagSpec> flags = ComparisonFlags();
-  flags.insert(flags.end(), std::begin(kValidationOnlyFlags), std::end(kValidationOnlyFlags));
+std::vector<DocumentedFlag> ValidationParameterFlags() {
+  std::vector<DocumentedFlag> flags = ComparisonFlags();
+  const std::vector<DocumentedFlag> own = Documented<ParameterSettings>(kValidationOnlyFlags);
+  flags.insert(flags.end(), own.begin(), own.end());
   return flags;
-}
-
-std::string ValidationParameterFlagsUsage() {
-  return absl::StrCat(
-      kComparisonFlagsUsage,
-      "  --scale none|reference-std\n"
-      "                       reference-std: divide each channel by its standard deviation\n"
-      "                       over all reference samples (default none)\n"
-      "  --order Q            order of the Wasserstein distance, >= 1 (default 1)\n");
 }
 
 absl::StatusOr<ParameterSettings> ReadValidationParameterFlags(const ParsedArgs& args) {

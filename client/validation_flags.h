@@ -6,7 +6,6 @@
 #ifndef WASSERWARP_CLIENT_VALIDATION_FLAGS_H_
 #define WASSERWARP_CLIENT_VALIDATION_FLAGS_H_
 
-#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -19,10 +18,7 @@
 namespace wasserwarp::cli {
 
 // --nu, --lambda, --p, --time-window, --align, --channels, --resample, --scale, --order.
-std::vector<FlagSpec> ValidationParameterFlags();
-
-// Their lines of the usage text.
-std::string ValidationParameterFlagsUsage();
+std::vector<DocumentedFlag> ValidationParameterFlags();
 
 // Sets what the parameter flags given set; checks every value.
 absl::StatusOr<ParameterSettings> ReadValidationParameterFlags(const ParsedArgs& args);
