@@ -2,21 +2,21 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "embedded_limits.h"
+#include "execution_flags.h"
+#include "flag_definition.h"
 #include "one_off_validation.h"
 #include "output_file.h"
+#include "run_flags.h"
 #include "server_flags.h"
 #include "validation_client.h"
 #include "validation_flags.h"
@@ -24,14 +24,12 @@
 #include "wasserwarp/comparison_json.h"
 #include "wasserwarp/csv.h"
 #include "wire/convert.h"
+#include "wire/parameters.h"
 
 namespace wasserwarp::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr FlagSpec kRunFlags[] = {
-    {"--sim-a", Arity::kMany}, {"--sim-b", Arity::kMany}, {"--ref", Arity::kMany}};
 
 struct Variants {
   std::vector<Series> a;
@@ -39,41 +37,59 @@ struct Variants {
   std::vector<Series> reference;
 };
 
-absl::StatusOr<CompareOptions> ReadOptions(const ParsedArgs& args) {
-  ValidationOptions parameters;
-  if (absl::Status status = ReadValidationParameterFlags(args, parameters); !status.ok()) {
-    return status;
-  }
-  CompareOptions options;
-  options.prepare = parameters.prepare;
-  options.twed = parameters.twed;
-  options.order = parameters.order;
+const FlagDefinition<std::vector<Series>> kSimAFlag = {
+    "--sim-a", Arity::kMany, "PATH...", "simulated runs of variant A (required)", &ReadRunFiles};
+const FlagDefinition<std::vector<Series>> kSimBFlag = {
+    "--sim-b", Arity::kMany, "PATH...", "simulated runs of variant B (required)", &ReadRunFiles};
 
-  absl::StatusOr<std::optional<int>> resamples = args.Integer("--resamples");
+// Each flag with the variant it reads.
+std::vector<std::pair<const FlagDefinition<std::vector<Series>>*, std::vector<Series>*>> RunsOf(
+    Variants& variants) {
+  return {{&kSimAFlag, &variants.a}, {&kSimBFlag, &variants.b}, {&kRefFlag, &variants.reference}};
+}
+
+absl::Status ReadResamples(absl::string_view flag, const ParsedArgs& args,
+                           CompareOptions& options) {
+  absl::StatusOr<int> resamples = GivenInteger(args, flag);
   if (!resamples.ok()) return resamples.status();
-  if (resamples->has_value()) {
-    if (**resamples < 1 || **resamples > kMaxResamples) {
-      return FlagError("--resamples", absl::StrCat("must be from 1 to ", kMaxResamples));
-    }
-    options.resamples = **resamples;
+  if (*resamples < 1 || *resamples > kMaxResamples) {
+    return FlagError(flag, absl::StrCat("must be from 1 to ", kMaxResamples));
   }
-  absl::StatusOr<double> confidence = args.Number("--confidence", options.confidence);
+  options.resamples = *resamples;
+  return absl::OkStatus();
+}
+
+absl::Status ReadConfidence(absl::string_view flag, const ParsedArgs& args,
+                            CompareOptions& options) {
+  absl::StatusOr<double> confidence = GivenNumber(args, flag);
   if (!confidence.ok()) return confidence.status();
   if (!(*confidence > 0.0 && *confidence < 1.0)) {
-    return FlagError("--confidence", "must be between 0 and 1, e.g. 0.95");
+    return FlagError(flag, "must be between 0 and 1, e.g. 0.95");
   }
   options.confidence = *confidence;
-  if (const std::string* seed = args.Value("--seed")) {
-    if (!absl::SimpleAtoi(*seed, &options.seed)) {
-      return FlagError("--seed",
-                       absl::StrCat("expected a non-negative integer, got \"", *seed, "\""));
-    }
+  return absl::OkStatus();
+}
+
+constexpr FlagDefinition<CompareOptions> kBootstrapFlags[] = {
+    {"--resamples", Arity::kOne, "K", "bootstrap resamples (default 999)", &ReadResamples},
+    {"--confidence", Arity::kOne, "C", "coverage of the interval, in (0, 1) (default 0.95)",
+     &ReadConfidence},
+};
+
+absl::StatusOr<CompareOptions> ReadOptions(const ParsedArgs& args) {
+  absl::StatusOr<ParameterSettings> parameters = ReadValidationParameterFlags(args);
+  if (!parameters.ok()) return parameters.status();
+  CompareOptions options;
+  options.prepare = parameters->options.prepare;
+  options.twed = parameters->options.twed;
+  options.order = parameters->options.order;
+  if (absl::Status status = ReadFlags<CompareOptions>(kBootstrapFlags, args, options);
+      !status.ok()) {
+    return status;
   }
-  absl::StatusOr<std::optional<int>> threads = args.Integer("--threads");
-  if (!threads.ok()) return threads.status();
-  if (threads->has_value()) {
-    if (**threads < 1) return FlagError("--threads", "must be at least 1");
-    options.compute.max_threads = **threads;
+  if (absl::Status status = ReadFlag(kSeedFlag, args, options.seed); !status.ok()) return status;
+  if (absl::Status status = ReadFlag(kThreadsFlag, args, options.compute); !status.ok()) {
+    return status;
   }
   // The rest (--order) before any file is read.
   if (absl::Status status = ValidateCompareOptions(options); !status.ok()) return status;
@@ -81,18 +97,15 @@ absl::StatusOr<CompareOptions> ReadOptions(const ParsedArgs& args) {
 }
 
 absl::StatusOr<Variants> ReadVariants(const ParsedArgs& args) {
-  for (const FlagSpec& flag : kRunFlags) {
-    if (!args.Has(flag.name)) {
+  Variants variants;
+  for (const auto& [flag, runs] : RunsOf(variants)) {
+    if (!args.Has(flag->name)) {
       return absl::InvalidArgumentError(
-          absl::StrCat("compare: ", flag.name, " PATH... is required"));
+          absl::StrCat("compare: ", flag->name, " ", flag->value_name, " is required"));
     }
   }
-  Variants variants;
-  std::vector<Series>* sides[] = {&variants.a, &variants.b, &variants.reference};
-  for (size_t k = 0; k < std::size(kRunFlags); ++k) {
-    absl::StatusOr<std::vector<Series>> runs = ReadRuns(args.Values(kRunFlags[k].name));
-    if (!runs.ok()) return runs.status();
-    *sides[k] = *std::move(runs);
+  for (const auto& [flag, runs] : RunsOf(variants)) {
+    if (absl::Status status = ReadFlag(*flag, args, *runs); !status.ok()) return status;
   }
   return variants;
 }
@@ -182,7 +195,8 @@ std::string FormatComparison(const ComparisonReport& report, double total_second
     absl::StrAppend(&out, "resampling: independent (the variants hold different run ids)\n");
   } else if (std::isinf(*report.variance_gain)) {
     absl::StrAppend(&out,
-                    "resampling: paired by run id; the paired difference does not vary at all\n");
+                    "resampling: paired by run id; the paired difference "
+                    "does not vary at all\n");
   } else {
     absl::StrAppendFormat(&out,
                           "resampling: paired by run id; variance gain %.3g over independent\n",
@@ -216,10 +230,11 @@ absl::Status RunCompare(const ParsedArgs& args) {
   if (!args.positional().empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat("compare: unexpected argument \"", args.positional().front(),
-                     "\"; give the runs with --sim-a PATH..., --sim-b PATH... and --ref PATH..."));
+                     "\"; give the runs with --sim-a PATH..., --sim-b PATH... and --ref "
+                     "PATH..."));
   }
   if (!args.Has(kServerFlag.name)) {
-    for (const FlagSpec& flag : kSecurityFlags) {
+    for (const DocumentedFlag& flag : SecurityFlags()) {
       if (args.Has(flag.name)) {
         return absl::InvalidArgumentError(
             absl::StrCat("compare: ", flag.name, " needs --server HOST:PORT"));
@@ -240,61 +255,52 @@ absl::Status RunCompare(const ParsedArgs& args) {
   return WriteResults(args, *report, start);
 }
 
-std::vector<FlagSpec> CompareFlags() {
-  std::vector<FlagSpec> flags = ValidationParameterFlags();
-  flags.insert(flags.end(), std::begin(kRunFlags), std::end(kRunFlags));
-  flags.insert(flags.end(), {{"--resamples", Arity::kOne},
-                             {"--confidence", Arity::kOne},
-                             {"--seed", Arity::kOne},
-                             {"--threads", Arity::kOne},
-                             {"--json", Arity::kOne},
-                             kServerFlag});
-  flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
-  return flags;
+std::vector<FlagSection> CompareSections() {
+  std::vector<DocumentedFlag> resampling = Documented<CompareOptions>(kBootstrapFlags);
+  resampling.insert(resampling.end(), {kSeedFlag, kThreadsFlag});
+  std::vector<DocumentedFlag> server = {
+      DescribedAs(kServerFlag,
+                  "compute the two cost matrices on this wasserwarp-server, each\n"
+                  "variant in a session of its own; the resampling runs here")};
+  const std::vector<DocumentedFlag> security = SecurityFlags();
+  server.insert(server.end(), security.begin(), security.end());
+  return {
+      {"runs", {kSimAFlag, kSimBFlag, DescribedAs(kRefFlag, "measured reference runs (required)")}},
+      {"comparison", ValidationParameterFlags()},
+      {"resampling", resampling},
+      {"server", server},
+      {"output", {kJsonFlag}},
+  };
 }
 
 }  // namespace
 
 Command CompareCommand() {
+  const std::vector<FlagSection> sections = CompareSections();
   return {
       .name = "compare",
       .synopsis = "compare --sim-a PATH... --sim-b PATH... --ref PATH... [options]",
-      .usage = absl::StrCat(
-          "usage: wasserwarp compare --sim-a PATH... --sim-b PATH... --ref PATH... [options]\n"
-          "\n"
-          "Compares two model variants A and B against the same reference runs: their\n"
-          "Wasserstein distances W_a and W_b (uniform weights), the difference W_a - W_b, and a\n"
-          "percentile bootstrap interval for it. Each resample draws the reference runs with\n"
-          "replacement, shared by both variants, and the runs of each variant. When both\n"
-          "variants hold the same run ids (runs of the same random inputs), run i of A and run i\n"
-          "of B are drawn together, which removes their shared scatter from the interval; the\n"
-          "variance gain says by how much. A PATH is a CSV file or a directory, which stands for\n"
-          "every *.csv file directly in it; a run's id is its file name without .csv.\n"
-          "\n"
-          "runs:\n"
-          "  --sim-a PATH...      simulated runs of variant A (required)\n"
-          "  --sim-b PATH...      simulated runs of variant B (required)\n"
-          "  --ref PATH...        measured reference runs (required)\n"
-          "\n"
-          "comparison:\n",
-          ValidationParameterFlagsUsage(),
-          "\n"
-          "resampling:\n"
-          "  --resamples K        bootstrap resamples (default 999)\n"
-          "  --confidence C       coverage of the interval, in (0, 1) (default 0.95)\n"
-          "  --seed S             random seed; the same seed gives the same interval\n"
-          "                       whatever the thread count (default 1)\n"
-          "  --threads N          worker threads (default: every core)\n"
-          "\n"
-          "server:\n"
-          "  --server HOST:PORT   compute the two cost matrices on this wasserwarp-server, each\n"
-          "                       variant in a session of its own; the resampling runs here\n",
-          kSecurityFlagsUsage,
-          "\n"
-          "output:\n"
-          "  --json FILE|-        write the JSON report to FILE; with -, to stdout, and the\n"
-          "                       summary to stderr\n"),
-      .flags = CompareFlags(),
+      .usage = HelpText("usage: wasserwarp compare --sim-a PATH... --sim-b "
+                        "PATH... --ref PATH... [options]\n"
+                        "\n"
+                        "Compares two model variants A and B against the same "
+                        "reference runs: their\n"
+                        "Wasserstein distances W_a and W_b (uniform weights), "
+                        "the difference W_a - W_b, and a\n"
+                        "percentile bootstrap interval for it. Each resample "
+                        "draws the reference runs with\n"
+                        "replacement, shared by both variants, and the runs of "
+                        "each variant. When both\n"
+                        "variants hold the same run ids (runs of the same "
+                        "random inputs), run i of A and run i\n"
+                        "of B are drawn together, which removes their shared "
+                        "scatter from the interval; the\n"
+                        "variance gain says by how much. A PATH is a CSV file "
+                        "or a directory, which stands for\n"
+                        "every *.csv file directly in it; a run's id is its "
+                        "file name without .csv.\n",
+                        sections),
+      .flags = FlagSpecs(sections),
       .run = &RunCompare,
   };
 }

@@ -1,69 +1,118 @@
 #include "comparison_flags.h"
 
-#include <optional>
 #include <string>
-#include <utility>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "wasserwarp/prepare.h"
+#include "wasserwarp/twed.h"
+#include "wire/convert.h"
 
 namespace wasserwarp::cli {
+namespace {
 
-const char kComparisonFlagsUsage[] =
-    "  --nu X               stiffness: cost per second of time mismatch (default 0.001)\n"
-    "  --lambda X           cost of each deletion (default 0)\n"
-    "  --p X                Lp norm across channels, >= 1 (default 2)\n"
-    "  --time-window S      match only samples at most S seconds apart (default: no window)\n"
-    "  --align none|start   start: shift each run to begin at time 0 (default start)\n"
-    "  --channels a,b       channels to compare (default: every channel of the first\n"
-    "                       simulated run)\n"
-    "  --resample HZ        interpolate every run onto a uniform grid at HZ first, so that\n"
-    "                       runs recorded at different rates compare like for like\n"
-    "                       (default: each run at its own timestamps)\n";
+using Parameters = v1::ValidationParameters;
 
-std::vector<FlagSpec> ComparisonFlags() {
-  return {{"--nu", Arity::kOne},          {"--lambda", Arity::kOne}, {"--p", Arity::kOne},
-          {"--time-window", Arity::kOne}, {"--align", Arity::kOne},  {"--channels", Arity::kOne},
-          {"--resample", Arity::kOne}};
+// A TWED parameter: `field` of the options and `set` of the request.
+template <double TwedParams::*field, void (Parameters::*set)(double)>
+absl::Status ReadTwedNumber(absl::string_view flag, const ParsedArgs& args,
+                            ParameterSettings& settings) {
+  absl::StatusOr<double> value = GivenNumber(args, flag);
+  if (!value.ok()) return value.status();
+  settings.options.twed.*field = *value;
+  (settings.given.*set)(*value);
+  return absl::OkStatus();
 }
 
-absl::Status ReadComparisonFlags(const ParsedArgs& args, TwedParams& twed,
-                                 PrepareOptions& prepare) {
-  for (auto [flag, field] : {std::pair{"--nu", &twed.nu}, std::pair{"--lambda", &twed.lambda},
-                             std::pair{"--p", &twed.p}}) {
-    absl::StatusOr<double> value = args.Number(flag, *field);
-    if (!value.ok()) return value.status();
-    *field = *value;
-  }
-  absl::StatusOr<std::optional<double>> window = args.Number("--time-window");
+absl::Status ReadTimeWindow(absl::string_view flag, const ParsedArgs& args,
+                            ParameterSettings& settings) {
+  absl::StatusOr<double> window = GivenNumber(args, flag);
   if (!window.ok()) return window.status();
-  if (window->has_value()) twed.time_window = *window;
-  if (absl::Status valid = ValidateTwedParams(twed); !valid.ok()) return valid;
-
-  if (const std::string* align = args.Value("--align")) {
-    absl::StatusOr<Align> parsed = ParseAlign(*align);
-    if (!parsed.ok()) return FlagError("--align", parsed.status().message());
-    prepare.align = *parsed;
-  }
-  absl::StatusOr<std::optional<double>> rate = args.Number("--resample");
-  if (!rate.ok()) return rate.status();
-  if (rate->has_value()) {
-    if (**rate <= 0) return FlagError("--resample", "must be a rate in Hz > 0");
-    prepare.resample_rate = *rate;
-  }
-  if (const std::string* channels = args.Value("--channels")) {
-    prepare.channels.clear();
-    for (absl::string_view name : absl::StrSplit(*channels, ',')) {
-      name = absl::StripAsciiWhitespace(name);
-      if (name.empty()) {
-        return FlagError("--channels", absl::StrCat("empty channel name in \"", *channels, "\""));
-      }
-      prepare.channels.emplace_back(name);
-    }
-  }
+  settings.options.twed.time_window = *window;
+  settings.given.set_time_window(*window);
   return absl::OkStatus();
+}
+
+absl::Status ReadAlign(absl::string_view flag, const ParsedArgs& args,
+                       ParameterSettings& settings) {
+  const std::string& text = *args.Value(flag);
+  absl::StatusOr<Align> align = ParseAlign(text);
+  if (!align.ok()) return FlagError(flag, align.status().message());
+  settings.options.prepare.align = *align;
+  settings.given.set_align(wire::ToProto(*align));
+  return absl::OkStatus();
+}
+
+absl::Status ReadChannels(absl::string_view flag, const ParsedArgs& args,
+                          ParameterSettings& settings) {
+  const std::string& list = *args.Value(flag);
+  std::vector<std::string> channels;
+  for (absl::string_view name : absl::StrSplit(list, ',')) {
+    name = absl::StripAsciiWhitespace(name);
+    if (name.empty()) {
+      return FlagError(flag, absl::StrCat("empty channel name in \"", list, "\""));
+    }
+    channels.emplace_back(name);
+  }
+  settings.given.mutable_channels()->Assign(channels.begin(), channels.end());
+  settings.options.prepare.channels = std::move(channels);
+  return absl::OkStatus();
+}
+
+absl::Status ReadResample(absl::string_view flag, const ParsedArgs& args,
+                          ParameterSettings& settings) {
+  absl::StatusOr<double> rate = GivenNumber(args, flag);
+  if (!rate.ok()) return rate.status();
+  if (*rate <= 0) return FlagError(flag, "must be a rate in Hz > 0");
+  settings.options.prepare.resample_rate = *rate;
+  settings.given.set_resample_rate(*rate);
+  return absl::OkStatus();
+}
+
+// Checked together, before the preparation flags, by ValidateTwedParams.
+constexpr FlagDefinition<ParameterSettings> kTwedFlags[] = {
+    {"--nu", Arity::kOne, "X", "stiffness: cost per second of time mismatch (default 0.001)",
+     &ReadTwedNumber<&TwedParams::nu, &Parameters::set_nu>},
+    {"--lambda", Arity::kOne, "X", "cost of each deletion (default 0)",
+     &ReadTwedNumber<&TwedParams::lambda, &Parameters::set_deletion_penalty>},
+    {"--p", Arity::kOne, "X", "Lp norm across channels, >= 1 (default 2)",
+     &ReadTwedNumber<&TwedParams::p, &Parameters::set_p>},
+    {"--time-window", Arity::kOne, "S",
+     "match only samples at most S seconds apart (default: no window)", &ReadTimeWindow},
+};
+
+constexpr FlagDefinition<ParameterSettings> kPreparationFlags[] = {
+    {"--align", Arity::kOne, "none|start",
+     "start: shift each run to begin at time 0 (default start)", &ReadAlign},
+    {"--channels", Arity::kOne, "a,b",
+     "channels to compare (default: every channel of the first\n"
+     "simulated run)",
+     &ReadChannels},
+    {"--resample", Arity::kOne, "HZ",
+     "interpolate every run onto a uniform grid at HZ first, so that\n"
+     "runs recorded at different rates compare like for like\n"
+     "(default: each run at its own timestamps)",
+     &ReadResample},
+};
+
+}  // namespace
+
+std::vector<DocumentedFlag> ComparisonFlags() {
+  std::vector<DocumentedFlag> flags = Documented<ParameterSettings>(kTwedFlags);
+  const std::vector<DocumentedFlag> preparation = Documented<ParameterSettings>(kPreparationFlags);
+  flags.insert(flags.end(), preparation.begin(), preparation.end());
+  return flags;
+}
+
+absl::Status ReadComparisonFlags(const ParsedArgs& args, ParameterSettings& settings) {
+  if (absl::Status status = ReadFlags<ParameterSettings>(kTwedFlags, args, settings);
+      !status.ok()) {
+    return status;
+  }
+  if (absl::Status valid = ValidateTwedParams(settings.options.twed); !valid.ok()) return valid;
+  return ReadFlags<ParameterSettings>(kPreparationFlags, args, settings);
 }
 
 }  // namespace wasserwarp::cli

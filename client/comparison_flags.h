@@ -1,5 +1,5 @@
-// The flags that say how two runs are compared, shared by `twed` and `validate` so that both
-// commands prepare and compare runs the same way.
+// The flags that say how two runs are compared, shared by `twed`, `validate`, `compare` and the
+// defaults of a session, so that every command prepares and compares runs the same way.
 
 #ifndef WASSERWARP_CLIENT_COMPARISON_FLAGS_H_
 #define WASSERWARP_CLIENT_COMPARISON_FLAGS_H_
@@ -8,20 +8,25 @@
 
 #include "absl/status/status.h"
 #include "args.h"
-#include "wasserwarp/prepare.h"
-#include "wasserwarp/twed.h"
+#include "flag_definition.h"
+#include "wasserwarp/v1/validation.pb.h"
+#include "wasserwarp/validation.h"
 
 namespace wasserwarp::cli {
 
-// --nu, --lambda, --p, --time-window, --align, --channels.
-std::vector<FlagSpec> ComparisonFlags();
+// What the parameter flags set, each flag both ways at once: `options` for a validation computed
+// here, the defaults where a flag is absent; `given` for a server's request, only the flags given,
+// so that the session or the server decides the others.
+struct ParameterSettings {
+  ValidationOptions options;
+  v1::ValidationParameters given;
+};
 
-// Their lines of the usage text.
-extern const char kComparisonFlagsUsage[];
+// --nu, --lambda, --p, --time-window, --align, --channels, --resample.
+std::vector<DocumentedFlag> ComparisonFlags();
 
-// Overwrites the fields of `twed` and `prepare` whose flags were given; the others keep their
-// defaults. Checks the TWED parameters before any file is read.
-absl::Status ReadComparisonFlags(const ParsedArgs& args, TwedParams& twed, PrepareOptions& prepare);
+// Sets what the comparison flags given set. Checks the TWED parameters before any file is read.
+absl::Status ReadComparisonFlags(const ParsedArgs& args, ParameterSettings& settings);
 
 }  // namespace wasserwarp::cli
 

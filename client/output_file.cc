@@ -21,7 +21,7 @@ absl::Status WriteOutputFile(const std::string& path, const std::string& content
 
 absl::StatusOr<std::FILE*> WriteJsonIfAsked(const ParsedArgs& args,
                                             absl::FunctionRef<std::string()> to_json) {
-  const std::string* json_path = args.Value("--json");
+  const std::string* json_path = args.Value(kJsonFlag.name);
   if (json_path == nullptr) return stdout;
   const std::string json = to_json();
   if (*json_path == "-") {

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "wasserwarp/csv.h"
@@ -9,58 +10,65 @@
 namespace wasserwarp::cli {
 namespace {
 
-struct Side {
-  absl::string_view runs_flag;
-  absl::string_view weights_flag;
-  std::vector<Series>& runs;
-  std::vector<double>& weights;
-};
-
-absl::Status ReadRunsOf(const ParsedArgs& args, const Side& side) {
-  if (!args.Has(side.runs_flag)) {
-    if (args.Has(side.weights_flag)) {
-      return FlagError(side.weights_flag,
-                       absl::StrCat("needs the runs it weighs, given by ", side.runs_flag));
-    }
-    return absl::OkStatus();
+absl::Status ReadWeights(absl::string_view flag, const ParsedArgs& args,
+                         const DocumentedFlag& runs_flag, const std::vector<Series>& runs,
+                         std::vector<double>& weights) {
+  if (!args.Has(runs_flag.name)) {
+    return FlagError(flag, absl::StrCat("needs the runs it weighs, given by ", runs_flag.name));
   }
-  absl::StatusOr<std::vector<Series>> runs = ReadRuns(args.Values(side.runs_flag));
-  if (!runs.ok()) return runs.status();
-  side.runs = *std::move(runs);
+  const std::string& path = *args.Value(flag);
+  absl::StatusOr<std::map<std::string, double>> by_id = ReadWeightsCsv(path);
+  if (!by_id.ok()) return by_id.status();
+  absl::StatusOr<std::vector<double>> read = WeightsForRuns(*by_id, runs, path);
+  if (!read.ok()) return read.status();
+  weights = *std::move(read);
   return absl::OkStatus();
 }
 
-absl::Status ReadWeightsOf(const ParsedArgs& args, const Side& side) {
-  const std::string* path = args.Value(side.weights_flag);
-  if (path == nullptr) return absl::OkStatus();
-  absl::StatusOr<std::map<std::string, double>> by_id = ReadWeightsCsv(*path);
-  if (!by_id.ok()) return by_id.status();
-  absl::StatusOr<std::vector<double>> weights = WeightsForRuns(*by_id, side.runs, *path);
-  if (!weights.ok()) return weights.status();
-  side.weights = *std::move(weights);
-  return absl::OkStatus();
+absl::Status ReadSimulationWeights(absl::string_view flag, const ParsedArgs& args, RunSets& sets) {
+  return ReadWeights(flag, args, kSimFlag, sets.simulation, sets.simulation_weights);
+}
+
+absl::Status ReadReferenceWeights(absl::string_view flag, const ParsedArgs& args, RunSets& sets) {
+  return ReadWeights(flag, args, kRefFlag, sets.reference, sets.reference_weights);
 }
 
 }  // namespace
 
-std::vector<FlagSpec> RunFlags() {
-  return {{"--sim", Arity::kMany},
-          {"--ref", Arity::kMany},
-          {"--sim-weights", Arity::kOne},
-          {"--ref-weights", Arity::kOne}};
+absl::Status ReadRunFiles(absl::string_view flag, const ParsedArgs& args,
+                          std::vector<Series>& runs) {
+  absl::StatusOr<std::vector<Series>> read = ReadRuns(args.Values(flag));
+  if (!read.ok()) return read.status();
+  runs = *std::move(read);
+  return absl::OkStatus();
+}
+
+const FlagDefinition<std::vector<Series>> kSimFlag = {"--sim", Arity::kMany, "PATH...",
+                                                      "simulated runs", &ReadRunFiles};
+const FlagDefinition<std::vector<Series>> kRefFlag = {"--ref", Arity::kMany, "PATH...",
+                                                      "measured reference runs", &ReadRunFiles};
+const FlagDefinition<RunSets> kSimWeightsFlag = {
+    "--sim-weights", Arity::kOne, "FILE",
+    "\"run_id,weight\" lines for the simulated runs (default: equal)", &ReadSimulationWeights};
+const FlagDefinition<RunSets> kRefWeightsFlag = {
+    "--ref-weights", Arity::kOne, "FILE", "the same for the reference runs", &ReadReferenceWeights};
+
+std::vector<DocumentedFlag> RunFlags() {
+  return {kSimFlag, kRefFlag, kSimWeightsFlag, kRefWeightsFlag};
 }
 
 absl::StatusOr<RunSets> ReadRunFlags(const ParsedArgs& args) {
   RunSets sets;
-  const Side sides[] = {{"--sim", "--sim-weights", sets.simulation, sets.simulation_weights},
-                        {"--ref", "--ref-weights", sets.reference, sets.reference_weights}};
   // Every run file before any weights file, so that a weights file is checked against runs
   // known to be good.
-  for (const Side& side : sides) {
-    if (absl::Status status = ReadRunsOf(args, side); !status.ok()) return status;
+  if (absl::Status status = ReadFlag(kSimFlag, args, sets.simulation); !status.ok()) {
+    return status;
   }
-  for (const Side& side : sides) {
-    if (absl::Status status = ReadWeightsOf(args, side); !status.ok()) return status;
+  if (absl::Status status = ReadFlag(kRefFlag, args, sets.reference); !status.ok()) {
+    return status;
+  }
+  for (const FlagDefinition<RunSets>* weights : {&kSimWeightsFlag, &kRefWeightsFlag}) {
+    if (absl::Status status = ReadFlag(*weights, args, sets); !status.ok()) return status;
   }
   return sets;
 }

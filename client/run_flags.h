@@ -6,8 +6,11 @@
 
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "args.h"
+#include "flag_definition.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp::cli {
@@ -20,8 +23,19 @@ struct RunSets {
   std::vector<double> reference_weights;
 };
 
-// --sim PATH..., --ref PATH..., --sim-weights FILE, --ref-weights FILE.
-std::vector<FlagSpec> RunFlags();
+// Reads the run files of `flag`'s PATH... values, each a CSV file or a directory of them; the
+// reader of every flag that names runs.
+absl::Status ReadRunFiles(absl::string_view flag, const ParsedArgs& args,
+                          std::vector<Series>& runs);
+
+extern const FlagDefinition<std::vector<Series>> kSimFlag;  // --sim PATH...
+extern const FlagDefinition<std::vector<Series>> kRefFlag;  // --ref PATH...
+// --sim-weights FILE and --ref-weights FILE, weights of the runs RunSets holds.
+extern const FlagDefinition<RunSets> kSimWeightsFlag;
+extern const FlagDefinition<RunSets> kRefWeightsFlag;
+
+// --sim, --ref, --sim-weights, --ref-weights.
+std::vector<DocumentedFlag> RunFlags();
 
 // A side whose flag is absent stays empty; its weights flag is then an error.
 absl::StatusOr<RunSets> ReadRunFlags(const ParsedArgs& args);

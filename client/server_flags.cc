@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -23,27 +22,22 @@ bool IsTokenText(absl::string_view token) {
   return !token.empty();
 }
 
-absl::StatusOr<std::string> TokenFromFile(const std::string& path) {
+absl::StatusOr<std::string> TokenFromFile(absl::string_view flag, const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return FlagError(kTokenFileFlag.name,
-                     absl::StrCat("cannot read ", path, ": ", std::strerror(errno)));
-  }
+  if (!in) return FlagError(flag, absl::StrCat("cannot read ", path, ": ", std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
   const std::string content = text.str();
   // Editors end a file with a line break; it is not part of the token.
   const absl::string_view token = absl::StripAsciiWhitespace(content);
   if (!IsTokenText(token)) {
-    return FlagError(kTokenFileFlag.name,
+    return FlagError(flag,
                      absl::StrCat(path, " must hold one token: printable ASCII without spaces"));
   }
   return std::string(token);
 }
 
-// The token to send: --token-file's, else WASSERWARP_TOKEN's, else none.
-absl::StatusOr<std::string> Token(const ParsedArgs& args) {
-  if (const std::string* path = args.Value(kTokenFileFlag.name)) return TokenFromFile(*path);
+absl::StatusOr<std::string> TokenFromEnvironment() {
   const char* environment = std::getenv(std::string(kTokenEnvironmentVariable).c_str());
   if (environment == nullptr || *environment == '\0') return std::string();
   const absl::string_view token = absl::StripAsciiWhitespace(environment);
@@ -54,23 +48,54 @@ absl::StatusOr<std::string> Token(const ParsedArgs& args) {
   return std::string(token);
 }
 
-std::optional<client::ClientTls> Tls(const ParsedArgs& args) {
-  const std::string* ca = args.Value(kTlsCaFlag.name);
-  const std::string* cert = args.Value(kTlsCertFlag.name);
-  const std::string* key = args.Value(kTlsKeyFlag.name);
-  if (ca == nullptr && cert == nullptr && key == nullptr) return std::nullopt;
-  client::ClientTls tls;
-  if (ca != nullptr) tls.ca_file = *ca;
-  if (cert != nullptr) tls.cert_file = *cert;
-  if (key != nullptr) tls.key_file = *key;
-  return tls;
+// Any of the --tls-* flags asks for TLS; the files are read when the channel is made.
+template <std::string client::ClientTls::*file>
+absl::Status ReadTlsFile(absl::string_view flag, const ParsedArgs& args,
+                         client::ClientOptions& options) {
+  if (!options.tls.has_value()) options.tls.emplace();
+  (*options.tls).*file = *args.Value(flag);
+  return absl::OkStatus();
 }
+
+absl::Status ReadTokenFile(absl::string_view flag, const ParsedArgs& args,
+                           client::ClientOptions& options) {
+  absl::StatusOr<std::string> token = TokenFromFile(flag, *args.Value(flag));
+  if (!token.ok()) return token.status();
+  options.token = *std::move(token);
+  return absl::OkStatus();
+}
+
+constexpr FlagDefinition<client::ClientOptions> kTlsCaFlag = {
+    "--tls-ca", Arity::kOne, "FILE",
+    "use TLS, trusting the server's certificate if this CA (PEM)\n"
+    "signed it (without it, TLS trusts the system's CAs)",
+    &ReadTlsFile<&client::ClientTls::ca_file>};
+constexpr FlagDefinition<client::ClientOptions> kTlsCertFlag = {
+    "--tls-cert", Arity::kOne, "FILE",
+    "use TLS and present this client certificate (PEM), for a\n"
+    "server that requires one; with --tls-key",
+    &ReadTlsFile<&client::ClientTls::cert_file>};
+constexpr FlagDefinition<client::ClientOptions> kTlsKeyFlag = {
+    "--tls-key", Arity::kOne, "FILE", "the private key (PEM) of --tls-cert",
+    &ReadTlsFile<&client::ClientTls::key_file>};
+constexpr FlagDefinition<client::ClientOptions> kTokenFileFlag = {
+    "--token-file", Arity::kOne, "FILE",
+    "the access token for a server with access control (default:\n"
+    "the WASSERWARP_TOKEN environment variable)",
+    &ReadTokenFile};
+
+constexpr FlagDefinition<client::ClientOptions> kSecurityFlags[] = {kTlsCaFlag, kTlsCertFlag,
+                                                                    kTlsKeyFlag, kTokenFileFlag};
 
 }  // namespace
 
+std::vector<DocumentedFlag> SecurityFlags() {
+  return Documented<client::ClientOptions>(kSecurityFlags);
+}
+
 bool IsSecurityFlag(absl::string_view flag) {
-  for (const FlagSpec& spec : kSecurityFlags) {
-    if (spec.name == flag) return true;
+  for (const DocumentedFlag& security : kSecurityFlags) {
+    if (security.name == flag) return true;
   }
   return false;
 }
@@ -82,10 +107,15 @@ absl::StatusOr<client::ClientOptions> ConnectionOptions(const ParsedArgs& args) 
                : FlagError(kTlsKeyFlag.name, "needs --tls-cert, the key's certificate");
   }
   client::ClientOptions options;
-  options.tls = Tls(args);
-  absl::StatusOr<std::string> token = Token(args);
-  if (!token.ok()) return token.status();
-  options.token = *std::move(token);
+  if (absl::Status status = ReadFlags<client::ClientOptions>(kSecurityFlags, args, options);
+      !status.ok()) {
+    return status;
+  }
+  if (!args.Has(kTokenFileFlag.name)) {
+    absl::StatusOr<std::string> token = TokenFromEnvironment();
+    if (!token.ok()) return token.status();
+    options.token = *std::move(token);
+  }
   return options;
 }
 
@@ -93,7 +123,8 @@ absl::StatusOr<std::unique_ptr<client::ValidationClient>> ConnectToServer(
     const ParsedArgs& args, absl::string_view command) {
   const std::string* target = args.Value(kServerFlag.name);
   if (target == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(command, ": --server HOST:PORT is required"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(command, ": ", kServerFlag.name, " ", kServerFlag.value_name, " is required"));
   }
   if (!absl::StrContains(*target, ':')) {
     return FlagError(kServerFlag.name, absl::StrCat("expected HOST:PORT, got \"", *target, "\""));
@@ -106,7 +137,8 @@ absl::StatusOr<std::unique_ptr<client::ValidationClient>> ConnectToServer(
 absl::StatusOr<std::string> RequiredSession(const ParsedArgs& args, absl::string_view command) {
   const std::string* session = args.Value(kSessionFlag.name);
   if (session == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(command, ": --session ID is required"));
+    return absl::InvalidArgumentError(absl::StrCat(command, ": ", kSessionFlag.name, " ",
+                                                   kSessionFlag.value_name, " is required"));
   }
   return *session;
 }

@@ -1,6 +1,7 @@
 #include "sessions_command.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
+#include "flag_definition.h"
 #include "server_flags.h"
 #include "validation_client.h"
 #include "validation_flags.h"
@@ -30,8 +32,8 @@ using Action = std::function<absl::Status(Client& client)>;
 
 struct Subcommand {
   absl::string_view name;
-  // Flags besides --server that it takes.
-  std::vector<FlagSpec> flags;
+  // Flags besides --server and the security flags that it takes.
+  std::vector<DocumentedFlag> flags;
   absl::StatusOr<Action> (*prepare)(const ParsedArgs& args);
 };
 
@@ -114,30 +116,47 @@ std::string FormatTable(const std::vector<Row>& rows) {
   return out;
 }
 
-absl::Status ReadSettings(const ParsedArgs& args, v1::Session& settings) {
-  absl::StatusOr<v1::ValidationParameters> defaults = GivenParameters(args);
-  if (!defaults.ok()) return defaults.status();
-  *settings.mutable_default_parameters() = *std::move(defaults);
-  if (const std::string* text = args.Value("--ttl")) {
-    absl::Duration ttl;
-    if (!absl::ParseDuration(*text, &ttl) || ttl <= absl::ZeroDuration() ||
-        ttl == absl::InfiniteDuration()) {
-      return FlagError("--ttl",
-                       absl::StrCat("expected a duration such as 8h or 90m, got \"", *text, "\""));
-    }
-    const int64_t seconds = absl::ToInt64Seconds(ttl);
-    settings.mutable_idle_ttl()->set_seconds(seconds);
-    settings.mutable_idle_ttl()->set_nanos(
-        static_cast<int32_t>(absl::ToInt64Nanoseconds(ttl - absl::Seconds(seconds))));
+absl::Status ReadTtl(absl::string_view flag, const ParsedArgs& args, v1::Session& settings) {
+  const std::string& text = *args.Value(flag);
+  absl::Duration ttl;
+  if (!absl::ParseDuration(text, &ttl) || ttl <= absl::ZeroDuration() ||
+      ttl == absl::InfiniteDuration()) {
+    return FlagError(flag,
+                     absl::StrCat("expected a duration such as 8h or 90m, got \"", text, "\""));
   }
-  for (const std::string& label : args.Values("--label")) {
+  const int64_t seconds = absl::ToInt64Seconds(ttl);
+  settings.mutable_idle_ttl()->set_seconds(seconds);
+  settings.mutable_idle_ttl()->set_nanos(
+      static_cast<int32_t>(absl::ToInt64Nanoseconds(ttl - absl::Seconds(seconds))));
+  return absl::OkStatus();
+}
+
+absl::Status ReadLabels(absl::string_view flag, const ParsedArgs& args, v1::Session& settings) {
+  for (const std::string& label : args.Values(flag)) {
     const size_t equals = label.find('=');
     if (equals == 0 || equals == std::string::npos) {
-      return FlagError("--label", absl::StrCat("expected KEY=VALUE, got \"", label, "\""));
+      return FlagError(flag, absl::StrCat("expected KEY=VALUE, got \"", label, "\""));
     }
     (*settings.mutable_labels())[label.substr(0, equals)] = label.substr(equals + 1);
   }
   return absl::OkStatus();
+}
+
+// What `create` sets besides the default parameters.
+constexpr FlagDefinition<v1::Session> kSettingFlags[] = {
+    {"--ttl", Arity::kOne, "DURATION",
+     "create: delete the session after it has been idle this long,\n"
+     "e.g. 90m or 720h (default: the server's)",
+     &ReadTtl},
+    {"--label", Arity::kMany, "KEY=VALUE...", "create: labels to tell sessions apart; repeatable",
+     &ReadLabels},
+};
+
+absl::Status ReadSettings(const ParsedArgs& args, v1::Session& settings) {
+  absl::StatusOr<v1::ValidationParameters> defaults = GivenParameters(args);
+  if (!defaults.ok()) return defaults.status();
+  *settings.mutable_default_parameters() = *std::move(defaults);
+  return ReadFlags<v1::Session>(kSettingFlags, args, settings);
 }
 
 absl::StatusOr<Action> Create(const ParsedArgs& args) {
@@ -219,9 +238,11 @@ absl::StatusOr<Action> Delete(const ParsedArgs& args) {
   };
 }
 
-std::vector<FlagSpec> CreateFlags() {
-  std::vector<FlagSpec> flags = ValidationParameterFlags();
-  flags.insert(flags.end(), {kSessionFlag, {"--ttl", Arity::kOne}, {"--label", Arity::kMany}});
+std::vector<DocumentedFlag> CreateFlags() {
+  std::vector<DocumentedFlag> flags = ValidationParameterFlags();
+  flags.push_back(kSessionFlag);
+  const std::vector<DocumentedFlag> settings = Documented<v1::Session>(kSettingFlags);
+  flags.insert(flags.end(), settings.begin(), settings.end());
   return flags;
 }
 
@@ -238,7 +259,8 @@ const std::vector<Subcommand>& Subcommands() {
 // Every flag of every subcommand, for the parser; each subcommand then refuses the others.
 std::vector<FlagSpec> SessionsFlags() {
   std::vector<FlagSpec> flags = {kServerFlag};
-  flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
+  const std::vector<DocumentedFlag> security = SecurityFlags();
+  flags.insert(flags.end(), security.begin(), security.end());
   for (const Subcommand& subcommand : Subcommands()) {
     for (const FlagSpec& flag : subcommand.flags) {
       const bool known = std::any_of(flags.begin(), flags.end(),
@@ -268,9 +290,10 @@ absl::Status RunSessions(const ParsedArgs& args) {
         "sessions ", subcommand->name, ": unexpected argument \"", positional[1], "\""));
   }
   for (const FlagSpec& flag : SessionsFlags()) {
-    const bool allowed = flag.name == kServerFlag.name || IsSecurityFlag(flag.name) ||
-                         std::any_of(subcommand->flags.begin(), subcommand->flags.end(),
-                                     [&](const FlagSpec& own) { return own.name == flag.name; });
+    const bool allowed =
+        flag.name == kServerFlag.name || IsSecurityFlag(flag.name) ||
+        std::any_of(subcommand->flags.begin(), subcommand->flags.end(),
+                    [&](const DocumentedFlag& own) { return own.name == flag.name; });
     if (!allowed && args.Has(flag.name)) {
       return absl::InvalidArgumentError(
           absl::StrCat("sessions ", subcommand->name, ": ", flag.name, " does not apply"));
@@ -284,40 +307,53 @@ absl::Status RunSessions(const ParsedArgs& args) {
   return (*action)(**client);
 }
 
+// The parser takes SessionsFlags(); these are the same flags, as a person reads them.
+std::vector<FlagSection> SessionsSections() {
+  std::vector<DocumentedFlag> options = {kServerFlag, kSessionFlag};
+  const std::vector<DocumentedFlag> settings = Documented<v1::Session>(kSettingFlags);
+  options.insert(options.end(), settings.begin(), settings.end());
+  const std::vector<DocumentedFlag> security = SecurityFlags();
+  options.insert(options.end(), security.begin(), security.end());
+  return {
+      {"options", options},
+      {"default parameters of the session's validations (create; an option "
+       "left out takes\n"
+       "the server's default, shown in parentheses)",
+       ValidationParameterFlags()},
+  };
+}
+
 }  // namespace
 
 Command SessionsCommand() {
   return {
       .name = "sessions",
-      .synopsis = "sessions create|list|show|delete --server HOST:PORT [--session ID] [options]",
-      .usage = absl::StrCat(
-          "usage: wasserwarp sessions create --server HOST:PORT [--session ID] [options]\n"
-          "       wasserwarp sessions list --server HOST:PORT\n"
-          "       wasserwarp sessions show --server HOST:PORT --session ID\n"
-          "       wasserwarp sessions delete --server HOST:PORT --session ID\n"
-          "\n"
-          "A session on a wasserwarp-server holds runs between uploads and validations, so that\n"
-          "a bench uploads its reference runs once and validates against them for weeks (see\n"
-          "'wasserwarp upload' and 'wasserwarp validate --session'). It is deleted with\n"
-          "'sessions delete' or by the server after it has been idle for its time to live.\n"
-          "\n"
-          "  create   creates a session and prints its id; without --session the server\n"
-          "           chooses one\n"
-          "  list     one line per session: runs, bytes held, expiry, labels\n"
-          "  show     the session's settings and the runs it holds, with samples and channels\n"
-          "  delete   deletes the session and its runs\n"
-          "\n"
-          "options:\n"
-          "  --server HOST:PORT   the wasserwarp-server (required)\n"
-          "  --session ID         the session: lower-case letters, digits, '-', '_' and '.'\n"
-          "  --ttl DURATION       create: delete the session after it has been idle this long,\n"
-          "                       e.g. 90m or 720h (default: the server's)\n"
-          "  --label KEY=VALUE... create: labels to tell sessions apart; repeatable\n",
-          kSecurityFlagsUsage,
-          "\n"
-          "default parameters of the session's validations (create; an option left out takes\n"
-          "the server's default, shown in parentheses):\n",
-          ValidationParameterFlagsUsage()),
+      .synopsis =
+          "sessions create|list|show|delete --server HOST:PORT "
+          "[--session ID] [options]",
+      .usage = HelpText("usage: wasserwarp sessions create --server HOST:PORT [--session ID] "
+                        "[options]\n"
+                        "       wasserwarp sessions list --server HOST:PORT\n"
+                        "       wasserwarp sessions show --server HOST:PORT --session ID\n"
+                        "       wasserwarp sessions delete --server HOST:PORT --session ID\n"
+                        "\n"
+                        "A session on a wasserwarp-server holds runs between uploads and "
+                        "validations, so that\n"
+                        "a bench uploads its reference runs once and validates against them "
+                        "for weeks (see\n"
+                        "'wasserwarp upload' and 'wasserwarp validate --session'). It is "
+                        "deleted with\n"
+                        "'sessions delete' or by the server after it has been idle for its "
+                        "time to live.\n"
+                        "\n"
+                        "  create   creates a session and prints its id; without --session "
+                        "the server\n"
+                        "           chooses one\n"
+                        "  list     one line per session: runs, bytes held, expiry, labels\n"
+                        "  show     the session's settings and the runs it holds, with "
+                        "samples and channels\n"
+                        "  delete   deletes the session and its runs\n",
+                        SessionsSections()),
       .flags = SessionsFlags(),
       .run = &RunSessions,
   };

@@ -2,44 +2,41 @@
 
 #include <cstdio>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "comparison_flags.h"
 #include "embedded_limits.h"
+#include "flag_definition.h"
 #include "server_flags.h"
 #include "validation_client.h"
 #include "wasserwarp/csv.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/twed.h"
 #include "wire/convert.h"
+#include "wire/parameters.h"
 
 namespace wasserwarp::cli {
 namespace {
 
 // The same preparation as `validate`, with A simulated and B reference, so that the number
 // printed here is the one in validate's cost matrix.
-absl::StatusOr<double> TwedHere(Series a, Series b, const TwedParams& params,
-                                const PrepareOptions& prepare) {
-  ValidationOptions options;
-  options.twed = params;
-  options.prepare = prepare;
+absl::StatusOr<double> TwedHere(Series a, Series b, const ValidationOptions& options) {
   if (absl::Status status = CheckEmbeddedValidation({a}, {b}, options, /*html_report=*/false);
       !status.ok()) {
     return status;
   }
-  absl::StatusOr<PreparedRuns> runs = PrepareRuns({std::move(a)}, {std::move(b)}, prepare);
+  absl::StatusOr<PreparedRuns> runs = PrepareRuns({std::move(a)}, {std::move(b)}, options.prepare);
   if (!runs.ok()) return runs.status();
-  return Twed(runs->simulation[0], runs->reference[0], params);
+  return Twed(runs->simulation[0], runs->reference[0], options.twed);
 }
 
 absl::StatusOr<double> TwedOnServer(const ParsedArgs& args, const Series& a, const Series& b,
-                                    const TwedParams& params, const PrepareOptions& prepare) {
+                                    const ValidationOptions& options) {
   absl::StatusOr<std::unique_ptr<client::ValidationClient>> client = ConnectToServer(args, "twed");
   if (!client.ok()) return client.status();
-  ValidationOptions options;
-  options.twed = params;
-  options.prepare = prepare;
   absl::StatusOr<v1::ComputeTwedResponse> response =
       (*client)->ComputeTwed(a, b, wire::ParametersOf(options));
   if (!response.ok()) return response.status();
@@ -51,47 +48,39 @@ absl::Status RunTwed(const ParsedArgs& args) {
     return absl::InvalidArgumentError(
         absl::StrCat("twed: expected two run files A.csv B.csv, got ", args.positional().size()));
   }
-  TwedParams params;
-  PrepareOptions prepare;
-  if (absl::Status status = ReadComparisonFlags(args, params, prepare); !status.ok()) {
-    return status;
-  }
+  ParameterSettings settings;
+  if (absl::Status status = ReadComparisonFlags(args, settings); !status.ok()) return status;
   absl::StatusOr<Series> a = ReadSeriesCsv(args.positional()[0]);
   if (!a.ok()) return a.status();
   absl::StatusOr<Series> b = ReadSeriesCsv(args.positional()[1]);
   if (!b.ok()) return b.status();
   absl::StatusOr<double> distance = args.Has(kServerFlag.name)
-                                        ? TwedOnServer(args, *a, *b, params, prepare)
-                                        : TwedHere(*std::move(a), *std::move(b), params, prepare);
+                                        ? TwedOnServer(args, *a, *b, settings.options)
+                                        : TwedHere(*std::move(a), *std::move(b), settings.options);
   if (!distance.ok()) return distance.status();
   std::printf("%.17g\n", *distance);
   return absl::OkStatus();
 }
 
-std::vector<FlagSpec> TwedFlags() {
-  std::vector<FlagSpec> flags = ComparisonFlags();
-  flags.push_back(kServerFlag);
-  flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
-  return flags;
-}
-
 }  // namespace
 
 Command TwedCommand() {
+  std::vector<DocumentedFlag> options = ComparisonFlags();
+  options.push_back(DescribedAs(kServerFlag, "compute on this wasserwarp-server instead of here"));
+  const std::vector<DocumentedFlag> security = SecurityFlags();
+  options.insert(options.end(), security.begin(), security.end());
+  const std::vector<FlagSection> sections = {{"options", options}};
   return {
       .name = "twed",
       .synopsis = "twed A.csv B.csv [options]",
-      .usage = absl::StrCat(
-          "usage: wasserwarp twed A.csv B.csv [options]\n"
-          "\n"
-          "Prints TWED(A, B) with 17 significant digits. A and B are prepared as validate\n"
-          "prepares a simulated and a reference run (channel selection, alignment, no scaling).\n"
-          "\n"
-          "options:\n",
-          kComparisonFlagsUsage,
-          "  --server HOST:PORT   compute on this wasserwarp-server instead of here\n",
-          kSecurityFlagsUsage),
-      .flags = TwedFlags(),
+      .usage = HelpText("usage: wasserwarp twed A.csv B.csv [options]\n"
+                        "\n"
+                        "Prints TWED(A, B) with 17 significant digits. A and B "
+                        "are prepared as validate\n"
+                        "prepares a simulated and a reference run (channel "
+                        "selection, alignment, no scaling).\n",
+                        sections),
+      .flags = FlagSpecs(sections),
       .run = &RunTwed,
   };
 }

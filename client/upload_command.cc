@@ -3,9 +3,11 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "flag_definition.h"
 #include "run_flags.h"
 #include "server_flags.h"
 #include "validation_client.h"
@@ -21,7 +23,7 @@ absl::Status RunUpload(const ParsedArgs& args) {
   }
   absl::StatusOr<std::string> session = RequiredSession(args, "upload");
   if (!session.ok()) return session.status();
-  if (!args.Has("--sim") && !args.Has("--ref")) {
+  if (!args.Has(kSimFlag.name) && !args.Has(kRefFlag.name)) {
     return absl::InvalidArgumentError("upload: give the runs with --sim PATH... or --ref PATH...");
   }
   absl::StatusOr<RunSets> runs = ReadRunFlags(args);
@@ -38,51 +40,59 @@ absl::Status RunUpload(const ParsedArgs& args) {
   for (const v1::RunInfo& run : uploaded->committed_runs()) {
     ++(run.role() == v1::ROLE_SIMULATION ? simulated : reference);
   }
-  std::printf("uploaded %d simulated and %d reference runs (%lld samples) to session %s\n",
-              simulated, reference, static_cast<long long>(uploaded->committed_samples()),
-              session->c_str());
+  std::printf(
+      "uploaded %d simulated and %d reference runs (%lld samples) to "
+      "session %s\n",
+      simulated, reference, static_cast<long long>(uploaded->committed_samples()),
+      session->c_str());
   return absl::OkStatus();
 }
 
-std::vector<FlagSpec> UploadFlags() {
-  std::vector<FlagSpec> flags = RunFlags();
-  flags.insert(flags.end(), {kServerFlag, kSessionFlag});
-  flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
-  return flags;
+std::vector<FlagSection> UploadSections() {
+  std::vector<DocumentedFlag> server = {
+      kServerFlag, DescribedAs(kSessionFlag, "the session to upload into (required)")};
+  const std::vector<DocumentedFlag> security = SecurityFlags();
+  server.insert(server.end(), security.begin(), security.end());
+  return {
+      {"runs",
+       {kSimFlag, kRefFlag,
+        DescribedAs(kSimWeightsFlag,
+                    "\"run_id,weight\" lines for the simulated runs given here\n"
+                    "(default: equal)"),
+        kRefWeightsFlag}},
+      {"server", server},
+  };
 }
 
 }  // namespace
 
 Command UploadCommand() {
+  const std::vector<FlagSection> sections = UploadSections();
   return {
       .name = "upload",
       .synopsis =
-          "upload --server HOST:PORT --session ID [--sim PATH...] [--ref PATH...] "
+          "upload --server HOST:PORT --session ID [--sim PATH...] "
+          "[--ref PATH...] "
           "[options]",
-      .usage = absl::StrCat(
-          "usage: wasserwarp upload --server HOST:PORT --session ID [--sim PATH...]\n"
-          "                         [--ref PATH...] [options]\n"
-          "\n"
-          "Uploads runs into a session on the server (see 'wasserwarp sessions'), where they\n"
-          "stay for validations until the session is deleted or expires: a bench uploads its\n"
-          "reference runs once and then validates each new set of simulated runs against them.\n"
-          "A PATH is a CSV file or a directory, which stands for every *.csv file directly in\n"
-          "it; a run's id is its file name without .csv. Every file is read and checked before\n"
-          "anything is sent. A run id the session already holds in the same role is an error;\n"
-          "the runs uploaded before it stay.\n"
-          "\n"
-          "runs:\n"
-          "  --sim PATH...        simulated runs\n"
-          "  --ref PATH...        measured reference runs\n"
-          "  --sim-weights FILE   \"run_id,weight\" lines for the simulated runs given here\n"
-          "                       (default: equal)\n"
-          "  --ref-weights FILE   the same for the reference runs\n"
-          "\n"
-          "server:\n"
-          "  --server HOST:PORT   the wasserwarp-server (required)\n"
-          "  --session ID         the session to upload into (required)\n",
-          kSecurityFlagsUsage),
-      .flags = UploadFlags(),
+      .usage = HelpText("usage: wasserwarp upload --server HOST:PORT --session "
+                        "ID [--sim PATH...]\n"
+                        "                         [--ref PATH...] [options]\n"
+                        "\n"
+                        "Uploads runs into a session on the server (see "
+                        "'wasserwarp sessions'), where they\n"
+                        "stay for validations until the session is deleted or "
+                        "expires: a bench uploads its\n"
+                        "reference runs once and then validates each new set "
+                        "of simulated runs against them.\n"
+                        "A PATH is a CSV file or a directory, which stands for "
+                        "every *.csv file directly in\n"
+                        "it; a run's id is its file name without .csv. Every "
+                        "file is read and checked before\n"
+                        "anything is sent. A run id the session already holds "
+                        "in the same role is an error;\n"
+                        "the runs uploaded before it stay.\n",
+                        sections),
+      .flags = FlagSpecs(sections),
       .run = &RunUpload,
   };
 }

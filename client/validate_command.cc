@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +12,8 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "embedded_limits.h"
+#include "execution_flags.h"
+#include "flag_definition.h"
 #include "one_off_validation.h"
 #include "output_file.h"
 #include "run_flags.h"
@@ -25,36 +26,42 @@
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/validation.h"
 #include "wire/convert.h"
+#include "wire/parameters.h"
 
 namespace wasserwarp::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr char kReportFlag[] = "--report";
+// Their values are read where the report is written.
+constexpr DocumentedFlag kReportFlag = {
+    "--report", Arity::kOne, "FILE.html",
+    "write a self-contained HTML report (verdict, charts of the\n"
+    "worst and best runs, cost matrix, map of all runs, metrics)"};
+constexpr DocumentedFlag kCostMatrixFlag = {
+    "--cost-matrix", Arity::kSwitch, "",
+    "include the TWED cost matrix in the JSON report, and with a\n"
+    "verdict the pooled matrix of all runs"};
 
 absl::StatusOr<ValidationOptions> ReadOptions(const ParsedArgs& args) {
-  ValidationOptions options;
-  if (absl::Status status = ReadValidationParameterFlags(args, options); !status.ok()) {
+  absl::StatusOr<ParameterSettings> parameters = ReadValidationParameterFlags(args);
+  if (!parameters.ok()) return parameters.status();
+  ValidationOptions options = std::move(parameters->options);
+  if (absl::Status status = ReadVerdictFlags(args, options); !status.ok()) return status;
+  if (absl::Status status = ReadFlag(kThreadsFlag, args, options.compute); !status.ok()) {
     return status;
   }
-  if (absl::Status status = ReadVerdictFlags(args, options); !status.ok()) return status;
-  absl::StatusOr<std::optional<int>> threads = args.Integer("--threads");
-  if (!threads.ok()) return threads.status();
-  if (threads->has_value()) {
-    if (**threads < 1) return FlagError("--threads", "must be at least 1");
-    options.compute.max_threads = **threads;
-  }
   // The HTML report draws both matrices; the JSON holds them only with --cost-matrix.
-  options.keep_cost_matrix = args.Has("--cost-matrix") || args.Has(kReportFlag);
+  options.keep_cost_matrix = args.Has(kCostMatrixFlag.name) || args.Has(kReportFlag.name);
   options.keep_pooled_cost_matrix = options.keep_cost_matrix;
   return options;
 }
 
 absl::Status RequireRuns(const ParsedArgs& args) {
-  for (absl::string_view flag : {"--sim", "--ref"}) {
-    if (!args.Has(flag)) {
-      return absl::InvalidArgumentError(absl::StrCat("validate: ", flag, " PATH... is required"));
+  for (const DocumentedFlag& flag : {kSimFlag, kRefFlag}) {
+    if (!args.Has(flag.name)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("validate: ", flag.name, " ", flag.value_name, " is required"));
     }
   }
   return absl::OkStatus();
@@ -70,19 +77,19 @@ HtmlReportOptions HtmlOptionsNow() {
 // The page for `report` when --report asks for one, drawn from the runs read here.
 absl::StatusOr<std::string> RenderIfAsked(const ParsedArgs& args, const ValidationReport& report,
                                           const RunSets& runs) {
-  if (!args.Has(kReportFlag)) return std::string();
+  if (!args.Has(kReportFlag.name)) return std::string();
   return RenderHtmlReport(report, runs.simulation, runs.reference, HtmlOptionsNow());
 }
 
 // The same output whether the report was computed here or on a server.
 absl::StatusOr<Judgement> WriteResults(const ParsedArgs& args, ValidationReport report,
                                        const std::string& html_report, Clock::time_point start) {
-  if (const std::string* report_path = args.Value(kReportFlag)) {
+  if (const std::string* report_path = args.Value(kReportFlag.name)) {
     if (absl::Status written = WriteOutputFile(*report_path, html_report); !written.ok()) {
       return written;
     }
   }
-  if (!args.Has("--cost-matrix")) {
+  if (!args.Has(kCostMatrixFlag.name)) {
     report.cost_matrix.reset();
     report.pooled_cost_matrix.reset();
   }
@@ -104,7 +111,7 @@ absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point
   options->simulation_weights = runs->simulation_weights;
   options->reference_weights = runs->reference_weights;
   if (absl::Status status = CheckEmbeddedValidation(runs->simulation, runs->reference, *options,
-                                                    args.Has(kReportFlag));
+                                                    args.Has(kReportFlag.name));
       !status.ok()) {
     return status;
   }
@@ -149,7 +156,7 @@ absl::StatusOr<Judgement> ValidateOneOff(const ParsedArgs& args, Clock::time_poi
 
 // The session's runs are on the server only, so the server draws the page.
 absl::StatusOr<Judgement> ValidateSession(const ParsedArgs& args, Clock::time_point start) {
-  for (const FlagSpec& flag : RunFlags()) {
+  for (const DocumentedFlag& flag : RunFlags()) {
     if (args.Has(flag.name)) {
       return absl::InvalidArgumentError(
           absl::StrCat("validate: ", flag.name,
@@ -165,7 +172,7 @@ absl::StatusOr<Judgement> ValidateSession(const ParsedArgs& args, Clock::time_po
       ConnectToServer(args, "validate");
   if (!client.ok()) return client.status();
   v1::ValidateRequest request = RequestFor(*overrides, *options);
-  request.set_include_html_report(args.Has(kReportFlag));
+  request.set_include_html_report(args.Has(kReportFlag.name));
   std::string page;
   absl::StatusOr<ValidationReport> report =
       ValidateShowingProgress(**client, *args.Value(kSessionFlag.name), std::move(request), &page);
@@ -186,77 +193,67 @@ absl::StatusOr<Judgement> RunValidate(const ParsedArgs& args) {
     }
     return ValidateHere(args, start);
   }
-  if (args.Has("--threads")) {
-    return FlagError("--threads",
+  if (args.Has(kThreadsFlag.name)) {
+    return FlagError(kThreadsFlag.name,
                      "does not go with --server, which decides how many cores "
                      "a validation gets");
   }
   return args.Has(kSessionFlag.name) ? ValidateSession(args, start) : ValidateOneOff(args, start);
 }
 
-std::vector<FlagSpec> ValidateFlags() {
-  std::vector<FlagSpec> flags = ValidationParameterFlags();
-  for (const FlagSpec& flag : RunFlags()) flags.push_back(flag);
-  for (const FlagSpec& flag : VerdictFlags()) flags.push_back(flag);
-  flags.insert(flags.end(), {kServerFlag,
-                             kSessionFlag,
-                             {"--json", Arity::kOne},
-                             {kReportFlag, Arity::kOne},
-                             {"--cost-matrix", Arity::kSwitch},
-                             {"--threads", Arity::kOne}});
-  flags.insert(flags.end(), kSecurityFlags.begin(), kSecurityFlags.end());
-  return flags;
+std::vector<FlagSection> ValidateSections() {
+  std::vector<DocumentedFlag> server = {
+      DescribedAs(kServerFlag,
+                  "validate on this wasserwarp-server; a progress bar shows on\n"
+                  "stderr when it is a terminal"),
+      DescribedAs(kSessionFlag, "validate the runs this session on the server holds")};
+  const std::vector<DocumentedFlag> security = SecurityFlags();
+  server.insert(server.end(), security.begin(), security.end());
+  return {
+      {"runs",
+       {DescribedAs(kSimFlag, "simulated runs (required without --session)"),
+        DescribedAs(kRefFlag, "measured reference runs (required without --session)"),
+        kSimWeightsFlag, kRefWeightsFlag}},
+      {"comparison", ValidationParameterFlags()},
+      {"verdict (exit status 0 on PASS, 1 on FAIL)", VerdictFlags()},
+      {"server", server},
+      {"output",
+       {kJsonFlag, kReportFlag, kCostMatrixFlag,
+        DescribedAs(kThreadsFlag, "worker threads (default: every core; not with --server)")}},
+  };
 }
 
 }  // namespace
 
 Command ValidateCommand() {
+  const std::vector<FlagSection> sections = ValidateSections();
   return {
       .name = "validate",
       .synopsis =
           "validate --sim PATH... --ref PATH... [options]\n"
           "validate --server HOST:PORT --session ID [options]",
-      .usage = absl::StrCat(
-          "usage: wasserwarp validate --sim PATH... --ref PATH... [options]\n"
-          "       wasserwarp validate --server HOST:PORT --session ID [options]\n"
-          "\n"
-          "Computes the TWED between every simulated and every reference run and the\n"
-          "Wasserstein distance between the two sets, with the optimal transport plan and its\n"
-          "certificate. A PATH is a CSV file or a directory, which stands for every *.csv file\n"
-          "directly in it; a run's id is its file name without .csv.\n"
-          "\n"
-          "With --server, a wasserwarp-server does the work, with the same output and exit\n"
-          "status: given --sim and --ref, in a session of its own that is deleted afterwards;\n"
-          "given --session, on the runs that session holds (see 'wasserwarp upload'), with the\n"
-          "session's default parameters where no comparison option is given here.\n"
-          "\n"
-          "runs:\n"
-          "  --sim PATH...        simulated runs (required without --session)\n"
-          "  --ref PATH...        measured reference runs (required without --session)\n"
-          "  --sim-weights FILE   \"run_id,weight\" lines for the simulated runs (default: equal)\n"
-          "  --ref-weights FILE   the same for the reference runs\n"
-          "\n"
-          "comparison:\n",
-          ValidationParameterFlagsUsage(),
-          "\n"
-          "verdict (exit status 0 on PASS, 1 on FAIL):\n",
-          kVerdictFlagsUsage,
-          "\n"
-          "server:\n"
-          "  --server HOST:PORT   validate on this wasserwarp-server; a progress bar shows on\n"
-          "                       stderr when it is a terminal\n"
-          "  --session ID         validate the runs this session on the server holds\n",
-          kSecurityFlagsUsage,
-          "\n"
-          "output:\n"
-          "  --json FILE|-        write the JSON report to FILE; with -, to stdout, and the\n"
-          "                       summary to stderr\n"
-          "  --report FILE.html   write a self-contained HTML report (verdict, charts of the\n"
-          "                       worst and best runs, cost matrix, map of all runs, metrics)\n"
-          "  --cost-matrix        include the TWED cost matrix in the JSON report, and with a\n"
-          "                       verdict the pooled matrix of all runs\n"
-          "  --threads N          worker threads (default: every core; not with --server)\n"),
-      .flags = ValidateFlags(),
+      .usage = HelpText("usage: wasserwarp validate --sim PATH... --ref PATH... [options]\n"
+                        "       wasserwarp validate --server HOST:PORT --session ID "
+                        "[options]\n"
+                        "\n"
+                        "Computes the TWED between every simulated and every reference run "
+                        "and the\n"
+                        "Wasserstein distance between the two sets, with the optimal "
+                        "transport plan and its\n"
+                        "certificate. A PATH is a CSV file or a directory, which stands for "
+                        "every *.csv file\n"
+                        "directly in it; a run's id is its file name without .csv.\n"
+                        "\n"
+                        "With --server, a wasserwarp-server does the work, with the same "
+                        "output and exit\n"
+                        "status: given --sim and --ref, in a session of its own that is "
+                        "deleted afterwards;\n"
+                        "given --session, on the runs that session holds (see 'wasserwarp "
+                        "upload'), with the\n"
+                        "session's default parameters where no comparison option is given "
+                        "here.\n",
+                        sections),
+      .flags = FlagSpecs(sections),
       .judge = &RunValidate,
   };
 }

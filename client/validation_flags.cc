@@ -1,61 +1,65 @@
 #include "validation_flags.h"
 
-#include <optional>
+#include <string>
+#include <utility>
 
-#include "absl/strings/str_cat.h"
-#include "comparison_flags.h"
+#include "wasserwarp/prepare.h"
 #include "wire/convert.h"
 
 namespace wasserwarp::cli {
+namespace {
 
-std::vector<FlagSpec> ValidationParameterFlags() {
-  std::vector<FlagSpec> flags = ComparisonFlags();
-  flags.insert(flags.end(), {{"--scale", Arity::kOne}, {"--order", Arity::kOne}});
-  return flags;
-}
-
-std::string ValidationParameterFlagsUsage() {
-  return absl::StrCat(
-      kComparisonFlagsUsage,
-      "  --scale none|reference-std\n"
-      "                       reference-std: divide each channel by its standard deviation\n"
-      "                       over all reference samples (default none)\n"
-      "  --order Q            order of the Wasserstein distance, >= 1 (default 1)\n");
-}
-
-absl::Status ReadValidationParameterFlags(const ParsedArgs& args, ValidationOptions& options) {
-  if (absl::Status status = ReadComparisonFlags(args, options.twed, options.prepare);
-      !status.ok()) {
-    return status;
-  }
-  if (const std::string* scale = args.Value("--scale")) {
-    absl::StatusOr<Scale> parsed = ParseScale(*scale);
-    if (!parsed.ok()) return FlagError("--scale", parsed.status().message());
-    options.prepare.scale = *parsed;
-  }
-  absl::StatusOr<double> order = args.Number("--order", options.order);
-  if (!order.ok()) return order.status();
-  options.order = *order;
+absl::Status ReadScale(absl::string_view flag, const ParsedArgs& args,
+                       ParameterSettings& settings) {
+  absl::StatusOr<Scale> scale = ParseScale(*args.Value(flag));
+  if (!scale.ok()) return FlagError(flag, scale.status().message());
+  settings.options.prepare.scale = *scale;
+  settings.given.set_scale(wire::ToProto(*scale));
   return absl::OkStatus();
 }
 
-absl::StatusOr<v1::ValidationParameters> GivenParameters(const ParsedArgs& args) {
-  ValidationOptions options;
-  if (absl::Status status = ReadValidationParameterFlags(args, options); !status.ok()) {
+// The core checks the range, as for every caller; flag_terms.h puts its error in flag terms.
+absl::Status ReadOrder(absl::string_view flag, const ParsedArgs& args,
+                       ParameterSettings& settings) {
+  absl::StatusOr<double> order = GivenNumber(args, flag);
+  if (!order.ok()) return order.status();
+  settings.options.order = *order;
+  settings.given.set_order(*order);
+  return absl::OkStatus();
+}
+
+constexpr FlagDefinition<ParameterSettings> kValidationOnlyFlags[] = {
+    {"--scale", Arity::kOne, "none|reference-std",
+     "reference-std: divide each channel by its standard deviation\n"
+     "over all reference samples (default none)",
+     &ReadScale},
+    {"--order", Arity::kOne, "Q", "order of the Wasserstein distance, >= 1 (default 1)",
+     &ReadOrder},
+};
+
+}  // namespace
+
+std::vector<DocumentedFlag> ValidationParameterFlags() {
+  std::vector<DocumentedFlag> flags = ComparisonFlags();
+  const std::vector<DocumentedFlag> own = Documented<ParameterSettings>(kValidationOnlyFlags);
+  flags.insert(flags.end(), own.begin(), own.end());
+  return flags;
+}
+
+absl::StatusOr<ParameterSettings> ReadValidationParameterFlags(const ParsedArgs& args) {
+  ParameterSettings settings;
+  if (absl::Status status = ReadComparisonFlags(args, settings); !status.ok()) return status;
+  if (absl::Status status = ReadFlags<ParameterSettings>(kValidationOnlyFlags, args, settings);
+      !status.ok()) {
     return status;
   }
-  const v1::ValidationParameters all = wire::ParametersOf(options);
-  v1::ValidationParameters given;
-  if (args.Has("--nu")) given.set_nu(all.nu());
-  if (args.Has("--lambda")) given.set_deletion_penalty(all.deletion_penalty());
-  if (args.Has("--p")) given.set_p(all.p());
-  if (args.Has("--time-window")) given.set_time_window(all.time_window());
-  if (args.Has("--align")) given.set_align(all.align());
-  if (args.Has("--scale")) given.set_scale(all.scale());
-  if (args.Has("--order")) given.set_order(all.order());
-  if (args.Has("--channels")) *given.mutable_channels() = all.channels();
-  if (args.Has("--resample")) given.set_resample_rate(all.resample_rate());
-  return given;
+  return settings;
+}
+
+absl::StatusOr<v1::ValidationParameters> GivenParameters(const ParsedArgs& args) {
+  absl::StatusOr<ParameterSettings> settings = ReadValidationParameterFlags(args);
+  if (!settings.ok()) return settings.status();
+  return std::move(settings->given);
 }
 
 }  // namespace wasserwarp::cli

@@ -1,30 +1,27 @@
-// The flags that set a validation's parameters: the comparison flags with --scale and
-// --order. `validate` reads them into ValidationOptions; a session's defaults and the
-// overrides of a validation on a session take only the flags given, so that whatever the
-// command line leaves out is decided by the session or the server.
+// The flags that set a validation's parameters: the comparison flags with --scale and --order.
+// `validate` and `compare` compute with the options they set; a session's defaults and the
+// overrides of a validation on a session take only the flags given, so that whatever the command
+// line leaves out is decided by the session or the server.
 
 #ifndef WASSERWARP_CLIENT_VALIDATION_FLAGS_H_
 #define WASSERWARP_CLIENT_VALIDATION_FLAGS_H_
 
-#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "args.h"
+#include "comparison_flags.h"
+#include "flag_definition.h"
 #include "wasserwarp/v1/validation.pb.h"
-#include "wasserwarp/validation.h"
 
 namespace wasserwarp::cli {
 
-// --nu, --lambda, --p, --time-window, --align, --channels, --scale, --order.
-std::vector<FlagSpec> ValidationParameterFlags();
+// --nu, --lambda, --p, --time-window, --align, --channels, --resample, --scale, --order.
+std::vector<DocumentedFlag> ValidationParameterFlags();
 
-// Their lines of the usage text.
-std::string ValidationParameterFlagsUsage();
-
-// Overwrites the fields of `options` whose flags were given; checks every value.
-absl::Status ReadValidationParameterFlags(const ParsedArgs& args, ValidationOptions& options);
+// Sets what the parameter flags given set; checks every value.
+absl::StatusOr<ParameterSettings> ReadValidationParameterFlags(const ParsedArgs& args);
 
 // The parameters given on the command line, checked as above; the others stay unset.
 absl::StatusOr<v1::ValidationParameters> GivenParameters(const ParsedArgs& args);

@@ -1,65 +1,106 @@
 #include "verdict_flags.h"
 
-#include <cstdint>
 #include <optional>
 #include <string>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "execution_flags.h"
 #include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/verdict.h"
 #include "wire/convert.h"
+#include "wire/parameters.h"
 
 namespace wasserwarp::cli {
 namespace {
 
-constexpr char kMaxDistance[] = "--max-distance";
-constexpr char kMaxRatio[] = "--max-ratio";
-constexpr char kAlpha[] = "--alpha";
-constexpr char kPermutations[] = "--permutations";
-constexpr char kSeed[] = "--seed";
-constexpr char kKeepFloor[] = "--keep-sampling-floor";
-constexpr char kQoi[] = "--qoi";
+// A decision rule's threshold; ValidateVerdictOptions checks it with the others.
+template <std::optional<double> VerdictOptions::*threshold>
+absl::Status ReadThreshold(absl::string_view flag, const ParsedArgs& args,
+                           VerdictOptions& verdict) {
+  absl::StatusOr<double> value = GivenNumber(args, flag);
+  if (!value.ok()) return value.status();
+  verdict.*threshold = *value;
+  return absl::OkStatus();
+}
 
-absl::Status ReadQuantities(const ParsedArgs& args, ValidationOptions& options) {
-  for (const std::string& list : args.Values(kQoi)) {
-    absl::StatusOr<std::vector<QuantityOfInterest>> quantities = ParseQuantitiesOfInterest(list);
-    if (!quantities.ok()) return FlagError(kQoi, quantities.status().message());
-    options.quantities.insert(options.quantities.end(), quantities->begin(), quantities->end());
+absl::Status ReadPermutations(absl::string_view flag, const ParsedArgs& args,
+                              VerdictOptions& verdict) {
+  absl::StatusOr<int> permutations = GivenInteger(args, flag);
+  if (!permutations.ok()) return permutations.status();
+  verdict.permutations = *permutations;
+  return absl::OkStatus();
+}
+
+absl::Status ReadKeepFloor(absl::string_view, const ParsedArgs&, VerdictOptions& verdict) {
+  verdict.subtract_sampling_floor = false;
+  return absl::OkStatus();
+}
+
+absl::Status ReadQuantities(absl::string_view flag, const ParsedArgs& args,
+                            std::vector<QuantityOfInterest>& quantities) {
+  for (const std::string& list : args.Values(flag)) {
+    absl::StatusOr<std::vector<QuantityOfInterest>> parsed = ParseQuantitiesOfInterest(list);
+    if (!parsed.ok()) return FlagError(flag, parsed.status().message());
+    quantities.insert(quantities.end(), parsed->begin(), parsed->end());
   }
   return absl::OkStatus();
 }
 
-}  // namespace
+// Any of these asks for the permutation test and the baseline.
+constexpr FlagDefinition<VerdictOptions> kTestFlags[] = {
+    {"--max-distance", Arity::kOne, "X", "PASS only if the distance is at most X",
+     &ReadThreshold<&VerdictOptions::max_distance>},
+    {"--max-ratio", Arity::kOne, "K",
+     "PASS only if the baseline ratio (simulations against references\n"
+     "over references against references, same-size groups) is at most K",
+     &ReadThreshold<&VerdictOptions::max_ratio>},
+    {"--alpha", Arity::kOne, "A", "PASS only if the permutation test's p-value is at least A",
+     &ReadThreshold<&VerdictOptions::alpha>},
+    {"--permutations", Arity::kOne, "K",
+     "relabellings of the permutation test and splits of the baseline\n"
+     "(default 999); any rule or this flag runs the test and baseline",
+     &ReadPermutations},
+};
 
-std::vector<FlagSpec> VerdictFlags() {
-  return {{kMaxDistance, Arity::kOne},  {kMaxRatio, Arity::kOne}, {kAlpha, Arity::kOne},
-          {kPermutations, Arity::kOne}, {kSeed, Arity::kOne},     {kKeepFloor, Arity::kSwitch},
-          {kQoi, Arity::kMany}};
+// Tunes the test, so it needs one of kTestFlags, as --seed does.
+constexpr FlagDefinition<VerdictOptions> kKeepFloorFlag = {
+    "--keep-sampling-floor", Arity::kSwitch, "",
+    "do not subtract lambda * |n_i - n_j| from TWED before the test\n"
+    "and the baseline",
+    &ReadKeepFloor};
+
+constexpr FlagDefinition<std::vector<QuantityOfInterest>> kQoiFlag = {
+    "--qoi", Arity::kMany, "LIST",
+    "quantities of interest, \"channel:quantity,...\" with quantity one\n"
+    "of max, min, mean, final, value_at:T, integral, time_of_max; each\n"
+    "gets the area validation metric in the channel's units",
+    &ReadQuantities};
+
+bool AsksForTest(const ParsedArgs& args) {
+  for (const FlagDefinition<VerdictOptions>& flag : kTestFlags) {
+    if (args.Has(flag.name)) return true;
+  }
+  return false;
 }
 
-const char kVerdictFlagsUsage[] =
-    "  --max-distance X     PASS only if the distance is at most X\n"
-    "  --max-ratio K        PASS only if the baseline ratio (simulations against references\n"
-    "                       over references against references, same-size groups) is at most K\n"
-    "  --alpha A            PASS only if the permutation test's p-value is at least A\n"
-    "  --permutations K     relabellings of the permutation test and splits of the baseline\n"
-    "                       (default 999); any rule or this flag runs the test and baseline\n"
-    "  --seed S             seed of the permutations and splits (default 1)\n"
-    "  --keep-sampling-floor\n"
-    "                       do not subtract lambda * |n_i - n_j| from TWED before the test\n"
-    "                       and the baseline\n"
-    "  --qoi LIST           quantities of interest, \"channel:quantity,...\" with quantity one\n"
-    "                       of max, min, mean, final, value_at:T, integral, time_of_max; each\n"
-    "                       gets the area validation metric in the channel's units\n";
+}  // namespace
+
+std::vector<DocumentedFlag> VerdictFlags() {
+  std::vector<DocumentedFlag> flags = Documented<VerdictOptions>(kTestFlags);
+  flags.insert(flags.end(),
+               {DescribedAs(kSeedFlag, "seed of the permutations and splits (default 1)"),
+                kKeepFloorFlag, kQoiFlag});
+  return flags;
+}
 
 absl::Status ReadVerdictFlags(const ParsedArgs& args, ValidationOptions& options) {
-  if (absl::Status status = ReadQuantities(args, options); !status.ok()) return status;
-  if (!args.Has(kMaxDistance) && !args.Has(kMaxRatio) && !args.Has(kAlpha) &&
-      !args.Has(kPermutations)) {
-    for (const char* flag : {kSeed, kKeepFloor}) {
-      if (args.Has(flag)) {
-        return FlagError(flag,
+  if (absl::Status status = ReadFlag(kQoiFlag, args, options.quantities); !status.ok()) {
+    return status;
+  }
+  if (!AsksForTest(args)) {
+    for (const FlagSpec& flag : {FlagSpec(kSeedFlag), FlagSpec(kKeepFloorFlag)}) {
+      if (args.Has(flag.name)) {
+        return FlagError(flag.name,
                          "needs a decision rule (--max-distance, --max-ratio, --alpha) "
                          "or --permutations");
       }
@@ -67,22 +108,11 @@ absl::Status ReadVerdictFlags(const ParsedArgs& args, ValidationOptions& options
     return absl::OkStatus();
   }
   VerdictOptions verdict;
-  for (auto [flag, field] :
-       {std::pair{kMaxDistance, &verdict.max_distance}, std::pair{kMaxRatio, &verdict.max_ratio},
-        std::pair{kAlpha, &verdict.alpha}}) {
-    absl::StatusOr<std::optional<double>> value = args.Number(flag);
-    if (!value.ok()) return value.status();
-    *field = *value;
+  if (absl::Status status = ReadFlags<VerdictOptions>(kTestFlags, args, verdict); !status.ok()) {
+    return status;
   }
-  absl::StatusOr<std::optional<int>> permutations = args.Integer(kPermutations);
-  if (!permutations.ok()) return permutations.status();
-  if (permutations->has_value()) verdict.permutations = **permutations;
-  if (const std::string* seed = args.Value(kSeed)) {
-    if (!absl::SimpleAtoi(*seed, &verdict.seed)) {
-      return FlagError(kSeed, absl::StrCat("expected a non-negative integer, got \"", *seed, "\""));
-    }
-  }
-  verdict.subtract_sampling_floor = !args.Has(kKeepFloor);
+  if (absl::Status status = ReadFlag(kSeedFlag, args, verdict.seed); !status.ok()) return status;
+  if (absl::Status status = ReadFlag(kKeepFloorFlag, args, verdict); !status.ok()) return status;
   if (absl::Status status = ValidateVerdictOptions(verdict); !status.ok()) return status;
   options.verdict = verdict;
   return absl::OkStatus();

@@ -3,20 +3,18 @@
 #ifndef WASSERWARP_CLIENT_VERDICT_FLAGS_H_
 #define WASSERWARP_CLIENT_VERDICT_FLAGS_H_
 
-#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "args.h"
+#include "flag_definition.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
 
 namespace wasserwarp::cli {
 
 // --max-distance, --max-ratio, --alpha, --permutations, --seed, --keep-sampling-floor, --qoi.
-std::vector<FlagSpec> VerdictFlags();
-// Their lines of the usage text.
-extern const char kVerdictFlagsUsage[];
+std::vector<DocumentedFlag> VerdictFlags();
 
 // Sets options.verdict when a decision rule or --permutations is given (the permutation test
 // and the baseline run only then), and options.quantities from --qoi; checks every value.

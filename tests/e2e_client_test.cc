@@ -20,6 +20,7 @@
 #include "wasserwarp/twed.h"
 #include "wasserwarp/validation.h"
 #include "wire/convert.h"
+#include "wire/parameters.h"
 #include "wire/resource_names.h"
 
 namespace wasserwarp {

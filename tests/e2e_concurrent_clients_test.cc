@@ -15,6 +15,7 @@
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/validation.h"
 #include "wire/convert.h"
+#include "wire/parameters.h"
 
 namespace wasserwarp {
 namespace {

@@ -13,7 +13,6 @@
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
-#include "wire/parameters.h"
 
 namespace wasserwarp::wire {
 
