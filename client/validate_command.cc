@@ -110,6 +110,11 @@ absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point
   if (!runs.ok()) return runs.status();
   options->simulation_weights = runs->simulation_weights;
   options->reference_weights = runs->reference_weights;
+  if (absl::Status status =
+          ValidateValidationOptions(*options, runs->simulation.size(), runs->reference.size());
+      !status.ok()) {
+    return status;
+  }
   if (absl::Status status = CheckEmbeddedValidation(runs->simulation, runs->reference, *options,
                                                     args.Has(kReportFlag.name));
       !status.ok()) {

@@ -11,9 +11,6 @@
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/quantity_of_interest.h"
-#include "wasserwarp/transport.h"
-#include "wasserwarp/twed.h"
-#include "wasserwarp/verdict.h"
 #include "wire/convert.h"
 #include "wire/parameters.h"
 #include "wire/request_fields.h"
@@ -64,19 +61,6 @@ std::vector<RunShape> Shapes(const std::vector<StoredRun>& runs) {
   return shapes;
 }
 
-absl::Status CheckOptions(const ValidationOptions& options, size_t n, size_t m) {
-  if (absl::Status status = ValidateTwedParams(options.twed); !status.ok()) return status;
-  TransportOptions transport;
-  transport.order = options.order;
-  transport.row_weights = options.simulation_weights;
-  transport.col_weights = options.reference_weights;
-  if (absl::Status status = ValidateTransportOptions(transport, n, m); !status.ok()) {
-    return status;
-  }
-  if (options.verdict.has_value()) return ValidateVerdictOptions(*options.verdict);
-  return absl::OkStatus();
-}
-
 absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
                                       const SessionSnapshot& snapshot,
                                       const ValidationLimits& limits) {
@@ -114,7 +98,7 @@ absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
     options.quantities.push_back(*std::move(quantity));
   }
   if (absl::Status status =
-          CheckOptions(options, snapshot.simulation.size(), snapshot.reference.size());
+          ValidateValidationOptions(options, snapshot.simulation.size(), snapshot.reference.size());
       !status.ok()) {
     return status;
   }

@@ -79,20 +79,12 @@ absl::Status CheckParameters(const v1::ValidationParameters& parameters) {
   if (absl::Status status = wire::ApplyParameters(parameters, options); !status.ok()) {
     return status;
   }
-  if (absl::Status status = ValidateTwedParams(options.twed); !status.ok()) return status;
-  if (absl::Status status = ValidateTransportOptions({.order = options.order}, 1, 1);
-      !status.ok()) {
-    return status;
-  }
+  // Weights and verdicts belong to runs and calls: one run of each set stands for any.
+  if (absl::Status status = ValidateValidationOptions(options, 1, 1); !status.ok()) return status;
   for (size_t c = 0; c < options.prepare.channels.size(); ++c) {
     if (options.prepare.channels[c].empty()) {
       return InvalidFieldError(absl::StrCat("channels[", c, "]"), "is an empty channel name");
     }
-  }
-  if (const std::optional<double>& rate = options.prepare.resample_rate;
-      rate.has_value() && !(*rate > 0 && std::isfinite(*rate))) {
-    return InvalidFieldError("resample_rate",
-                             absl::StrCat("must be a finite number of Hz > 0, got ", *rate));
   }
   return absl::OkStatus();
 }

@@ -190,6 +190,9 @@ TransportOptions TransportOptionsOf(const ValidationOptions& options) {
 absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t simulation_runs,
                                        size_t reference_runs) {
   if (absl::Status status = ValidateTwedParams(options.twed); !status.ok()) return status;
+  if (absl::Status status = ValidateResampleRate(options.prepare.resample_rate); !status.ok()) {
+    return status;
+  }
   if (absl::Status status =
           ValidateTransportOptions(TransportOptionsOf(options), simulation_runs, reference_runs);
       !status.ok()) {

@@ -109,11 +109,8 @@ absl::StatusOr<Estimate> Compute(const std::vector<RunShape>& simulation,
                                  const std::vector<RunShape>& reference,
                                  const ValidationOptions& options, const ValidationLimits& limits) {
   const PrepareOptions& prepare = options.prepare;
-  if (prepare.resample_rate.has_value() &&
-      !(*prepare.resample_rate > 0 && std::isfinite(*prepare.resample_rate))) {
-    return InvalidFieldError(
-        "resample_rate",
-        absl::StrCat("must be a finite number of Hz > 0, got ", *prepare.resample_rate));
+  if (absl::Status status = ValidateResampleRate(prepare.resample_rate); !status.ok()) {
+    return status;
   }
   Estimate estimate;
   ValidationSize& size = estimate.size;

@@ -44,6 +44,9 @@ struct PrepareOptions {
   std::optional<double> resample_rate;
 };
 
+// Ok when no rate is set or it is a finite number of Hz > 0.
+absl::Status ValidateResampleRate(const std::optional<double>& rate);
+
 // Runs resampled onto more samples than this are refused rather than
 // allocated.
 inline constexpr size_t kMaxResampledSamples = 100'000'000;

@@ -54,7 +54,8 @@ struct ValidationOptions {
 };
 
 // Ok when `options` fit `simulation_runs` against `reference_runs` runs: the TWED parameters
-// (ValidateTwedParams), the order and weights (ValidateTransportOptions) and, when present,
+// (ValidateTwedParams), the resample rate (ValidateResampleRate), the order and weights
+// (ValidateTransportOptions) and, when present,
 // the verdict's options (ValidateVerdictOptions). These are the checks Validate makes before
 // it looks at a run, so a front end can refuse bad options before any run is read.
 absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t simulation_runs,

@@ -209,16 +209,19 @@ absl::StatusOr<Scale> ParseScale(std::string_view name) {
   return Parse(kScaleNames, "scaling", name);
 }
 
+absl::Status ValidateResampleRate(const std::optional<double>& rate) {
+  if (!rate.has_value() || (*rate > 0 && std::isfinite(*rate))) return absl::OkStatus();
+  return InvalidFieldError("resample_rate",
+                           absl::StrCat("must be a finite number of Hz > 0, got ", *rate));
+}
+
 absl::StatusOr<PreparedRuns> PrepareRuns(const std::vector<Series>& simulation,
                                          const std::vector<Series>& reference,
                                          const PrepareOptions& options) {
   if (simulation.empty()) return absl::InvalidArgumentError("no simulated runs");
   if (reference.empty()) return absl::InvalidArgumentError("no reference runs");
-  if (options.resample_rate.has_value() &&
-      !(*options.resample_rate > 0 && std::isfinite(*options.resample_rate))) {
-    return InvalidFieldError(
-        "resample_rate",
-        absl::StrCat("must be a finite number of Hz > 0, got ", *options.resample_rate));
+  if (absl::Status status = ValidateResampleRate(options.resample_rate); !status.ok()) {
+    return status;
   }
   for (const Series& run : simulation) {
     if (absl::Status status = ValidateSeries(run); !status.ok()) {
