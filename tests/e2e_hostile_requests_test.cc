@@ -14,10 +14,9 @@
 #include <vector>
 
 #include "e2e_process.h"
-#include "google/rpc/error_details.pb.h"
-#include "google/rpc/status.pb.h"
 #include "random_runs.h"
 #include "scratch_dir.h"
+#include "status_details.h"
 #include "validation_client.h"
 #include "wire/convert.h"
 
@@ -49,18 +48,16 @@ struct Details {
 };
 
 Details Decode(const grpc::Status& status) {
-  google::rpc::Status rich;
   Details details;
-  if (!rich.ParseFromString(status.error_details())) return details;
-  for (const google::protobuf::Any& any : rich.details()) {
-    google::rpc::BadRequest bad;
-    google::rpc::QuotaFailure quota;
-    if (any.UnpackTo(&bad) && bad.field_violations_size() > 0) {
-      details.field = bad.field_violations(0).field();
-    }
-    if (any.UnpackTo(&quota) && quota.violations_size() > 0) {
-      details.limit = quota.violations(0).subject();
-    }
+  const std::optional<google::rpc::BadRequest> bad =
+      test_support::FindDetail<google::rpc::BadRequest>(status);
+  if (bad.has_value() && bad->field_violations_size() > 0) {
+    details.field = bad->field_violations(0).field();
+  }
+  const std::optional<google::rpc::QuotaFailure> quota =
+      test_support::FindDetail<google::rpc::QuotaFailure>(status);
+  if (quota.has_value() && quota->violations_size() > 0) {
+    details.limit = quota->violations(0).subject();
   }
   return details;
 }

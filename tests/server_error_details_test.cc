@@ -14,11 +14,13 @@
 #include "google/rpc/status.pb.h"
 #include "random_runs.h"
 #include "server_test_util.h"
+#include "status_details.h"
 #include "wire/convert.h"
 
 namespace wasserwarp::service {
 namespace {
 
+using test_data::RandomWalkRuns;
 using ::testing::HasSubstr;
 using testing::ServerTest;
 using ::testing::StartsWith;
@@ -37,12 +39,8 @@ google::rpc::Status Details(const grpc::Status& status) {
 
 template <typename Detail>
 std::optional<Detail> Find(const grpc::Status& status) {
-  const google::rpc::Status rich = Details(status);
-  for (const google::protobuf::Any& any : rich.details()) {
-    Detail detail;
-    if (any.UnpackTo(&detail)) return detail;
-  }
-  return std::nullopt;
+  Details(status);
+  return test_support::FindDetail<Detail>(status);
 }
 
 // The field of the status's BadRequest; "" when it has none.
@@ -236,6 +234,62 @@ TEST_F(ErrorDetailsTest, DurationsAreValidAndTtlsCapped) {
       absl::ToInt64Seconds(ServerConfig().sessions.max_session_ttl));
   session.mutable_idle_ttl()->set_nanos(0);
   ASSERT_TRUE(Create(session).ok());
+}
+
+TEST_F(ErrorDetailsTest, ValidateBadVerdictOrQuantityIsInvalidArgument) {
+  ASSERT_TRUE(CreateSession("bench").ok());
+  ASSERT_TRUE(Upload(kSession, RandomWalkRuns("sim", 2, 10, 20, 1, 17),
+                     RandomWalkRuns("ref", 2, 10, 20, 1, 18))
+                  .ok());
+  v1::ValidateRequest request = ValidateRequestFor(kSession);
+  request.mutable_verdict()->set_alpha(2.0);
+  std::vector<v1::ValidateResponse> events;
+  grpc::Status status = ValidateAll(request, events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("alpha"));
+
+  request = ValidateRequestFor(kSession);
+  request.add_quantities("c0:max");
+  request.add_quantities("c0:median");
+  events.clear();
+  status = ValidateAll(request, events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("quantities[1]"));
+}
+
+TEST_F(ErrorDetailsTest, ValidateErrors) {
+  std::vector<v1::ValidateResponse> events;
+  grpc::Status status = ValidateAll(ValidateRequestFor("sessions/nothing"), events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_THAT(status.error_message(), HasSubstr("sessions/nothing"));
+  status = ValidateAll(ValidateRequestFor("session/x"), events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  ASSERT_TRUE(CreateSession("bench").ok());
+  status = ValidateAll(ValidateRequestFor(kSession), events);
+  // What is missing is in the session, not in the request.
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << status.error_message();
+  EXPECT_THAT(status.error_message(), HasSubstr("holds no simulated runs"));
+
+  std::vector<v1::UploadSeriesRequest> messages;
+  const std::vector<Series> sim = RandomWalkRuns("sim", 2, 20, 30, 1, 15);
+  AppendRun(kSession, v1::ROLE_SIMULATION, sim[0], messages, 1.0);
+  AppendRun(kSession, v1::ROLE_SIMULATION, sim[1], messages);
+  AppendRun(kSession, v1::ROLE_REFERENCE, RandomWalkRuns("ref", 1, 20, 30, 1, 16)[0], messages);
+  ASSERT_TRUE(UploadMessages(messages).ok());
+  status = ValidateAll(ValidateRequestFor(kSession), events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(status.error_message(), HasSubstr("simulation run \"sim1\" has no weight"));
+
+  ASSERT_TRUE(CreateSession("other").ok());
+  ASSERT_TRUE(Upload("sessions/other", sim, RandomWalkRuns("ref", 1, 20, 30, 1, 16)).ok());
+  v1::ValidateRequest bad_nu = ValidateRequestFor("sessions/other");
+  bad_nu.mutable_parameters()->set_nu(-1.0);
+  events.clear();
+  status = ValidateAll(bad_nu, events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("nu"));
+  EXPECT_TRUE(events.empty());
 }
 
 TEST(TimestampTest, TimesPastYear9999GoOutAsItsEnd) {

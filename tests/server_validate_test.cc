@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "google/rpc/error_details.pb.h"
-#include "google/rpc/status.pb.h"
 #include "random_runs.h"
 #include "server_test_util.h"
+#include "status_details.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/twed.h"
@@ -21,6 +21,8 @@
 
 namespace wasserwarp::service::testing {
 namespace {
+
+using test_support::FindDetail;
 
 using test_data::RandomWalkRuns;
 using ::testing::HasSubstr;
@@ -196,62 +198,6 @@ TEST_F(ValidateTest, HtmlReportOnRequestWithoutTheMatricesItDraws) {
   EXPECT_TRUE(events.back().report().html_report().empty());
 }
 
-TEST_F(ValidateTest, BadVerdictOrQuantityIsInvalidArgument) {
-  ASSERT_TRUE(CreateSession("bench").ok());
-  ASSERT_TRUE(Upload(kSession, RandomWalkRuns("sim", 2, 10, 20, 1, 17),
-                     RandomWalkRuns("ref", 2, 10, 20, 1, 18))
-                  .ok());
-  v1::ValidateRequest request = ValidateRequestFor(kSession);
-  request.mutable_verdict()->set_alpha(2.0);
-  std::vector<v1::ValidateResponse> events;
-  grpc::Status status = ValidateAll(request, events);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(status.error_message(), HasSubstr("alpha"));
-
-  request = ValidateRequestFor(kSession);
-  request.add_quantities("c0:max");
-  request.add_quantities("c0:median");
-  events.clear();
-  status = ValidateAll(request, events);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(status.error_message(), HasSubstr("quantities[1]"));
-}
-
-TEST_F(ValidateTest, Errors) {
-  std::vector<v1::ValidateResponse> events;
-  grpc::Status status = ValidateAll(ValidateRequestFor("sessions/nothing"), events);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
-  EXPECT_THAT(status.error_message(), HasSubstr("sessions/nothing"));
-  status = ValidateAll(ValidateRequestFor("session/x"), events);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-
-  ASSERT_TRUE(CreateSession("bench").ok());
-  status = ValidateAll(ValidateRequestFor(kSession), events);
-  // What is missing is in the session, not in the request.
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << status.error_message();
-  EXPECT_THAT(status.error_message(), HasSubstr("holds no simulated runs"));
-
-  std::vector<v1::UploadSeriesRequest> messages;
-  const std::vector<Series> sim = RandomWalkRuns("sim", 2, 20, 30, 1, 15);
-  AppendRun(kSession, v1::ROLE_SIMULATION, sim[0], messages, 1.0);
-  AppendRun(kSession, v1::ROLE_SIMULATION, sim[1], messages);
-  AppendRun(kSession, v1::ROLE_REFERENCE, RandomWalkRuns("ref", 1, 20, 30, 1, 16)[0], messages);
-  ASSERT_TRUE(UploadMessages(messages).ok());
-  status = ValidateAll(ValidateRequestFor(kSession), events);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-  EXPECT_THAT(status.error_message(), HasSubstr("simulation run \"sim1\" has no weight"));
-
-  ASSERT_TRUE(CreateSession("other").ok());
-  ASSERT_TRUE(Upload("sessions/other", sim, RandomWalkRuns("ref", 1, 20, 30, 1, 16)).ok());
-  v1::ValidateRequest bad_nu = ValidateRequestFor("sessions/other");
-  bad_nu.mutable_parameters()->set_nu(-1.0);
-  events.clear();
-  status = ValidateAll(bad_nu, events);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(status.error_message(), HasSubstr("nu"));
-  EXPECT_TRUE(events.empty());
-}
-
 TEST_F(ValidateTest, ProgressCellsIncreaseThenClientCancelStopsTheJob) {
   UploadBigSession();
   grpc::ClientContext context;
@@ -347,20 +293,13 @@ TEST_F(ValidateTest, FullQueueIsResourceExhaustedAndAWaitingJobCanBeCancelled) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_THAT(status.error_message(), HasSubstr("--max_queued_jobs=1"));
   // A full queue empties again: the client is told when to retry, and which quota it hit.
-  google::rpc::Status details;
-  ASSERT_TRUE(details.ParseFromString(status.error_details()));
-  bool retry = false;
-  bool quota = false;
-  for (const google::protobuf::Any& detail : details.details()) {
-    google::rpc::RetryInfo retry_info;
-    google::rpc::QuotaFailure quota_failure;
-    if (detail.UnpackTo(&retry_info)) retry = retry_info.retry_delay().seconds() > 0;
-    if (detail.UnpackTo(&quota_failure)) {
-      quota = quota_failure.violations(0).subject() == "--max_queued_jobs";
-    }
-  }
-  EXPECT_TRUE(retry);
-  EXPECT_TRUE(quota);
+  const std::optional<google::rpc::RetryInfo> retry = FindDetail<google::rpc::RetryInfo>(status);
+  ASSERT_TRUE(retry.has_value());
+  EXPECT_GT(retry->retry_delay().seconds(), 0);
+  const std::optional<google::rpc::QuotaFailure> quota =
+      FindDetail<google::rpc::QuotaFailure>(status);
+  ASSERT_TRUE(quota.has_value());
+  EXPECT_EQ(quota->violations(0).subject(), "--max_queued_jobs");
   grpc::ClientContext twed_context;
   v1::ComputeTwedRequest twed_request;
   const std::vector<Series> pair = RandomWalkRuns("pair", 2, 20, 30, 1, 17);

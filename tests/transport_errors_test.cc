@@ -1,0 +1,77 @@
+// Transport refuses what it cannot solve exactly: bad weights, costs and orders, each named.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "random_costs.h"
+#include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/transport.h"
+
+namespace wasserwarp {
+namespace {
+
+using test_data::UniformCosts;
+using ::testing::HasSubstr;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+absl::Status SolveStatus(const CostMatrix& costs, const TransportOptions& options) {
+  return SolveTransport(costs, options).status();
+}
+
+void ExpectInvalid(const absl::Status& status, const std::string& message) {
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_THAT(status.message(), HasSubstr(message));
+}
+
+TEST(TransportTest, RejectsBadWeights) {
+  const CostMatrix costs = UniformCosts(3, 4, 15);
+  TransportOptions options;
+  options.row_weights = {1.0, 2.0};
+  ExpectInvalid(SolveStatus(costs, options), "row_weights has 2 entries");
+  options.row_weights = {};
+  options.col_weights = {1.0, 1.0, 1.0};
+  ExpectInvalid(SolveStatus(costs, options), "col_weights has 3 entries");
+  options.col_weights = {1.0, 1.0, -0.5, 1.0};
+  ExpectInvalid(SolveStatus(costs, options), "col_weights[2]");
+  options.col_weights = {1.0, kNaN, 1.0, 1.0};
+  ExpectInvalid(SolveStatus(costs, options), "col_weights[1] is not finite");
+  options.col_weights = {};
+  options.row_weights = {0.0, 0.0, 0.0};
+  ExpectInvalid(SolveStatus(costs, options), "row_weights sum to zero");
+  options.row_weights = {1.0, std::numeric_limits<double>::infinity(), 1.0};
+  ExpectInvalid(SolveStatus(costs, options), "row_weights[1]");
+}
+
+TEST(TransportTest, RejectsBadCostsAndOrders) {
+  const CostMatrix good = UniformCosts(3, 4, 16);
+  for (double q : {0.5, 0.0, -1.0, kNaN, std::numeric_limits<double>::infinity()}) {
+    TransportOptions options;
+    options.order = q;
+    ExpectInvalid(SolveStatus(good, options), "order");
+  }
+  for (double bad : {kNaN, -1.0, std::numeric_limits<double>::infinity()}) {
+    CostMatrix costs = good;
+    costs.at(2, 1) = bad;
+    ExpectInvalid(SolveStatus(costs, {}), "cost (2, 1)");
+  }
+  ExpectInvalid(SolveStatus(CostMatrix(0, 3), {}), "0 x 3");
+  ExpectInvalid(SolveStatus(CostMatrix(3, 0), {}), "3 x 0");
+  CostMatrix short_values = good;
+  short_values.values.pop_back();
+  ExpectInvalid(SolveStatus(short_values, {}), "holds 11 values");
+  CostMatrix huge = good;
+  huge.at(0, 3) = 1e200;
+  TransportOptions squared;
+  squared.order = 2.0;
+  ExpectInvalid(SolveStatus(huge, squared), "overflows");
+}
+
+// Costs below 2^-1022 (subnormal) scale exactly to the same problem as
+// their scaled-up twins; the solver must not turn them into inf or NaN.
+}  // namespace
+}  // namespace wasserwarp
