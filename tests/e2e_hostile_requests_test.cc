@@ -15,6 +15,7 @@
 
 #include "e2e_process.h"
 #include "random_runs.h"
+#include "sanitized.h"
 #include "scratch_dir.h"
 #include "status_details.h"
 #include "validation_client.h"
@@ -25,13 +26,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-// A sanitizer reserves terabytes of shadow memory: no address-space limit fits it.
-constexpr uint64_t kAddressSpaceKib = 0;
-#else
-// 4 GiB: the shipped manifests' memory limit.
-constexpr uint64_t kAddressSpaceKib = uint64_t{4} << 20;
-#endif
+// 4 GiB, the shipped manifests' memory limit; none under a sanitizer, whose shadow memory no
+// address-space limit fits.
+constexpr uint64_t kAddressSpaceKib = test_support::kSanitized ? 0 : uint64_t{4} << 20;
 
 // What the server is asked for, and what it must answer.
 struct HostileRequest {

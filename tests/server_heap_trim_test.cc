@@ -12,21 +12,12 @@
 #include <vector>
 
 #include "heap_trim.h"
+#include "sanitized.h"
 
 namespace wasserwarp::service {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
+using test_support::kSanitized;
 
 // Anonymous resident memory of this process in bytes, from /proc.
 int64_t AnonymousResidentBytes() {
