@@ -124,7 +124,9 @@ ValidationServer::ValidationServer(const ServerConfig& config, JobQueue::Observe
     : config_(config),
       metrics_(config.metrics_listen.empty() ? nullptr : std::make_unique<ServiceMetrics>()),
       database_(std::move(database)),
-      store_(std::make_unique<SessionStore>(config.sessions, database_.get())),
+      sync_(database_ != nullptr ? std::make_unique<SessionSync>(*database_) : nullptr),
+      store_(std::make_unique<SessionStore>(config.sessions, sync_.get())),
+      sweeper_(std::make_unique<SessionSweeper>(*store_, sync_.get())),
       jobs_(std::make_unique<JobQueue>(config.jobs,
                                        ObserveJobs(metrics_.get(), std::move(job_observer)))),
       auth_tokens_(std::move(tokens)),
@@ -145,7 +147,7 @@ absl::Status ValidationServer::RestoreSessions() {
   size_t runs = 0;
   for (const PersistedSession& session : *sessions) runs += session.runs.size();
   const size_t count = sessions->size();
-  for (const absl::Status& over : store_->Restore(*std::move(sessions))) {
+  for (const absl::Status& over : sync_->Restore(*std::move(sessions), *store_)) {
     spdlog::warn("restored {}", std::string(over.message()));
   }
   spdlog::info("restored {} sessions with {} runs ({} bytes) from {} in {:.2f} s", count, runs,
@@ -174,19 +176,12 @@ void ValidationServer::Shutdown(absl::Duration grace) {
   jobs_.reset();
   // The last uses since the last sweep, so that a restart counts idle time
   // from them.
-  if (absl::Status status = store_->SyncDatabase(); !status.ok()) {
-    spdlog::error("saving sessions: {}", std::string(status.message()));
-  }
+  sweeper_->Save();
   spdlog::info("shut down");
 }
 
 std::vector<std::string> ValidationServer::ExpireIdleSessions(absl::Time now) {
-  std::vector<std::string> expired = store_->ExpireIdle(now);
-  for (const std::string& id : expired) spdlog::info("session sessions/{} expired", id);
-  if (absl::Status status = store_->SyncDatabase(); !status.ok()) {
-    spdlog::error("saving sessions: {}", std::string(status.message()));
-  }
-  return expired;
+  return sweeper_->Sweep(now);
 }
 
 absl::Status ValidationServer::ReloadAuthTokens() {

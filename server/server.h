@@ -23,6 +23,8 @@
 #include "server_config.h"
 #include "session_database.h"
 #include "session_store.h"
+#include "session_sweeper.h"
+#include "session_sync.h"
 #include "validation_service.h"
 
 namespace wasserwarp::service {
@@ -49,7 +51,7 @@ class ValidationServer {
 
   // Drops the sessions idle past their TTL at `now` (the maintenance thread's work,
   // callable directly) and brings the database up to date
-  // (SessionStore::SyncDatabase); returns their ids.
+  // (SessionSweeper::Sweep); returns their ids.
   std::vector<std::string> ExpireIdleSessions(absl::Time now);
 
   // Reads --auth_tokens_file again (main.cc does on SIGHUP). On error the
@@ -73,9 +75,12 @@ class ValidationServer {
   // Null without config.metrics_listen. Before the job queue, whose
   // observer it is, so that it outlives the queue.
   std::unique_ptr<ServiceMetrics> metrics_;
-  // Null without config.data_dir; outlives the store that writes to it.
+  // Null without config.data_dir, as is the sync that writes to it; both
+  // outlive the store that writes through them.
   std::unique_ptr<SessionDatabase> database_;
+  std::unique_ptr<SessionSync> sync_;
   std::unique_ptr<SessionStore> store_;
+  std::unique_ptr<SessionSweeper> sweeper_;
   std::unique_ptr<JobQueue> jobs_;
   // Null without --auth_tokens_file.
   std::unique_ptr<AuthTokens> auth_tokens_;

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string_view>
 #include <system_error>
 #include <utility>
@@ -19,7 +20,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "wire/convert.h"
+#include "wire/parameters.h"
 #include "wire/resource_names.h"
+#include "wire/session_proto.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -90,10 +93,10 @@ std::string ErrnoMessage(int error) {
   return std::error_code(error, std::generic_category()).message();
 }
 
-std::string RunLabel(const std::string& session_id, v1::Role role, const std::string& series_id) {
-  return absl::StrCat("session ", wire::SessionName(session_id), ", ",
-                      role == v1::ROLE_SIMULATION ? "simulation" : "reference", " run \"",
-                      series_id, "\"");
+std::string RunLabel(const std::string& session_id, wire::RunRole role,
+                     const std::string& series_id) {
+  return absl::StrCat("session ", wire::SessionName(session_id), ", ", View(wire::RoleName(role)),
+                      " run \"", series_id, "\"");
 }
 
 // What went wrong with `path` in SQLite's words, with a code that says
@@ -293,7 +296,7 @@ void AppendDoubles(std::string_view bytes, std::vector<double>& out) {
 
 std::string SettingsBytes(const SessionSettings& settings) {
   v1::Session proto;
-  *proto.mutable_default_parameters() = settings.default_parameters;
+  *proto.mutable_default_parameters() = wire::ToProto(settings.default_parameters);
   for (const auto& [key, value] : settings.labels) (*proto.mutable_labels())[key] = value;
   if (settings.idle_ttl.has_value()) {
     *proto.mutable_idle_ttl() = wire::ToProtoDuration(*settings.idle_ttl);
@@ -304,8 +307,11 @@ std::string SettingsBytes(const SessionSettings& settings) {
 std::optional<SessionSettings> SettingsFromBytes(std::string_view bytes) {
   v1::Session proto;
   if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return std::nullopt;
+  absl::StatusOr<wire::ParameterOverrides> defaults =
+      wire::OverridesFromProto(proto.default_parameters());
+  if (!defaults.ok()) return std::nullopt;
   SessionSettings settings;
-  settings.default_parameters = proto.default_parameters();
+  settings.default_parameters = *std::move(defaults);
   settings.labels.insert(proto.labels().begin(), proto.labels().end());
   if (proto.has_idle_ttl()) settings.idle_ttl = wire::FromProtoDuration(proto.idle_ttl());
   return settings;
@@ -563,20 +569,22 @@ absl::StatusOr<std::vector<PersistedSession>> SessionDatabase::Load(
       if (!row.ok()) return row.status();
       if (!*row) break;
       const int64_t run_key = runs.Int(0);
-      const v1::Role role = static_cast<v1::Role>(runs.Int(1));
       Series series;
       series.id = std::string(runs.Bytes(2));
-      const std::string label = RunLabel(session.id, role, series.id);
-      if (role != v1::ROLE_SIMULATION && role != v1::ROLE_REFERENCE) {
-        return Damaged(path_, absl::StrCat(label, " has role ", runs.Int(1)));
-      }
+      // Stored as the API's role number.
+      const std::optional<wire::RunRole> role =
+          wire::RoleFromProto(static_cast<v1::Role>(runs.Int(1)));
+      // A run of an unknown role is labelled as the non-simulation side it is not.
+      const std::string label =
+          RunLabel(session.id, role.value_or(wire::RunRole::kReference), series.id);
+      if (!role.has_value()) return Damaged(path_, absl::StrCat(label, " has role ", runs.Int(1)));
       std::optional<std::vector<std::string>> channels = DecodeStrings(runs.Bytes(3));
       if (!channels.has_value() || channels->empty()) {
         return Damaged(path_, absl::StrCat(label, ": its channel names do not decode"));
       }
       series.channels = *std::move(channels);
       StoredRun run;
-      run.role = role;
+      run.role = *role;
       if (!runs.IsNull(4)) run.weight = runs.Double(4);
       const int64_t expected_samples = runs.Int(5);
       run.commit_time = FromNanos(runs.Int(6));
@@ -644,8 +652,7 @@ absl::Status SessionDatabase::InsertRun(int64_t session_key, const StoredRun& ru
   const std::string channels = EncodeStrings(series.channels);
   const uint64_t checksum = RunChecksum(series);
   const std::string doing =
-      absl::StrCat("storing ", run.role == v1::ROLE_SIMULATION ? "simulation" : "reference",
-                   " run \"", series.id, "\"");
+      absl::StrCat("storing ", View(wire::RoleName(run.role)), " run \"", series.id, "\"");
   absl::MutexLock lock(&mu_);
   Transaction transaction(db_, path_);
   if (absl::Status status = transaction.Begin(); !status.ok()) return status;
@@ -664,7 +671,7 @@ absl::Status SessionDatabase::InsertRun(int64_t session_key, const StoredRun& ru
                    "INSERT INTO runs (session_key, role, series_id, channels, weight, samples, "
                    "commit_time_ns, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   insert.Bind(1, session_key);
-  insert.Bind(2, static_cast<int64_t>(run.role));
+  insert.Bind(2, static_cast<int64_t>(wire::ToProto(run.role)));
   insert.BindText(3, series.id);
   insert.BindBlob(4, channels);
   if (run.weight.has_value()) {

@@ -10,8 +10,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 #include "session_database.h"
+#include "session_sync.h"
 #include "wasserwarp/field_error.h"
-#include "wire/convert.h"
 #include "wire/resource_names.h"
 #include "wire/status_to_grpc.h"
 
@@ -26,10 +26,6 @@ absl::Status NotFound(std::string_view id) {
                                 "wasserwarp.v1.Session", name);
 }
 
-std::string_view RoleName(v1::Role role) {
-  return role == v1::ROLE_SIMULATION ? "simulation" : "reference";
-}
-
 }  // namespace
 
 int64_t SampleBytes(int64_t times, int64_t values) {
@@ -42,34 +38,10 @@ int64_t HeaderBytes(std::string_view series_id, const std::vector<std::string>& 
   return bytes;
 }
 
-SessionLease::SessionLease(SessionStore* store, std::string id, uint64_t instance)
-    : store_(store), id_(std::move(id)), instance_(instance) {}
+SessionStore::SessionStore(const SessionLimits& limits, SessionSync* sync)
+    : limits_(limits), sync_(sync) {}
 
-SessionLease::SessionLease(SessionLease&& other) noexcept
-    : store_(std::exchange(other.store_, nullptr)),
-      id_(std::move(other.id_)),
-      instance_(other.instance_) {}
-
-SessionLease& SessionLease::operator=(SessionLease&& other) noexcept {
-  if (this != &other) {
-    Reset();
-    store_ = std::exchange(other.store_, nullptr);
-    id_ = std::move(other.id_);
-    instance_ = other.instance_;
-  }
-  return *this;
-}
-
-SessionLease::~SessionLease() { Reset(); }
-
-void SessionLease::Reset() {
-  if (store_ != nullptr) std::exchange(store_, nullptr)->EndLease(id_, instance_);
-}
-
-SessionStore::SessionStore(const SessionLimits& limits, SessionDatabase* database)
-    : limits_(limits), database_(database) {}
-
-std::vector<absl::Status> SessionStore::Restore(std::vector<PersistedSession> sessions) {
+std::vector<absl::Status> SessionStore::Adopt(std::vector<PersistedSession> sessions) {
   absl::MutexLock lock(&mu_);
   std::vector<absl::Status> over_limits;
   for (PersistedSession& stored : sessions) {
@@ -80,12 +52,11 @@ std::vector<absl::Status> SessionStore::Restore(std::vector<PersistedSession> se
     session.settings = std::move(stored.settings);
     session.create_time = stored.create_time;
     session.last_use = stored.last_use;
-    session.saved_last_use = stored.last_use;
     const std::string name = wire::SessionName(stored.id);
     for (StoredRun& run : stored.runs) {
       if (static_cast<int64_t>(run.series->samples()) > limits_.max_samples_per_run) {
         over_limits.push_back(absl::ResourceExhaustedError(
-            absl::StrCat("session ", name, ", ", View(RoleName(run.role)), " run \"",
+            absl::StrCat("session ", name, ", ", View(wire::RoleName(run.role)), " run \"",
                          run.series->id, "\": ", run.series->samples(),
                          " samples, over --max_samples_per_run=", limits_.max_samples_per_run)));
       }
@@ -119,33 +90,17 @@ std::vector<absl::Status> SessionStore::Restore(std::vector<PersistedSession> se
   return over_limits;
 }
 
-absl::Status SessionStore::SyncDatabase() {
-  if (database_ == nullptr) return absl::OkStatus();
-  absl::Status status = DeleteDropped();
-  std::vector<std::pair<int64_t, absl::Time>> changed;
-  {
-    absl::MutexLock lock(&mu_);
-    for (const auto& [id, session] : sessions_) {
-      if (session.last_use != session.saved_last_use) {
-        changed.emplace_back(session.database_key, session.last_use);
-      }
-    }
-  }
-  if (changed.empty()) return status;
-  if (absl::Status saved = database_->SaveLastUse(changed); !saved.ok()) {
-    status.Update(saved);
-    return status;
-  }
-  const std::map<int64_t, absl::Time> saved(changed.begin(), changed.end());
+std::vector<std::pair<int64_t, absl::Time>> SessionStore::LastUses() const {
   absl::MutexLock lock(&mu_);
-  for (auto& [id, session] : sessions_) {
-    const auto it = saved.find(session.database_key);
-    if (it != saved.end()) session.saved_last_use = std::max(session.saved_last_use, it->second);
+  std::vector<std::pair<int64_t, absl::Time>> last_uses;
+  last_uses.reserve(sessions_.size());
+  for (const auto& [id, session] : sessions_) {
+    last_uses.emplace_back(session.database_key, session.last_use);
   }
-  return status;
+  return last_uses;
 }
 
-absl::StatusOr<v1::Session> SessionStore::Create(std::string id, SessionSettings settings) {
+absl::StatusOr<wire::SessionRecord> SessionStore::Create(std::string id, SessionSettings settings) {
   absl::MutexLock write_lock(&write_mu_);
   const absl::Time now = absl::Now();
   {
@@ -168,8 +123,8 @@ absl::StatusOr<v1::Session> SessionStore::Create(std::string id, SessionSettings
   }
   // Under write_mu_ the id stays free and the slot stays open meanwhile.
   int64_t database_key = 0;
-  if (database_ != nullptr) {
-    absl::StatusOr<int64_t> key = database_->InsertSession(id, settings, now);
+  if (sync_ != nullptr) {
+    absl::StatusOr<int64_t> key = sync_->InsertSession(id, settings, now);
     if (!key.ok()) return key.status();
     database_key = *key;
   }
@@ -181,23 +136,22 @@ absl::StatusOr<v1::Session> SessionStore::Create(std::string id, SessionSettings
   session.create_time = now;
   session.last_use = now;
   session.database_key = database_key;
-  session.saved_last_use = now;
   const auto [it, inserted] = sessions_.emplace(std::move(id), std::move(session));
-  return ToProto(it->first, it->second, /*with_runs=*/true);
+  return RecordOf(it->first, it->second, /*with_runs=*/true);
 }
 
-absl::StatusOr<v1::Session> SessionStore::Get(std::string_view id, std::string_view owner) {
+absl::StatusOr<wire::SessionRecord> SessionStore::Get(std::string_view id, std::string_view owner) {
   absl::MutexLock lock(&mu_);
   const Session* session = FindOwned(id, owner, absl::Now());
   if (session == nullptr) return NotFound(id);
-  return ToProto(std::string(id), *session, /*with_runs=*/true);
+  return RecordOf(std::string(id), *session, /*with_runs=*/true);
 }
 
-std::vector<v1::Session> SessionStore::List(std::string_view after_id, int limit, bool& more,
-                                            std::string_view owner) {
+std::vector<wire::SessionRecord> SessionStore::List(std::string_view after_id, int limit,
+                                                    bool& more, std::string_view owner) {
   const absl::Time now = absl::Now();
   absl::MutexLock lock(&mu_);
-  std::vector<v1::Session> page;
+  std::vector<wire::SessionRecord> page;
   more = false;
   auto it = after_id.empty() ? sessions_.begin() : sessions_.upper_bound(after_id);
   while (it != sessions_.end()) {
@@ -213,7 +167,7 @@ std::vector<v1::Session> SessionStore::List(std::string_view after_id, int limit
       more = true;
       break;
     }
-    page.push_back(ToProto(it->first, it->second, /*with_runs=*/false));
+    page.push_back(RecordOf(it->first, it->second, /*with_runs=*/false));
     ++it;
   }
   return page;
@@ -226,7 +180,7 @@ absl::Status SessionStore::Delete(std::string_view id, std::string_view owner) {
     Erase(sessions_.find(id));
   }
   // Acknowledged once off the disk, as a commit is once on it.
-  return DeleteDropped();
+  return sync_ != nullptr ? sync_->DeleteDropped() : absl::OkStatus();
 }
 
 absl::StatusOr<SessionRef> SessionStore::Open(std::string_view id, std::string_view owner) {
@@ -251,7 +205,8 @@ absl::StatusOr<SessionSnapshot> SessionStore::Snapshot(std::string_view id,
   snapshot.lease = SessionLease(this, snapshot.id, session->instance);
   snapshot.default_parameters = session->settings.default_parameters;
   for (const StoredRun& run : session->runs) {
-    (run.role == v1::ROLE_SIMULATION ? snapshot.simulation : snapshot.reference).push_back(run);
+    (run.role == wire::RunRole::kSimulation ? snapshot.simulation : snapshot.reference)
+        .push_back(run);
   }
   return snapshot;
 }
@@ -299,7 +254,7 @@ void SessionStore::Release(const SessionRef& ref, int64_t bytes) {
   }
 }
 
-absl::Status SessionStore::CheckNewRun(const SessionRef& ref, v1::Role role,
+absl::Status SessionStore::CheckNewRun(const SessionRef& ref, wire::RunRole role,
                                        std::string_view series_id) {
   absl::MutexLock lock(&mu_);
   const Session* session = FindInstance(ref, absl::Now());
@@ -307,7 +262,7 @@ absl::Status SessionStore::CheckNewRun(const SessionRef& ref, v1::Role role,
   return CheckNewRunLocked(ref.id, *session, role, series_id);
 }
 
-absl::StatusOr<v1::RunInfo> SessionStore::Commit(const SessionRef& ref, StoredRun run) {
+absl::StatusOr<wire::RunRecord> SessionStore::Commit(const SessionRef& ref, StoredRun run) {
   absl::MutexLock write_lock(&write_mu_);
   int64_t database_key = 0;
   {
@@ -323,8 +278,8 @@ absl::StatusOr<v1::RunInfo> SessionStore::Commit(const SessionRef& ref, StoredRu
   run.commit_time = absl::Now();
   // The caller acknowledges the run only after this returns, so an
   // acknowledged run is on disk.
-  if (database_ != nullptr) {
-    if (absl::Status status = database_->InsertRun(database_key, run); !status.ok()) {
+  if (sync_ != nullptr) {
+    if (absl::Status status = sync_->InsertRun(database_key, run); !status.ok()) {
       return status;
     }
   }
@@ -339,11 +294,8 @@ absl::StatusOr<v1::RunInfo> SessionStore::Commit(const SessionRef& ref, StoredRu
   total_reserved_ -= run.bytes;
   total_held_ += run.bytes;
   session->last_use = std::max(session->last_use, run.commit_time);
-  if (database_ != nullptr) {
-    session->saved_last_use = std::max(session->saved_last_use, run.commit_time);
-  }
   session->runs.push_back(std::move(run));
-  return RunInfoOf(session->runs.back());
+  return RecordOf(session->runs.back());
 }
 
 void SessionStore::EndLease(const std::string& id, uint64_t instance) {
@@ -419,31 +371,16 @@ SessionStore::Session* SessionStore::FindInstance(const SessionRef& ref, absl::T
 
 void SessionStore::Erase(SessionMap::iterator it) {
   total_held_ -= it->second.held_bytes;
-  if (database_ != nullptr) dropped_keys_.push_back(it->second.database_key);
+  if (sync_ != nullptr) sync_->Dropped(it->second.database_key);
   sessions_.erase(it);
 }
 
-absl::Status SessionStore::DeleteDropped() {
-  if (database_ == nullptr) return absl::OkStatus();
-  std::vector<int64_t> keys;
-  {
-    absl::MutexLock lock(&mu_);
-    keys.swap(dropped_keys_);
-  }
-  absl::Status status = database_->DeleteSessions(keys);
-  if (!status.ok()) {
-    absl::MutexLock lock(&mu_);
-    dropped_keys_.insert(dropped_keys_.end(), keys.begin(), keys.end());
-  }
-  return status;
-}
-
 absl::Status SessionStore::CheckNewRunLocked(const std::string& id, const Session& session,
-                                             v1::Role role, std::string_view series_id) const {
+                                             wire::RunRole role, std::string_view series_id) const {
   if (session.run_keys.contains(std::pair(role, std::string(series_id)))) {
     return absl::AlreadyExistsError(absl::StrCat("session ", wire::SessionName(id),
-                                                 " already holds ", View(RoleName(role)), " run \"",
-                                                 View(series_id), "\""));
+                                                 " already holds ", View(wire::RoleName(role)),
+                                                 " run \"", View(series_id), "\""));
   }
   if (static_cast<int64_t>(session.runs.size()) >= limits_.max_runs_per_session) {
     return WithLimit(
@@ -463,34 +400,33 @@ std::string SessionStore::UnusedRandomId() const {
   }
 }
 
-v1::RunInfo SessionStore::RunInfoOf(const StoredRun& run) {
-  v1::RunInfo info;
-  info.set_series_id(run.series->id);
-  info.set_role(run.role);
-  info.set_samples(static_cast<int64_t>(run.series->samples()));
-  for (const std::string& channel : run.series->channels) info.add_channels(channel);
-  if (run.weight.has_value()) info.set_weight(*run.weight);
-  *info.mutable_commit_time() = wire::ToProtoTime(run.commit_time);
-  return info;
+wire::RunRecord SessionStore::RecordOf(const StoredRun& run) {
+  wire::RunRecord record;
+  record.series_id = run.series->id;
+  record.role = run.role;
+  record.samples = static_cast<int64_t>(run.series->samples());
+  record.channels = run.series->channels;
+  record.weight = run.weight;
+  record.commit_time = run.commit_time;
+  return record;
 }
 
-v1::Session SessionStore::ToProto(const std::string& id, const Session& session, bool with_runs) {
-  v1::Session out;
-  out.set_name(wire::SessionName(id));
-  *out.mutable_default_parameters() = session.settings.default_parameters;
-  for (const auto& [key, value] : session.settings.labels) (*out.mutable_labels())[key] = value;
-  *out.mutable_idle_ttl() = wire::ToProtoDuration(session.idle_ttl);
-  *out.mutable_create_time() = wire::ToProtoTime(session.create_time);
-  *out.mutable_expire_time() = wire::ToProtoTime(session.last_use + session.idle_ttl);
-  int32_t simulation = 0;
+wire::SessionRecord SessionStore::RecordOf(const std::string& id, const Session& session,
+                                           bool with_runs) {
+  wire::SessionRecord record;
+  record.id = id;
+  record.labels = session.settings.labels;
+  record.default_parameters = session.settings.default_parameters;
+  record.idle_ttl = session.idle_ttl;
+  record.create_time = session.create_time;
+  record.expire_time = session.last_use + session.idle_ttl;
   for (const StoredRun& run : session.runs) {
-    if (run.role == v1::ROLE_SIMULATION) ++simulation;
-    if (with_runs) *out.add_runs() = RunInfoOf(run);
+    ++(run.role == wire::RunRole::kSimulation ? record.simulation_run_count
+                                              : record.reference_run_count);
+    if (with_runs) record.runs.push_back(RecordOf(run));
   }
-  out.set_simulation_run_count(simulation);
-  out.set_reference_run_count(static_cast<int32_t>(session.runs.size()) - simulation);
-  out.set_bytes_held(session.held_bytes);
-  return out;
+  record.bytes_held = session.held_bytes;
+  return record;
 }
 
 }  // namespace wasserwarp::service

@@ -1,5 +1,8 @@
-// The sessions a server holds: their settings and committed runs, the bytes
-// they hold or are receiving, and their idle expiry. Thread-safe.
+// The sessions a server holds in memory: their settings, owners and committed
+// runs, the bytes they hold or are receiving against the limits, their leases
+// and their idle expiry. Thread-safe. Writing through to disk is SessionSync's
+// (session_sync.h), the periodic sweep of idle sessions SessionSweeper's
+// (session_sweeper.h), and rendering for the API the wire module's.
 //
 // Runs are immutable once committed and shared by pointer, so a snapshot for
 // a validation copies no sample data and later uploads or deletion do not
@@ -24,56 +27,33 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "server_config.h"
+#include "session_lease.h"
 #include "wasserwarp/series.h"
-#include "wasserwarp/v1/validation.pb.h"
+#include "wire/session_resource.h"
 
 namespace wasserwarp::service {
 
-class SessionDatabase;
+class SessionSync;
 struct PersistedSession;
 
 struct StoredRun {
   std::shared_ptr<const Series> series;
-  v1::Role role = v1::ROLE_UNSPECIFIED;
+  wire::RunRole role = wire::RunRole::kSimulation;
   std::optional<double> weight;
   absl::Time commit_time;
   int64_t bytes = 0;
 };
 
-class SessionStore;
-
-// Keeps a session from expiring while a validation of it is queued or
-// running, however long that takes; its end counts as a use. Deletion still
-// removes a leased session. Move-only; must not outlive its store.
-class SessionLease {
- public:
-  SessionLease() = default;
-  SessionLease(SessionLease&& other) noexcept;
-  SessionLease& operator=(SessionLease&& other) noexcept;
-  ~SessionLease();
-
-  // Ends the lease now rather than at destruction.
-  void Reset();
-
- private:
-  friend class SessionStore;
-  SessionLease(SessionStore* store, std::string id, uint64_t instance);
-
-  SessionStore* store_ = nullptr;
-  std::string id_;
-  uint64_t instance_ = 0;
-};
-
 struct SessionSnapshot {
   std::string id;
   SessionLease lease;
-  v1::ValidationParameters default_parameters;
+  wire::ParameterOverrides default_parameters;
   std::vector<StoredRun> simulation;  // in commit order
   std::vector<StoredRun> reference;
 };
 
 struct SessionSettings {
-  v1::ValidationParameters default_parameters;
+  wire::ParameterOverrides default_parameters;
   std::map<std::string, std::string> labels;
   std::optional<absl::Duration> idle_ttl;  // unset: the server's default
   // The principal that created the session (--auth_tokens_file); "" is the
@@ -96,34 +76,30 @@ int64_t HeaderBytes(std::string_view series_id, const std::vector<std::string>& 
 
 class SessionStore {
  public:
-  // With a `database` (optional; it must outlive the store), every
-  // creation, committed run and deletion is on disk before it is
-  // acknowledged, and SyncDatabase saves the rest.
-  explicit SessionStore(const SessionLimits& limits, SessionDatabase* database = nullptr);
+  // With a `sync` (optional; it must outlive the store), every creation,
+  // committed run and deletion is on disk before it is acknowledged.
+  explicit SessionStore(const SessionLimits& limits, SessionSync* sync = nullptr);
 
-  // The database's sessions, into an empty store before it serves. Each is
-  // held whatever the limits; the errors name what is over a limit (it then
-  // takes nothing more until enough is deleted).
-  std::vector<absl::Status> Restore(std::vector<PersistedSession> sessions);
-  // Deletes the sessions dropped since the last call (expired ones) from the
-  // database and saves the last-use times that changed. Losing these to a
-  // crash is harmless: a dropped session is expired on disk too, and a
-  // session's expiry comes at most one call interval early.
-  absl::Status SyncDatabase();
+  // Sessions read back from disk (SessionSync::Restore), into an empty store
+  // before it serves. Each is held whatever the limits; the errors name what
+  // is over a limit (it then takes nothing more until enough is deleted).
+  std::vector<absl::Status> Adopt(std::vector<PersistedSession> sessions);
+  // The database key and last use of every session, for SessionSync to save.
+  std::vector<std::pair<int64_t, absl::Time>> LastUses() const;
 
   // An empty id asks for a random one. AlreadyExists for a taken id, whoever
   // owns it (ids are one namespace), ResourceExhausted at --max_sessions.
-  absl::StatusOr<v1::Session> Create(std::string id, SessionSettings settings);
+  absl::StatusOr<wire::SessionRecord> Create(std::string id, SessionSettings settings);
 
   // The calls below see only the sessions of `owner`: another principal's
   // session is NotFound exactly like an unknown one.
 
   // With its runs. NotFound when unknown or expired.
-  absl::StatusOr<v1::Session> Get(std::string_view id, std::string_view owner = {});
+  absl::StatusOr<wire::SessionRecord> Get(std::string_view id, std::string_view owner = {});
   // At most `limit` sessions with ids after `after_id`, without their runs;
   // `more` tells whether any follow.
-  std::vector<v1::Session> List(std::string_view after_id, int limit, bool& more,
-                                std::string_view owner = {});
+  std::vector<wire::SessionRecord> List(std::string_view after_id, int limit, bool& more,
+                                        std::string_view owner = {});
   absl::Status Delete(std::string_view id, std::string_view owner = {});
 
   // Uses of a session: each resets its idle TTL. The snapshot's lease keeps
@@ -138,13 +114,14 @@ class SessionStore {
   void Release(const SessionRef& session, int64_t bytes);
   // AlreadyExists for a duplicate id in the role, ResourceExhausted at
   // --max_runs_per_session.
-  absl::Status CheckNewRun(const SessionRef& session, v1::Role role, std::string_view series_id);
+  absl::Status CheckNewRun(const SessionRef& session, wire::RunRole role,
+                           std::string_view series_id);
   // Makes a run visible; its `bytes` move from reserved to held. On error
   // the reservation stays the caller's to release.
-  absl::StatusOr<v1::RunInfo> Commit(const SessionRef& session, StoredRun run);
+  absl::StatusOr<wire::RunRecord> Commit(const SessionRef& session, StoredRun run);
 
   // Drops sessions idle longer than their TTL at `now`, unless leased;
-  // returns their ids.
+  // returns their ids. SessionSweeper calls it periodically.
   std::vector<std::string> ExpireIdle(absl::Time now);
 
   int64_t total_bytes() const;
@@ -169,15 +146,13 @@ class SessionStore {
     absl::Time create_time;
     absl::Time last_use;
     std::vector<StoredRun> runs;
-    std::set<std::pair<v1::Role, std::string>> run_keys;
+    std::set<std::pair<wire::RunRole, std::string>> run_keys;
     int64_t held_bytes = 0;
     int64_t reserved_bytes = 0;
     // Live leases: a validation may wait and run far longer than the TTL.
     int leases = 0;
-    // The database's key of the session (0 without a database), and the
-    // last use the database holds.
+    // The database's key of the session (0 without a database).
     int64_t database_key = 0;
-    absl::Time saved_last_use;
   };
   using SessionMap = std::map<std::string, Session, std::less<>>;
 
@@ -191,20 +166,18 @@ class SessionStore {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   Session* FindInstance(const SessionRef& session, absl::Time now)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Drops a session; with a database, its key waits in dropped_keys_.
+  // Drops a session; with a sync, its key waits there for deletion from disk.
   void Erase(SessionMap::iterator it) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Deletes the sessions of dropped_keys_ from the database; those it
-  // cannot delete stay for the next call.
-  absl::Status DeleteDropped() ABSL_LOCKS_EXCLUDED(mu_);
   std::vector<std::string> ExpireIdleLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  absl::Status CheckNewRunLocked(const std::string& id, const Session& session, v1::Role role,
+  absl::Status CheckNewRunLocked(const std::string& id, const Session& session, wire::RunRole role,
                                  std::string_view series_id) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   std::string UnusedRandomId() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
-  static v1::RunInfo RunInfoOf(const StoredRun& run);
-  static v1::Session ToProto(const std::string& id, const Session& session, bool with_runs);
+  static wire::RunRecord RecordOf(const StoredRun& run);
+  static wire::SessionRecord RecordOf(const std::string& id, const Session& session,
+                                      bool with_runs);
 
   const SessionLimits limits_;
-  SessionDatabase* const database_;
+  SessionSync* const sync_;
   // Serializes creations and commits, whose database writes happen outside
   // mu_: nothing else can take an id, a session slot or a run slot while
   // one is written, and runs reach the disk in their commit order.
@@ -214,7 +187,6 @@ class SessionStore {
   uint64_t next_instance_ ABSL_GUARDED_BY(mu_) = 1;
   int64_t total_held_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t total_reserved_ ABSL_GUARDED_BY(mu_) = 0;
-  std::vector<int64_t> dropped_keys_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace wasserwarp::service

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "absl/strings/string_view.h"
 #include "wasserwarp/field_error.h"
 #include "wire/resource_names.h"
+#include "wire/session_proto.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -22,13 +24,11 @@ constexpr size_t kMaxSeriesIdLength = 1024;
 constexpr int kMaxChannels = 1024;
 constexpr size_t kMaxChannelNameLength = 256;
 
-absl::string_view RoleName(v1::Role role) {
-  return role == v1::ROLE_SIMULATION ? "simulation" : "reference";
-}
+absl::string_view View(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
 // `simulation run "sim_3"`, the way every error about a run starts.
-std::string RunLabel(v1::Role role, std::string_view id) {
-  return absl::StrCat(RoleName(role), " run \"", absl::string_view(id.data(), id.size()), "\"");
+std::string RunLabel(wire::RunRole role, std::string_view id) {
+  return absl::StrCat(View(wire::RoleName(role)), " run \"", View(id), "\"");
 }
 
 absl::Status Prefixed(const absl::Status& status, std::string_view prefix) {
@@ -108,16 +108,17 @@ absl::Status UploadState::Header(const v1::SeriesHeader& header) {
 }
 
 absl::Status UploadState::BeginRun(const v1::SeriesHeader& header) {
-  if (header.role() != v1::ROLE_SIMULATION && header.role() != v1::ROLE_REFERENCE) {
+  const std::optional<wire::RunRole> role = wire::RoleFromProto(header.role());
+  if (!role.has_value()) {
     return InvalidFieldError("header.role", absl::StrCat("header of run \"", header.series_id(),
                                                          "\": role must be ROLE_SIMULATION or ",
                                                          "ROLE_REFERENCE, got ", header.role()));
   }
-  const std::string label = RunLabel(header.role(), header.series_id());
+  const std::string label = RunLabel(*role, header.series_id());
   if (header.series_id().empty() || header.series_id().size() > kMaxSeriesIdLength) {
     return InvalidFieldError(
         "header.series_id",
-        absl::StrCat("header of a ", RoleName(header.role()), " run: series_id must have 1 to ",
+        absl::StrCat("header of a ", View(wire::RoleName(*role)), " run: series_id must have 1 to ",
                      kMaxSeriesIdLength, " characters, got ", header.series_id().size()));
   }
   if (header.channels().empty()) {
@@ -142,13 +143,13 @@ absl::Status UploadState::BeginRun(const v1::SeriesHeader& header) {
                                                            "non-negative, got ",
                                                            header.weight()));
   }
-  if (absl::Status status = store_.CheckNewRun(*session_, header.role(), header.series_id());
+  if (absl::Status status = store_.CheckNewRun(*session_, *role, header.series_id());
       !status.ok()) {
     return status.code() == absl::StatusCode::kAlreadyExists ? WithField(status, "header.series_id")
                                                              : status;
   }
   PendingRun run;
-  run.role = header.role();
+  run.role = *role;
   run.series.id = header.series_id();
   run.series.channels.assign(header.channels().begin(), header.channels().end());
   if (header.has_weight()) run.weight = header.weight();
@@ -217,12 +218,12 @@ absl::Status UploadState::End(const v1::SeriesEnd& end) {
   stored.weight = run_->weight;
   stored.bytes = run_->reserved_bytes;
   stored.series = std::make_shared<const Series>(std::move(run_->series));
-  absl::StatusOr<v1::RunInfo> info = store_.Commit(*session_, std::move(stored));
-  if (!info.ok()) return info.status();
+  absl::StatusOr<wire::RunRecord> committed = store_.Commit(*session_, std::move(stored));
+  if (!committed.ok()) return committed.status();
   // The reservation became the session's holding.
   run_.reset();
-  response_->set_committed_samples(response_->committed_samples() + info->samples());
-  *response_->add_committed_runs() = *std::move(info);
+  response_->set_committed_samples(response_->committed_samples() + committed->samples);
+  *response_->add_committed_runs() = wire::ToProto(*committed);
   return absl::OkStatus();
 }
 

@@ -43,7 +43,7 @@ class UploadState {
 
  private:
   struct PendingRun {
-    v1::Role role = v1::ROLE_UNSPECIFIED;
+    wire::RunRole role = wire::RunRole::kSimulation;
     Series series;
     std::optional<double> weight;
     int64_t reserved_bytes = 0;

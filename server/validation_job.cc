@@ -67,7 +67,7 @@ absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
   if (absl::Status status = CheckSessionHoldsRuns(snapshot); !status.ok()) return status;
   ValidationJob job;
   ValidationOptions& options = job.options;
-  v1::ValidationParameters parameters = snapshot.default_parameters;
+  v1::ValidationParameters parameters = wire::ToProto(snapshot.default_parameters);
   wire::MergeParameters(request.parameters(), parameters);
   if (absl::Status status = wire::ApplyParameters(parameters, options); !status.ok()) {
     return status;

@@ -20,6 +20,7 @@
 #include "wire/parameters.h"
 #include "wire/request_fields.h"
 #include "wire/resource_names.h"
+#include "wire/session_proto.h"
 #include "wire/status_to_grpc.h"
 
 namespace wasserwarp::service {
@@ -123,9 +124,12 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
     return wire::InRequestTerms(PrefixField(status, "session.default_parameters"),
                                 "session.default_parameters");
   }
+  absl::StatusOr<wire::ParameterOverrides> defaults =
+      wire::OverridesFromProto(session.default_parameters());
+  if (!defaults.ok()) return defaults.status();
   SessionSettings settings;
   settings.owner = principal;
-  settings.default_parameters = session.default_parameters();
+  settings.default_parameters = *std::move(defaults);
   for (const auto& [key, value] : session.labels()) {
     if (key.empty()) return InvalidFieldError("session.labels", "has an empty key");
     settings.labels.emplace(key, value);
@@ -135,10 +139,11 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
     if (!ttl.ok()) return ttl.status();
     settings.idle_ttl = *ttl;
   }
-  absl::StatusOr<v1::Session> created = store.Create(request.session_id(), std::move(settings));
+  absl::StatusOr<wire::SessionRecord> created =
+      store.Create(request.session_id(), std::move(settings));
   if (!created.ok()) return created.status();
   v1::CreateSessionResponse response;
-  *response.mutable_session() = *std::move(created);
+  *response.mutable_session() = wire::ToProto(*created, /*with_runs=*/true);
   return response;
 }
 
@@ -147,10 +152,10 @@ absl::StatusOr<v1::GetSessionResponse> GetSession(SessionStore& store,
                                                   const std::string& principal) {
   absl::StatusOr<std::string> id = wire::SessionIdFromName(request.name(), "name");
   if (!id.ok()) return id.status();
-  absl::StatusOr<v1::Session> session = store.Get(*id, principal);
+  absl::StatusOr<wire::SessionRecord> session = store.Get(*id, principal);
   if (!session.ok()) return session.status();
   v1::GetSessionResponse response;
-  *response.mutable_session() = *std::move(session);
+  *response.mutable_session() = wire::ToProto(*session, /*with_runs=*/true);
   return response;
 }
 
@@ -182,9 +187,11 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
     after = *std::move(id);
   }
   bool more = false;
-  std::vector<v1::Session> sessions = store.List(after, page_size, more, principal);
+  const std::vector<wire::SessionRecord> sessions = store.List(after, page_size, more, principal);
   v1::ListSessionsResponse response;
-  for (v1::Session& session : sessions) *response.add_sessions() = std::move(session);
+  for (const wire::SessionRecord& session : sessions) {
+    *response.add_sessions() = wire::ToProto(session, /*with_runs=*/false);
+  }
   if (more) {
     const std::string& last = response.sessions(response.sessions_size() - 1).name();
     absl::StatusOr<std::string> id = wire::SessionIdFromName(last, "name");

@@ -23,7 +23,9 @@
 #include "absl/time/time.h"
 #include "job_queue.h"
 #include "session_database.h"
+#include "session_protos.h"
 #include "session_store.h"
+#include "session_sync.h"
 #include "spdlog/spdlog.h"
 #include "upload_state.h"
 
@@ -88,7 +90,8 @@ class ConcurrencyTest : public ::testing::Test {
 
 TEST_F(ConcurrencyTest, UploadsReadsDeletionsAndSweepsAtOnceKeepTheBooks) {
   SessionLimits limits;
-  SessionStore store(limits, database_.get());
+  SessionSync sync(*database_);
+  SessionStore store(limits, &sync);
   ASSERT_TRUE(store.Create("shared", {}).ok());
 
   std::atomic<bool> uploading = true;
@@ -120,8 +123,8 @@ TEST_F(ConcurrencyTest, UploadsReadsDeletionsAndSweepsAtOnceKeepTheBooks) {
   threads.emplace_back([&] {
     while (uploading) {
       bool more = false;
-      for (const v1::Session& session : store.List("", 100, more)) {
-        (void)store.Get(session.name().substr(sizeof("sessions/") - 1));
+      for (const wire::SessionRecord& session : store.List("", 100, more)) {
+        (void)store.Get(session.id);
       }
       if (absl::StatusOr<SessionSnapshot> snapshot = store.Snapshot("shared"); snapshot.ok()) {
         for (const StoredRun& run : snapshot->simulation)
@@ -133,7 +136,7 @@ TEST_F(ConcurrencyTest, UploadsReadsDeletionsAndSweepsAtOnceKeepTheBooks) {
   threads.emplace_back([&] {
     while (uploading) {
       (void)store.ExpireIdle(absl::Now());
-      ASSERT_TRUE(store.SyncDatabase().ok());
+      ASSERT_TRUE(sync.Sync(store).ok());
     }
   });
 
@@ -142,7 +145,7 @@ TEST_F(ConcurrencyTest, UploadsReadsDeletionsAndSweepsAtOnceKeepTheBooks) {
   for (size_t t = kUploaders + kRecreators; t < threads.size(); ++t) threads[t].join();
 
   for (const absl::Status& status : uploader_errors) EXPECT_TRUE(status.ok()) << status;
-  absl::StatusOr<v1::Session> shared = store.Get("shared");
+  absl::StatusOr<v1::Session> shared = test_data::AsProto(store.Get("shared"));
   ASSERT_TRUE(shared.ok()) << shared.status();
   EXPECT_EQ(shared->runs_size(), kUploaders * kRunsPerUploader);
   const SessionStore::Totals totals = store.totals();

@@ -17,7 +17,10 @@
 #include "random_runs.h"
 #include "scratch_dir.h"
 #include "session_database.h"
+#include "session_protos.h"
 #include "session_store.h"
+#include "session_sync.h"
+#include "wire/parameters.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -26,7 +29,7 @@ namespace fs = std::filesystem;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-StoredRun RunOf(v1::Role role, Series series, absl::Time commit_time,
+StoredRun RunOf(wire::RunRole role, Series series, absl::Time commit_time,
                 std::optional<double> weight = std::nullopt) {
   StoredRun run;
   run.role = role;
@@ -107,7 +110,8 @@ class SessionDatabaseTest : public ::testing::Test {
     absl::StatusOr<int64_t> key = db->InsertSession("s", {}, now_);
     ASSERT_TRUE(key.ok()) << key.status();
     ASSERT_TRUE(
-        db->InsertRun(*key, RunOf(v1::ROLE_SIMULATION, Walk("sim", samples, 2, 1), now_)).ok());
+        db->InsertRun(*key, RunOf(wire::RunRole::kSimulation, Walk("sim", samples, 2, 1), now_))
+            .ok());
   }
 
   const absl::Time now_ = absl::FromUnixSeconds(1'750'000'000) + absl::Nanoseconds(123);
@@ -117,10 +121,12 @@ class SessionDatabaseTest : public ::testing::Test {
 };
 
 TEST_F(SessionDatabaseTest, WhatGoesInComesOutBitForBit) {
+  v1::ValidationParameters defaults;
+  defaults.set_nu(0.25);
+  defaults.set_scale(v1::SCALING_REFERENCE_STD);
+  defaults.add_channels("yaw_rate");
   SessionSettings settings;
-  settings.default_parameters.set_nu(0.25);
-  settings.default_parameters.set_scale(v1::SCALING_REFERENCE_STD);
-  settings.default_parameters.add_channels("yaw_rate");
+  settings.default_parameters = *wire::OverridesFromProto(defaults);
   settings.labels = {{"rig", "7"}, {"model", "v12"}};
   settings.idle_ttl = absl::Hours(720) + absl::Nanoseconds(1);
   settings.owner = "bench-7";
@@ -128,9 +134,9 @@ TEST_F(SessionDatabaseTest, WhatGoesInComesOutBitForBit) {
   Series large = Walk("large", 90'000, 3, 2);
   large.channels = {"", "a,b", std::string("nul\0inside", 10)};
   const std::vector<StoredRun> runs = {
-      RunOf(v1::ROLE_REFERENCE, Walk("ref", 1, 1, 3), now_ + absl::Seconds(1), 0.5),
-      RunOf(v1::ROLE_SIMULATION, large, now_ + absl::Seconds(2)),
-      RunOf(v1::ROLE_SIMULATION, Walk("ref", 17, 2, 4), now_ + absl::Seconds(3), 0.0),
+      RunOf(wire::RunRole::kReference, Walk("ref", 1, 1, 3), now_ + absl::Seconds(1), 0.5),
+      RunOf(wire::RunRole::kSimulation, large, now_ + absl::Seconds(2)),
+      RunOf(wire::RunRole::kSimulation, Walk("ref", 17, 2, 4), now_ + absl::Seconds(3), 0.0),
   };
   {
     std::unique_ptr<SessionDatabase> db = OpenOrDie();
@@ -150,8 +156,8 @@ TEST_F(SessionDatabaseTest, WhatGoesInComesOutBitForBit) {
   EXPECT_EQ(bench.settings.owner, "bench-7");
   EXPECT_EQ(bench.settings.labels, settings.labels);
   EXPECT_EQ(bench.settings.idle_ttl, settings.idle_ttl);
-  EXPECT_EQ(bench.settings.default_parameters.SerializeAsString(),
-            settings.default_parameters.SerializeAsString());
+  EXPECT_EQ(wire::ToProto(bench.settings.default_parameters).SerializeAsString(),
+            wire::ToProto(settings.default_parameters).SerializeAsString());
   EXPECT_EQ(bench.create_time, now_);
   EXPECT_EQ(bench.last_use, now_ + absl::Seconds(3));
   ASSERT_EQ(bench.runs.size(), runs.size());
@@ -273,7 +279,8 @@ TEST_F(SessionDatabaseTest, ExpiredSessionsAreNotLoadedAndLeaveTheFile) {
     short_lived.idle_ttl = absl::Minutes(5);
     absl::StatusOr<int64_t> old_key = db->InsertSession("old", short_lived, now_);
     ASSERT_TRUE(old_key.ok());
-    ASSERT_TRUE(db->InsertRun(*old_key, RunOf(v1::ROLE_REFERENCE, Walk("r", 10, 1, 6), now_)).ok());
+    ASSERT_TRUE(
+        db->InsertRun(*old_key, RunOf(wire::RunRole::kReference, Walk("r", 10, 1, 6), now_)).ok());
     // Its own TTL of five minutes has passed; the default hour has not.
     ASSERT_TRUE(db->InsertSession("default", {}, now_).ok());
     absl::StatusOr<int64_t> used = db->InsertSession("used", short_lived, now_);
@@ -301,11 +308,14 @@ TEST_F(SessionDatabaseTest, DeletingASessionDeletesItsRuns) {
   absl::StatusOr<int64_t> gone = db->InsertSession("gone", {}, now_);
   absl::StatusOr<int64_t> kept = db->InsertSession("kept", {}, now_);
   ASSERT_TRUE(gone.ok() && kept.ok());
-  ASSERT_TRUE(db->InsertRun(*gone, RunOf(v1::ROLE_REFERENCE, Walk("r", 10, 1, 7), now_)).ok());
-  ASSERT_TRUE(db->InsertRun(*kept, RunOf(v1::ROLE_REFERENCE, Walk("r", 10, 1, 8), now_)).ok());
+  ASSERT_TRUE(
+      db->InsertRun(*gone, RunOf(wire::RunRole::kReference, Walk("r", 10, 1, 7), now_)).ok());
+  ASSERT_TRUE(
+      db->InsertRun(*kept, RunOf(wire::RunRole::kReference, Walk("r", 10, 1, 8), now_)).ok());
   ASSERT_TRUE(db->DeleteSessions({*gone}).ok());
-  EXPECT_EQ(db->InsertRun(*gone, RunOf(v1::ROLE_SIMULATION, Walk("s", 10, 1, 9), now_)).code(),
-            absl::StatusCode::kNotFound);
+  EXPECT_EQ(
+      db->InsertRun(*gone, RunOf(wire::RunRole::kSimulation, Walk("s", 10, 1, 9), now_)).code(),
+      absl::StatusCode::kNotFound);
   db.reset();
   EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM runs"), 1);
   EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM run_samples"), 1);
@@ -318,7 +328,8 @@ TEST_F(SessionDatabaseTest, TheNewestSessionOfAnIdWins) {
   // session had taken the id.
   absl::StatusOr<int64_t> older = db->InsertSession("s", {}, now_);
   ASSERT_TRUE(older.ok());
-  ASSERT_TRUE(db->InsertRun(*older, RunOf(v1::ROLE_REFERENCE, Walk("r", 10, 1, 7), now_)).ok());
+  ASSERT_TRUE(
+      db->InsertRun(*older, RunOf(wire::RunRole::kReference, Walk("r", 10, 1, 7), now_)).ok());
   ASSERT_TRUE(db->InsertSession("s", {}, now_ + absl::Seconds(1)).ok());
   absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(now_, absl::Hours(1));
   ASSERT_TRUE(loaded.ok()) << loaded.status();
@@ -342,20 +353,21 @@ TEST_F(SessionDatabaseTest, TheStoreWritesThroughAndRestores) {
   {
     std::unique_ptr<SessionDatabase> db = OpenOrDie();
     ASSERT_NE(db, nullptr);
-    SessionStore store(SessionLimits{}, db.get());
+    SessionSync sync(*db);
+    SessionStore store(SessionLimits{}, &sync);
     SessionSettings settings;
     settings.owner = "alice";
     ASSERT_TRUE(store.Create("kept", settings).ok());
     ASSERT_TRUE(store.Create("deleted", {}).ok());
     absl::StatusOr<SessionRef> kept = store.Open("kept", "alice");
     ASSERT_TRUE(kept.ok());
-    StoredRun run = RunOf(v1::ROLE_SIMULATION, sim, absl::Time(), 2.0);
+    StoredRun run = RunOf(wire::RunRole::kSimulation, sim, absl::Time(), 2.0);
     ASSERT_TRUE(store.Reserve(*kept, run.bytes).ok());
     ASSERT_TRUE(store.Commit(*kept, run).ok());
     ASSERT_TRUE(store.Delete("deleted").ok());
     EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM sessions WHERE id = 'deleted'"), 0);
     store.Touch("kept");
-    ASSERT_TRUE(store.SyncDatabase().ok());
+    ASSERT_TRUE(sync.Sync(store).ok());
   }
   std::unique_ptr<SessionDatabase> db = OpenOrDie();
   ASSERT_NE(db, nullptr);
@@ -364,37 +376,39 @@ TEST_F(SessionDatabaseTest, TheStoreWritesThroughAndRestores) {
   SessionLimits limits;
   limits.max_runs_per_session = 1;
   limits.max_session_bytes = 100;
-  SessionStore store(limits, db.get());
-  const std::vector<absl::Status> over = store.Restore(*std::move(loaded));
+  SessionSync sync(*db);
+  SessionStore store(limits, &sync);
+  const std::vector<absl::Status> over = sync.Restore(*std::move(loaded), store);
   ASSERT_EQ(over.size(), 1u);
   EXPECT_THAT(over[0].message(),
               AllOf(HasSubstr("sessions/kept"), HasSubstr("--max_session_bytes=100")));
-  absl::StatusOr<v1::Session> restored = store.Get("kept", "alice");
+  absl::StatusOr<v1::Session> restored = test_data::AsProto(store.Get("kept", "alice"));
   ASSERT_TRUE(restored.ok()) << restored.status();
   ASSERT_EQ(restored->runs_size(), 1);
   EXPECT_EQ(restored->runs(0).series_id(), "sim");
   EXPECT_EQ(restored->runs(0).weight(), 2.0);
-  EXPECT_EQ(restored->bytes_held(), RunOf(v1::ROLE_SIMULATION, sim, absl::Time()).bytes);
+  EXPECT_EQ(restored->bytes_held(), RunOf(wire::RunRole::kSimulation, sim, absl::Time()).bytes);
   EXPECT_EQ(store.Get("deleted").status().code(), absl::StatusCode::kNotFound);
   absl::StatusOr<SessionSnapshot> snapshot = store.Snapshot("kept", "alice");
   ASSERT_TRUE(snapshot.ok());
   EXPECT_EQ(snapshot->simulation[0].series->values, sim.values);
   // Over the run limit it takes no more runs.
   const SessionRef ref = *store.Open("kept", "alice");
-  EXPECT_EQ(store.CheckNewRun(ref, v1::ROLE_REFERENCE, "ref").code(),
+  EXPECT_EQ(store.CheckNewRun(ref, wire::RunRole::kReference, "ref").code(),
             absl::StatusCode::kResourceExhausted);
 }
 
 TEST_F(SessionDatabaseTest, ExpiryInTheStoreReachesTheFileAtTheNextSync) {
   std::unique_ptr<SessionDatabase> db = OpenOrDie();
   ASSERT_NE(db, nullptr);
-  SessionStore store(SessionLimits{}, db.get());
+  SessionSync sync(*db);
+  SessionStore store(SessionLimits{}, &sync);
   SessionSettings settings;
   settings.idle_ttl = absl::Seconds(1);
   ASSERT_TRUE(store.Create("brief", settings).ok());
   ASSERT_EQ(store.ExpireIdle(absl::Now() + absl::Seconds(2)).size(), 1u);
   EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM sessions"), 1);
-  ASSERT_TRUE(store.SyncDatabase().ok());
+  ASSERT_TRUE(sync.Sync(store).ok());
   EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM sessions"), 0);
 }
 

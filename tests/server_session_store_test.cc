@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "random_runs.h"
+#include "session_protos.h"
 #include "session_store.h"
 
 namespace wasserwarp::service {
@@ -16,7 +17,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-StoredRun RunOf(v1::Role role, Series series) {
+StoredRun RunOf(wire::RunRole role, Series series) {
   StoredRun run;
   run.role = role;
   run.bytes = SampleBytes(static_cast<int64_t>(series.times.size()),
@@ -32,11 +33,11 @@ Series SmallRun(const std::string& id) {
 
 TEST(SessionStoreTest, CreateGetDeleteAndRandomIds) {
   SessionStore store(SessionLimits{});
-  absl::StatusOr<v1::Session> created = store.Create("bench", {});
+  absl::StatusOr<v1::Session> created = test_data::AsProto(store.Create("bench", {}));
   ASSERT_TRUE(created.ok());
   EXPECT_EQ(created->name(), "sessions/bench");
   EXPECT_EQ(store.Create("bench", {}).status().code(), absl::StatusCode::kAlreadyExists);
-  absl::StatusOr<v1::Session> random = store.Create("", {});
+  absl::StatusOr<v1::Session> random = test_data::AsProto(store.Create("", {}));
   ASSERT_TRUE(random.ok());
   EXPECT_THAT(random->name(), ::testing::MatchesRegex("sessions/[0-9a-f]{16}"));
   EXPECT_TRUE(store.Get("bench").ok());
@@ -50,7 +51,9 @@ TEST(SessionStoreTest, ListsInIdOrderAfterAnId) {
   for (const char* id : {"c", "a", "d", "b"}) ASSERT_TRUE(store.Create(id, {}).ok());
   bool more = false;
   std::vector<std::string> names;
-  for (const v1::Session& session : store.List("a", 2, more)) names.push_back(session.name());
+  for (const v1::Session& session : test_data::AsProtos(store.List("a", 2, more))) {
+    names.push_back(session.name());
+  }
   EXPECT_THAT(names, ElementsAre("sessions/b", "sessions/c"));
   EXPECT_TRUE(more);
   EXPECT_EQ(store.List("c", 2, more).size(), 1u);
@@ -62,15 +65,15 @@ TEST(SessionStoreTest, CommitCountsBytesAndRefusesDuplicatesPerRole) {
   ASSERT_TRUE(store.Create("s", {}).ok());
   absl::StatusOr<SessionRef> ref = store.Open("s");
   ASSERT_TRUE(ref.ok());
-  StoredRun run = RunOf(v1::ROLE_SIMULATION, SmallRun("r"));
+  StoredRun run = RunOf(wire::RunRole::kSimulation, SmallRun("r"));
   ASSERT_TRUE(store.Reserve(*ref, run.bytes).ok());
   ASSERT_TRUE(store.Commit(*ref, run).ok());
   EXPECT_EQ(store.total_bytes(), 160);
-  EXPECT_EQ(store.CheckNewRun(*ref, v1::ROLE_SIMULATION, "r").code(),
+  EXPECT_EQ(store.CheckNewRun(*ref, wire::RunRole::kSimulation, "r").code(),
             absl::StatusCode::kAlreadyExists);
-  EXPECT_TRUE(store.CheckNewRun(*ref, v1::ROLE_REFERENCE, "r").ok());
+  EXPECT_TRUE(store.CheckNewRun(*ref, wire::RunRole::kReference, "r").ok());
   EXPECT_EQ(store.Commit(*ref, run).status().code(), absl::StatusCode::kAlreadyExists);
-  absl::StatusOr<v1::Session> session = store.Get("s");
+  absl::StatusOr<v1::Session> session = test_data::AsProto(store.Get("s"));
   ASSERT_TRUE(session.ok());
   EXPECT_EQ(session->bytes_held(), 160);
   EXPECT_EQ(session->simulation_run_count(), 1);
@@ -112,7 +115,7 @@ TEST(SessionStoreTest, AReusedIdIsANewInstance) {
   ASSERT_TRUE(store.Delete("s").ok());
   ASSERT_TRUE(store.Create("s", {}).ok());
   EXPECT_EQ(store.Reserve(old_ref, 8).code(), absl::StatusCode::kNotFound);
-  EXPECT_EQ(store.Commit(old_ref, RunOf(v1::ROLE_REFERENCE, SmallRun("r"))).status().code(),
+  EXPECT_EQ(store.Commit(old_ref, RunOf(wire::RunRole::kReference, SmallRun("r"))).status().code(),
             absl::StatusCode::kNotFound);
 }
 
@@ -126,8 +129,8 @@ TEST(SessionStoreTest, LimitsOnSessionsAndRuns) {
   EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(status.message(), HasSubstr("--max_sessions=1"));
   const SessionRef ref = *store.Open("s");
-  ASSERT_TRUE(store.Commit(ref, RunOf(v1::ROLE_REFERENCE, SmallRun("r"))).ok());
-  status = store.CheckNewRun(ref, v1::ROLE_SIMULATION, "q");
+  ASSERT_TRUE(store.Commit(ref, RunOf(wire::RunRole::kReference, SmallRun("r"))).ok());
+  status = store.CheckNewRun(ref, wire::RunRole::kSimulation, "q");
   EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(status.message(), HasSubstr("--max_runs_per_session=1"));
 }
@@ -162,7 +165,7 @@ TEST(SessionStoreTest, ALeasedSessionDoesNotExpireUntilTheLeaseEnds) {
   short_lived.idle_ttl = absl::Minutes(1);
   ASSERT_TRUE(store.Create("s", short_lived).ok());
   const SessionRef ref = *store.Open("s");
-  StoredRun run = RunOf(v1::ROLE_REFERENCE, SmallRun("r"));
+  StoredRun run = RunOf(wire::RunRole::kReference, SmallRun("r"));
   ASSERT_TRUE(store.Reserve(ref, run.bytes).ok());
   ASSERT_TRUE(store.Commit(ref, run).ok());
   absl::StatusOr<SessionSnapshot> snapshot = store.Snapshot("s");

@@ -1,0 +1,54 @@
+#include "wire/session_proto.h"
+
+#include <string>
+
+#include "wire/convert.h"
+#include "wire/parameters.h"
+#include "wire/resource_names.h"
+
+namespace wasserwarp::wire {
+
+v1::Session ToProto(const SessionRecord& session, bool with_runs) {
+  v1::Session out;
+  out.set_name(SessionName(session.id));
+  *out.mutable_default_parameters() = ToProto(session.default_parameters);
+  for (const auto& [key, value] : session.labels) (*out.mutable_labels())[key] = value;
+  *out.mutable_idle_ttl() = ToProtoDuration(session.idle_ttl);
+  *out.mutable_create_time() = ToProtoTime(session.create_time);
+  *out.mutable_expire_time() = ToProtoTime(session.expire_time);
+  if (with_runs) {
+    for (const RunRecord& run : session.runs) *out.add_runs() = ToProto(run);
+  }
+  out.set_simulation_run_count(session.simulation_run_count);
+  out.set_reference_run_count(session.reference_run_count);
+  out.set_bytes_held(session.bytes_held);
+  return out;
+}
+
+v1::RunInfo ToProto(const RunRecord& run) {
+  v1::RunInfo info;
+  info.set_series_id(run.series_id);
+  info.set_role(ToProto(run.role));
+  info.set_samples(run.samples);
+  for (const std::string& channel : run.channels) info.add_channels(channel);
+  if (run.weight.has_value()) info.set_weight(*run.weight);
+  *info.mutable_commit_time() = ToProtoTime(run.commit_time);
+  return info;
+}
+
+v1::Role ToProto(RunRole role) {
+  return role == RunRole::kSimulation ? v1::ROLE_SIMULATION : v1::ROLE_REFERENCE;
+}
+
+std::optional<RunRole> RoleFromProto(v1::Role role) {
+  switch (role) {
+    case v1::ROLE_SIMULATION:
+      return RunRole::kSimulation;
+    case v1::ROLE_REFERENCE:
+      return RunRole::kReference;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace wasserwarp::wire
