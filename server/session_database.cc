@@ -19,6 +19,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
+#include "data_directory.h"
+#include "sqlite.h"
+#include "storage_encoding.h"
 #include "wire/convert.h"
 #include "wire/parameters.h"
 #include "wire/resource_names.h"
@@ -27,8 +30,13 @@
 namespace wasserwarp::service {
 namespace {
 
+using sqlite::Exec;
+using sqlite::PragmaInt;
+using sqlite::SqliteError;
+using sqlite::Statement;
+using sqlite::Transaction;
+
 constexpr char kFileName[] = "sessions.db";
-constexpr char kLockFileName[] = "LOCK";
 constexpr char kFormatName[] = "wasserwarp session database";
 
 // Samples are stored in rows of about this many bytes: SQLite caps a blob
@@ -89,37 +97,10 @@ CREATE TABLE run_samples (
 
 absl::string_view View(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
-std::string ErrnoMessage(int error) {
-  return std::error_code(error, std::generic_category()).message();
-}
-
 std::string RunLabel(const std::string& session_id, wire::RunRole role,
                      const std::string& series_id) {
   return absl::StrCat("session ", wire::SessionName(session_id), ", ", View(wire::RoleName(role)),
                       " run \"", series_id, "\"");
-}
-
-// What went wrong with `path` in SQLite's words, with a code that says
-// whether a client may retry.
-absl::Status SqliteError(sqlite3* db, int code, const std::string& path, std::string_view doing) {
-  const std::string message = absl::StrCat(
-      path, ": ", View(doing), ": ", db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(code));
-  switch (code & 0xff) {
-    case SQLITE_FULL:
-      return absl::ResourceExhaustedError(message);
-    case SQLITE_CORRUPT:
-      return absl::DataLossError(message);
-    case SQLITE_NOTADB:
-      return absl::FailedPreconditionError(message);
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-    case SQLITE_IOERR:
-    case SQLITE_CANTOPEN:
-    case SQLITE_READONLY:
-      return absl::UnavailableError(message);
-    default:
-      return absl::InternalError(message);
-  }
 }
 
 // `what` may be a SQLite error that names the path already.
@@ -130,225 +111,8 @@ absl::Status Damaged(const std::string& path, absl::string_view what) {
                                           "with no sessions"));
 }
 
-// One prepared statement. Bind errors surface at Step.
-class Statement {
- public:
-  Statement(sqlite3* db, const std::string& path, std::string_view sql) : db_(db), path_(path) {
-    rc_ = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr);
-  }
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-  ~Statement() { sqlite3_finalize(stmt_); }
-
-  // Parameters are 1-based; text and blobs must outlive Step.
-  void Bind(int index, int64_t value) { Check(sqlite3_bind_int64(stmt_, index, value)); }
-  void Bind(int index, double value) { Check(sqlite3_bind_double(stmt_, index, value)); }
-  void BindNull(int index) { Check(sqlite3_bind_null(stmt_, index)); }
-  void BindText(int index, std::string_view text) {
-    Check(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_STATIC, SQLITE_UTF8));
-  }
-  void BindBlob(int index, std::string_view bytes) {
-    // A zero-length blob must not be bound as NULL.
-    Check(sqlite3_bind_blob64(stmt_, index, bytes.empty() ? "" : bytes.data(), bytes.size(),
-                              SQLITE_STATIC));
-  }
-
-  // True with a row to read, false when done.
-  absl::StatusOr<bool> Step(std::string_view doing) {
-    if (rc_ != SQLITE_OK) return SqliteError(db_, rc_, path_, doing);
-    const int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    return SqliteError(db_, rc, path_, doing);
-  }
-  // Step for a statement that returns no rows.
-  absl::Status Run(std::string_view doing) { return Step(doing).status(); }
-
-  // For the next Step with new bindings.
-  void Reset() {
-    sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
-  }
-
-  int64_t Int(int column) const { return sqlite3_column_int64(stmt_, column); }
-  double Double(int column) const { return sqlite3_column_double(stmt_, column); }
-  bool IsNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
-  // Valid until the next Step.
-  std::string_view Bytes(int column) const {
-    const void* data = sqlite3_column_blob(stmt_, column);
-    const int size = sqlite3_column_bytes(stmt_, column);
-    return data == nullptr
-               ? std::string_view()
-               : std::string_view(static_cast<const char*>(data), static_cast<size_t>(size));
-  }
-
- private:
-  void Check(int rc) {
-    if (rc_ == SQLITE_OK) rc_ = rc;
-  }
-
-  sqlite3* const db_;
-  const std::string& path_;
-  sqlite3_stmt* stmt_ = nullptr;
-  int rc_ = SQLITE_OK;
-};
-
-absl::Status Exec(sqlite3* db, const std::string& path, const std::string& sql,
-                  std::string_view doing) {
-  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);
-  return rc == SQLITE_OK ? absl::OkStatus() : SqliteError(db, rc, path, doing);
-}
-
-// A write transaction, rolled back unless committed.
-class Transaction {
- public:
-  Transaction(sqlite3* db, const std::string& path) : db_(db), path_(path) {}
-  ~Transaction() {
-    // A failed statement may have ended the transaction already.
-    if (begun_ && !sqlite3_get_autocommit(db_))
-      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-  }
-
-  absl::Status Begin() {
-    // IMMEDIATE takes the write lock now, so that no statement inside can
-    // fail for a lock it could not upgrade.
-    absl::Status status = Exec(db_, path_, "BEGIN IMMEDIATE", "starting a transaction");
-    begun_ = status.ok();
-    return status;
-  }
-  absl::Status Commit() { return Exec(db_, path_, "COMMIT", "committing"); }
-
- private:
-  sqlite3* const db_;
-  const std::string& path_;
-  bool begun_ = false;
-};
-
-absl::StatusOr<int64_t> PragmaInt(sqlite3* db, const std::string& path, const char* pragma) {
-  Statement statement(db, path, absl::StrCat("PRAGMA ", pragma));
-  absl::StatusOr<bool> row = statement.Step(absl::StrCat("reading PRAGMA ", pragma));
-  if (!row.ok()) return row.status();
-  return *row ? statement.Int(0) : 0;
-}
-
 int64_t ToNanos(absl::Time time) { return absl::ToUnixNanos(time); }
 absl::Time FromNanos(int64_t nanos) { return absl::FromUnixNanos(nanos); }
-
-std::string EncodeStrings(const std::vector<std::string>& strings) {
-  std::string bytes;
-  for (const std::string& s : strings) {
-    const uint32_t size = static_cast<uint32_t>(s.size());
-    for (int shift = 0; shift < 32; shift += 8) bytes.push_back(static_cast<char>(size >> shift));
-    bytes += s;
-  }
-  return bytes;
-}
-
-// std::nullopt when a length runs past the end.
-std::optional<std::vector<std::string>> DecodeStrings(std::string_view bytes) {
-  std::vector<std::string> strings;
-  while (!bytes.empty()) {
-    if (bytes.size() < 4) return std::nullopt;
-    uint32_t size = 0;
-    for (int i = 0; i < 4; ++i) size |= uint32_t{static_cast<unsigned char>(bytes[i])} << (8 * i);
-    bytes.remove_prefix(4);
-    if (bytes.size() < size) return std::nullopt;
-    strings.emplace_back(bytes.substr(0, size));
-    bytes.remove_prefix(size);
-  }
-  return strings;
-}
-
-// `count` doubles as little-endian bytes: the memory itself on a
-// little-endian machine, a copy in `scratch` elsewhere.
-std::string_view DoubleBytes(const double* values, size_t count, std::string& scratch) {
-  if constexpr (std::endian::native == std::endian::little) {
-    return std::string_view(reinterpret_cast<const char*>(values), count * sizeof(double));
-  } else {
-    scratch.clear();
-    for (size_t i = 0; i < count; ++i) {
-      const uint64_t bits = std::bit_cast<uint64_t>(values[i]);
-      for (int shift = 0; shift < 64; shift += 8) {
-        scratch.push_back(static_cast<char>(bits >> shift));
-      }
-    }
-    return scratch;
-  }
-}
-
-// Appends the doubles of `bytes` (a multiple of 8) to `out`.
-void AppendDoubles(std::string_view bytes, std::vector<double>& out) {
-  const size_t count = bytes.size() / sizeof(double);
-  const size_t begin = out.size();
-  out.resize(begin + count);
-  if constexpr (std::endian::native == std::endian::little) {
-    std::copy_n(bytes.data(), count * sizeof(double), reinterpret_cast<char*>(out.data() + begin));
-  } else {
-    for (size_t i = 0; i < count; ++i) {
-      uint64_t bits = 0;
-      for (int b = 0; b < 8; ++b) {
-        bits |= uint64_t{static_cast<unsigned char>(bytes[i * 8 + b])} << (8 * b);
-      }
-      out[begin + i] = std::bit_cast<double>(bits);
-    }
-  }
-}
-
-std::string SettingsBytes(const SessionSettings& settings) {
-  v1::Session proto;
-  *proto.mutable_default_parameters() = wire::ToProto(settings.default_parameters);
-  for (const auto& [key, value] : settings.labels) (*proto.mutable_labels())[key] = value;
-  if (settings.idle_ttl.has_value()) {
-    *proto.mutable_idle_ttl() = wire::ToProtoDuration(*settings.idle_ttl);
-  }
-  return proto.SerializeAsString();
-}
-
-std::optional<SessionSettings> SettingsFromBytes(std::string_view bytes) {
-  v1::Session proto;
-  if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return std::nullopt;
-  absl::StatusOr<wire::ParameterOverrides> defaults =
-      wire::OverridesFromProto(proto.default_parameters());
-  if (!defaults.ok()) return std::nullopt;
-  SessionSettings settings;
-  settings.default_parameters = *std::move(defaults);
-  settings.labels.insert(proto.labels().begin(), proto.labels().end());
-  if (proto.has_idle_ttl()) settings.idle_ttl = wire::FromProtoDuration(proto.idle_ttl());
-  return settings;
-}
-
-absl::Status SyncDirectory(const std::string& dir) {
-  const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return absl::UnavailableError(absl::StrCat(dir, ": ", ErrnoMessage(errno)));
-  const int rc = fsync(fd);
-  const int error = errno;
-  close(fd);
-  return rc == 0 ? absl::OkStatus()
-                 : absl::UnavailableError(absl::StrCat("fsync ", dir, ": ", ErrnoMessage(error)));
-}
-
-// An exclusive flock on `data_dir`/LOCK, held while the descriptor is open:
-// two servers on one directory would each believe they own every session.
-absl::StatusOr<int> LockDirectory(const std::string& data_dir) {
-  const std::string path = (std::filesystem::path(data_dir) / kLockFileName).string();
-  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("--data_dir ", data_dir, ": cannot open ", path, ": ", ErrnoMessage(errno)));
-  }
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    const int error = errno;
-    close(fd);
-    if (error == EWOULDBLOCK) {
-      return absl::FailedPreconditionError(absl::StrCat("--data_dir ", data_dir,
-                                                        " is in use by another wasserwarp-server (",
-                                                        path, " is locked)"));
-    }
-    return absl::FailedPreconditionError(
-        absl::StrCat("--data_dir ", data_dir, ": cannot lock ", path, ": ", ErrnoMessage(error)));
-  }
-  return fd;
-}
 
 // An empty database at `path`, written under another name and renamed into
 // place, so that a crash never leaves a half-made file that the next start
@@ -452,22 +216,6 @@ absl::Status CheckIntegrity(sqlite3* db, const std::string& path) {
 }
 
 }  // namespace
-
-uint64_t RunChecksum(const Series& series) {
-  // Each step is a bijection of the state for a given word (xor, multiply by
-  // an odd constant, xorshift), so any single changed word changes the result.
-  uint64_t hash = 0xcbf29ce484222325;
-  const auto mix = [&hash](uint64_t word) {
-    hash ^= word;
-    hash *= 0x9e3779b97f4a7c15;
-    hash ^= hash >> 29;
-  };
-  mix(series.times.size());
-  mix(series.channels.size());
-  for (double time : series.times) mix(std::bit_cast<uint64_t>(time));
-  for (double value : series.values) mix(std::bit_cast<uint64_t>(value));
-  return hash;
-}
 
 absl::StatusOr<std::unique_ptr<SessionDatabase>> SessionDatabase::Open(
     const std::string& data_dir) {

@@ -48,11 +48,6 @@ struct PersistedSession {
   std::vector<StoredRun> runs;
 };
 
-// A 64-bit checksum of a run's samples (count, channels, times and values as
-// IEEE bit patterns), stored with each run and checked on loading. It finds
-// damage, not deliberate tampering.
-uint64_t RunChecksum(const Series& series);
-
 // Thread-safe; writes happen one at a time.
 class SessionDatabase {
  public:

@@ -22,6 +22,7 @@
 #include "random_runs.h"
 #include "scratch_dir.h"
 #include "session_database.h"
+#include "storage_encoding.h"
 #include "validation_client.h"
 #include "wasserwarp/report_json.h"
 

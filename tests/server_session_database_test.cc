@@ -20,6 +20,7 @@
 #include "session_protos.h"
 #include "session_store.h"
 #include "session_sync.h"
+#include "storage_encoding.h"
 #include "wire/parameters.h"
 
 namespace wasserwarp::service {

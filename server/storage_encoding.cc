@@ -1,0 +1,107 @@
+#include "storage_encoding.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+
+#include "wire/convert.h"
+#include "wire/parameters.h"
+
+namespace wasserwarp::service {
+
+std::string EncodeStrings(const std::vector<std::string>& strings) {
+  std::string bytes;
+  for (const std::string& s : strings) {
+    const uint32_t size = static_cast<uint32_t>(s.size());
+    for (int shift = 0; shift < 32; shift += 8) bytes.push_back(static_cast<char>(size >> shift));
+    bytes += s;
+  }
+  return bytes;
+}
+
+std::optional<std::vector<std::string>> DecodeStrings(std::string_view bytes) {
+  std::vector<std::string> strings;
+  while (!bytes.empty()) {
+    if (bytes.size() < 4) return std::nullopt;
+    uint32_t size = 0;
+    for (int i = 0; i < 4; ++i) size |= uint32_t{static_cast<unsigned char>(bytes[i])} << (8 * i);
+    bytes.remove_prefix(4);
+    if (bytes.size() < size) return std::nullopt;
+    strings.emplace_back(bytes.substr(0, size));
+    bytes.remove_prefix(size);
+  }
+  return strings;
+}
+
+std::string_view DoubleBytes(const double* values, size_t count, std::string& scratch) {
+  if constexpr (std::endian::native == std::endian::little) {
+    return std::string_view(reinterpret_cast<const char*>(values), count * sizeof(double));
+  } else {
+    scratch.clear();
+    for (size_t i = 0; i < count; ++i) {
+      const uint64_t bits = std::bit_cast<uint64_t>(values[i]);
+      for (int shift = 0; shift < 64; shift += 8) {
+        scratch.push_back(static_cast<char>(bits >> shift));
+      }
+    }
+    return scratch;
+  }
+}
+
+void AppendDoubles(std::string_view bytes, std::vector<double>& out) {
+  const size_t count = bytes.size() / sizeof(double);
+  const size_t begin = out.size();
+  out.resize(begin + count);
+  if constexpr (std::endian::native == std::endian::little) {
+    std::copy_n(bytes.data(), count * sizeof(double), reinterpret_cast<char*>(out.data() + begin));
+  } else {
+    for (size_t i = 0; i < count; ++i) {
+      uint64_t bits = 0;
+      for (int b = 0; b < 8; ++b) {
+        bits |= uint64_t{static_cast<unsigned char>(bytes[i * 8 + b])} << (8 * b);
+      }
+      out[begin + i] = std::bit_cast<double>(bits);
+    }
+  }
+}
+
+uint64_t RunChecksum(const Series& series) {
+  // Each step is a bijection of the state for a given word (xor, multiply by
+  // an odd constant, xorshift), so any single changed word changes the result.
+  uint64_t hash = 0xcbf29ce484222325;
+  const auto mix = [&hash](uint64_t word) {
+    hash ^= word;
+    hash *= 0x9e3779b97f4a7c15;
+    hash ^= hash >> 29;
+  };
+  mix(series.times.size());
+  mix(series.channels.size());
+  for (double time : series.times) mix(std::bit_cast<uint64_t>(time));
+  for (double value : series.values) mix(std::bit_cast<uint64_t>(value));
+  return hash;
+}
+
+std::string SettingsBytes(const SessionSettings& settings) {
+  v1::Session proto;
+  *proto.mutable_default_parameters() = wire::ToProto(settings.default_parameters);
+  for (const auto& [key, value] : settings.labels) (*proto.mutable_labels())[key] = value;
+  if (settings.idle_ttl.has_value()) {
+    *proto.mutable_idle_ttl() = wire::ToProtoDuration(*settings.idle_ttl);
+  }
+  return proto.SerializeAsString();
+}
+
+std::optional<SessionSettings> SettingsFromBytes(std::string_view bytes) {
+  v1::Session proto;
+  if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return std::nullopt;
+  absl::StatusOr<wire::ParameterOverrides> defaults =
+      wire::OverridesFromProto(proto.default_parameters());
+  if (!defaults.ok()) return std::nullopt;
+  SessionSettings settings;
+  settings.default_parameters = *std::move(defaults);
+  settings.labels.insert(proto.labels().begin(), proto.labels().end());
+  if (proto.has_idle_ttl()) settings.idle_ttl = wire::FromProtoDuration(proto.idle_ttl());
+  return settings;
+}
+
+}  // namespace wasserwarp::service
