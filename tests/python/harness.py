@@ -9,12 +9,14 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
+import unittest
 
 SKIPPED = 77
 
 try:
-    import grpc  # noqa: F401  (imported here only to skip early)
+    import grpc
 except ImportError:
     print(f"{os.path.basename(sys.argv[0])}: skipped: python3-grpcio is not installed "
           "(apt-get install python3-grpcio, or 'make deps')")
@@ -89,3 +91,45 @@ class Server:
             server_log = log.read()
         if status != 0:
             raise AssertionError(f"server exit status {status} after SIGTERM; log:\n{server_log}")
+
+
+class ServerTestCase(unittest.TestCase):
+    """A real server for the whole test class, a scratch directory and a channel to the server.
+    Subclasses may override prepare (before the server starts: generate stubs into the scratch
+    directory) and connected (after the channel is ready: make stubs)."""
+
+    args = None  # set by run()
+
+    @classmethod
+    def prepare(cls, scratch_dir):
+        pass
+
+    @classmethod
+    def connected(cls):
+        pass
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix=f"{cls.__name__}_")
+        cls.prepare(cls.tmp.name)
+        cls.server = Server(cls.args.server, os.path.join(cls.tmp.name, "server.log"))
+        # Default options: gRPC's 4 MiB receive limit, as any client has it.
+        cls.channel = grpc.insecure_channel(cls.server.address)
+        grpc.channel_ready_future(cls.channel).result(timeout=10)
+        cls.connected()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.channel.close()
+        try:
+            cls.server.stop_and_check()
+        finally:
+            cls.tmp.cleanup()
+
+
+def run(description, module):
+    """Parses the command line into module.ARGS and runs the module's tests."""
+    args, argv = parse_args(description)
+    module.ARGS = args
+    ServerTestCase.args = args
+    unittest.main(module=module, argv=argv, verbosity=2)

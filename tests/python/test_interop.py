@@ -8,10 +8,8 @@ Exit status 77 (skipped) when python3-grpcio is not installed.
 """
 
 import math
-import os
 import random
-import tempfile
-import unittest
+import sys
 
 import harness  # exits 77 (skipped) without python3-grpcio
 import grpc
@@ -30,29 +28,19 @@ def random_walk(rng, series_id, samples, channels):
     return series_id, [f"c{c}" for c in range(channels)], times, values
 
 
-class InteropTest(unittest.TestCase):
+class InteropTest(harness.ServerTestCase):
 
     @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="python_interop_")
-        harness.generate_stubs(ARGS, cls.tmp.name)
+    def prepare(cls, scratch_dir):
+        harness.generate_stubs(ARGS, scratch_dir)
         global pb, pb_grpc, health_pb, health_pb_grpc
         from wasserwarp.v1 import validation_pb2 as pb
         from wasserwarp.v1 import validation_pb2_grpc as pb_grpc
         import health_pb2 as health_pb
         import health_pb2_grpc as health_pb_grpc
-        cls.server = harness.Server(ARGS.server, os.path.join(cls.tmp.name, "server.log"))
-        cls.channel = grpc.insecure_channel(cls.server.address)
-        grpc.channel_ready_future(cls.channel).result(timeout=10)
-        cls.stub = pb_grpc.ValidationServiceStub(cls.channel)
-
     @classmethod
-    def tearDownClass(cls):
-        cls.channel.close()
-        try:
-            cls.server.stop_and_check()
-        finally:
-            cls.tmp.cleanup()
+    def connected(cls):
+        cls.stub = pb_grpc.ValidationServiceStub(cls.channel)
 
     def test_health_check_says_serving(self):
         health = health_pb_grpc.HealthStub(self.channel)
@@ -129,11 +117,5 @@ class InteropTest(unittest.TestCase):
         self.assertEqual(raised.exception.code(), grpc.StatusCode.NOT_FOUND)
 
 
-def main():
-    global ARGS
-    ARGS, argv = harness.parse_args(__doc__.splitlines()[0])
-    unittest.main(argv=argv, verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    harness.run(__doc__.splitlines()[0], sys.modules[__name__])

@@ -7,10 +7,8 @@ Usage: test_large_report.py --server PATH --protoc PATH --grpc-python-plugin PAT
 Exit status 77 (skipped) when python3-grpcio is not installed.
 """
 
-import os
 import random
-import tempfile
-import unittest
+import sys
 
 import harness  # exits 77 (skipped) without python3-grpcio
 import grpc
@@ -48,28 +46,17 @@ def assemble(report, events):
     return matrices, html
 
 
-class LargeReportTest(unittest.TestCase):
+class LargeReportTest(harness.ServerTestCase):
 
     @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="python_large_report_")
-        harness.generate_stubs(ARGS, cls.tmp.name)
+    def prepare(cls, scratch_dir):
+        harness.generate_stubs(ARGS, scratch_dir)
         global pb, pb_grpc
         from wasserwarp.v1 import validation_pb2 as pb
         from wasserwarp.v1 import validation_pb2_grpc as pb_grpc
-        cls.server = harness.Server(ARGS.server, os.path.join(cls.tmp.name, "server.log"))
-        # Default options: gRPC's 4 MiB receive limit.
-        cls.channel = grpc.insecure_channel(cls.server.address)
-        grpc.channel_ready_future(cls.channel).result(timeout=10)
-        cls.stub = pb_grpc.ValidationServiceStub(cls.channel)
-
     @classmethod
-    def tearDownClass(cls):
-        cls.channel.close()
-        try:
-            cls.server.stop_and_check()
-        finally:
-            cls.tmp.cleanup()
+    def connected(cls):
+        cls.stub = pb_grpc.ValidationServiceStub(cls.channel)
 
     def upload(self, session):
         rng = random.Random(7)
@@ -116,11 +103,5 @@ class LargeReportTest(unittest.TestCase):
         self.stub.DeleteSession(pb.DeleteSessionRequest(name=session.name), timeout=10)
 
 
-def main():
-    global ARGS
-    ARGS, argv = harness.parse_args(__doc__.splitlines()[0])
-    unittest.main(argv=argv, verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    harness.run(__doc__.splitlines()[0], sys.modules[__name__])

@@ -17,8 +17,7 @@ import math
 import os
 import random
 import subprocess
-import tempfile
-import unittest
+import sys
 
 import harness  # exits 77 (skipped) without python3-grpcio
 import grpc
@@ -138,22 +137,7 @@ def random_walk(rng, samples):
     return times, values
 
 
-class ReflectionClientTest(unittest.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="python_reflection_client_")
-        cls.server = harness.Server(ARGS.server, os.path.join(cls.tmp.name, "server.log"))
-        cls.channel = grpc.insecure_channel(cls.server.address)
-        grpc.channel_ready_future(cls.channel).result(timeout=10)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.channel.close()
-        try:
-            cls.server.stop_and_check()
-        finally:
-            cls.tmp.cleanup()
+class ReflectionClientTest(harness.ServerTestCase):
 
     def contract(self, version):
         reflection = Reflection(self.channel, version, self.tmp.name)
@@ -249,11 +233,5 @@ class ReflectionClientTest(unittest.TestCase):
         self.assertEqual(raised.exception.code(), grpc.StatusCode.NOT_FOUND)
 
 
-def main():
-    global ARGS
-    ARGS, argv = harness.parse_args(__doc__.splitlines()[0])
-    unittest.main(argv=argv, verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    harness.run(__doc__.splitlines()[0], sys.modules[__name__])
