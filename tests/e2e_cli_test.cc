@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli_output.h"
+#include "e2e_example_data.h"
 #include "e2e_process.h"
 
 namespace {
@@ -25,16 +26,8 @@ using wasserwarp::test_support::ProgramResult;
 using wasserwarp::test_support::ReportWithoutSeconds;
 using wasserwarp::test_support::SummaryWithoutTime;
 
-class E2eCliTest : public wasserwarp::e2e::ServerTest {
+class E2eCliTest : public wasserwarp::e2e::ServerWithExampleDataTest {
  protected:
-  void SetUp() override {
-    ServerTest::SetUp();
-    if (HasFatalFailure()) return;
-    const ProgramResult data =
-        Run(WASSERWARP_EXAMPLE_DATA, {"--out", Path("data"), "--sim-runs", "4", "--ref-runs", "3"});
-    ASSERT_EQ(data.exit_code, 0) << data.err;
-  }
-
   std::string Sim() const { return Path("data/sim_a"); }
   std::string Ref() const { return Path("data/ref"); }
   const std::string& Server() const { return server_->address(); }

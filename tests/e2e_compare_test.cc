@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli_output.h"
+#include "e2e_example_data.h"
 #include "e2e_process.h"
 
 namespace {
@@ -23,16 +24,8 @@ using wasserwarp::test_support::ProgramResult;
 using wasserwarp::test_support::ReportWithoutSeconds;
 using wasserwarp::test_support::SummaryWithoutTime;
 
-class E2eCompareTest : public wasserwarp::e2e::ServerTest {
+class E2eCompareTest : public wasserwarp::e2e::ServerWithExampleDataTest {
  protected:
-  void SetUp() override {
-    ServerTest::SetUp();
-    if (HasFatalFailure()) return;
-    const ProgramResult data =
-        Run(WASSERWARP_EXAMPLE_DATA, {"--out", Path("data"), "--sim-runs", "4", "--ref-runs", "3"});
-    ASSERT_EQ(data.exit_code, 0) << data.err;
-  }
-
   ProgramResult Cli(const std::vector<std::string>& args) const {
     return Run(WASSERWARP_CLI, args);
   }

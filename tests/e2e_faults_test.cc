@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
+#include "e2e_clients.h"
 #include "e2e_process.h"
 #include "metrics_scrape.h"
 #include "random_runs.h"
@@ -63,12 +64,7 @@ class E2eFaultsTest : public ::testing::Test {
         e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch_.root().string(), flags);
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = *std::move(server);
-    absl::StatusOr<std::unique_ptr<client::ValidationClient>> client =
-        client::ValidationClient::Connect(server_->address());
-    ASSERT_TRUE(client.ok()) << client.status();
-    client_ = *std::move(client);
-    stub_ = v1::ValidationService::NewStub(
-        grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
+    ASSERT_NO_FATAL_FAILURE(e2e::ConnectClients(server_->address(), client_, stub_));
   }
 
   // The same with a metrics endpoint; metrics_ is its address.

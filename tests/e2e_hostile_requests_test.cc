@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "e2e_clients.h"
 #include "e2e_process.h"
 #include "random_runs.h"
 #include "sanitized.h"
@@ -87,12 +88,7 @@ class HostileRequestsTest : public ::testing::Test {
         {"--job_threads=2", "--max_job_cells=100000000000"}, kAddressSpaceKib);
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = *std::move(server);
-    absl::StatusOr<std::unique_ptr<client::ValidationClient>> client =
-        client::ValidationClient::Connect(server_->address());
-    ASSERT_TRUE(client.ok()) << client.status();
-    client_ = *std::move(client);
-    stub_ = v1::ValidationService::NewStub(
-        grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
+    ASSERT_NO_FATAL_FAILURE(e2e::ConnectClients(server_->address(), client_, stub_));
   }
 
   void TearDown() override {

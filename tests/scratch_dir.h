@@ -17,6 +17,12 @@
 
 namespace wasserwarp::test_support {
 
+// `text` as the whole of the file at `path`, replacing what it held.
+inline void WriteFile(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
 class ScratchDir {
  public:
   // Creates `<temporary directory>/<prefix>XXXXXX`; when that fails, the current test fails

@@ -21,11 +21,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 using test_support::ScratchDir;
-
-void WriteFile(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-}
+using test_support::WriteFile;
 
 // --- the token file ---
 

@@ -32,11 +32,7 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
 using test_support::ScratchDir;
-
-void WriteFile(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-}
+using test_support::WriteFile;
 
 // --- access control ---
 
