@@ -209,10 +209,10 @@ ValidateReactor::Action ValidateReactor::NextAction(bool alarm_fired) {
       return {.kind = Action::kWriteAndFinish, .status = grpc::Status::OK};
     }
     finished_ = true;
-    const grpc::Status status =
-        result_->ok() ? grpc::Status(grpc::StatusCode::CANCELLED,
-                                     cancelled_ ? "the call was cancelled" : "the stream broke")
-                      : wire::ToGrpcStatus(*result_);
+    const grpc::Status status = wire::ToGrpcStatus(
+        result_->ok()
+            ? absl::CancelledError(cancelled_ ? "the call was cancelled" : "the stream broke")
+            : *result_);
     log_.Done(status);
     return {.kind = Action::kFinish, .status = status};
   }
