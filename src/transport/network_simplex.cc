@@ -37,7 +37,32 @@ class PowerOfTwoScale {
   double second_;
 };
 
-// LEMON reads costs through a map; this one scales on the fly instead of
+// LEMON compares reduced costs c + pi(source) - pi(target) with 0, and on
+// doubles that carry rounding a pivot can undo the last one forever: a 4 x 3
+// problem of points on a line with draw counts as weights cycled so
+// (transport_errors_test). Costs are therefore whole numbers, scaled by a
+// power of two and rounded, small enough that every potential and reduced
+// cost LEMON forms (sums along tree paths, and its artificial arcs' cost of
+// (max + 1) * nodes) stays below 2^53, where doubles add exactly; the network
+// simplex then runs in exact arithmetic, which its strongly feasible trees
+// keep from cycling. The rounding moves a cost by at most 2^-(bits + 1) of
+// the largest; RefineDuals and the certificate work on the true costs.
+int CostBits(size_t nodes) {
+  int node_bits = 0;
+  while ((size_t{1} << node_bits) <= nodes) ++node_bits;
+  return std::max(8, 50 - node_bits);
+}
+
+class QuantizedCost {
+ public:
+  QuantizedCost(int exponent, int bits) : scale_(bits - exponent) {}
+  double operator()(double cost) const { return std::nearbyint(scale_(cost)); }
+
+ private:
+  PowerOfTwoScale scale_;
+};
+
+// LEMON reads costs through a map; this one quantizes on the fly instead of
 // copying the matrix, and maps the arcs of the sparse digraph (numbered in
 // the order of `entries`) to their cost matrix entries.
 class ScaledCostMap {
@@ -46,14 +71,14 @@ class ScaledCostMap {
   using Value = double;
 
   ScaledCostMap(const std::vector<double>& costs, const std::vector<int64_t>& entries,
-                const PowerOfTwoScale& scale)
+                const QuantizedCost& scale)
       : costs_(costs), entries_(entries), scale_(scale) {}
   Value operator[](const Key& arc) const { return scale_(costs_[entries_[Digraph::index(arc)]]); }
 
  private:
   const std::vector<double>& costs_;
   const std::vector<int64_t>& entries_;
-  PowerOfTwoScale scale_;
+  QuantizedCost scale_;
 };
 
 // Row nodes supply, column nodes demand (negative supply in LEMON's terms).
@@ -163,12 +188,10 @@ ArcSet InitialArcs(const CostMatrix& costs, const std::vector<int64_t>& supply,
 }
 
 // The arcs outside `arcs` that price out negatively under LEMON's potentials
-// `pi`, computed as LEMON does (cost + pi(source) - pi(target), costs scaled
-// alike); up to kArcsPerRowAndRound per row, the most negative first. Arcs
-// of the subset are left out: LEMON proved them, before shifting its
-// potentials to non-positive values, a shift whose rounding can tip a
-// reduced cost of 0 to -1 ulp.
-ArcSet ViolatingArcs(const CostMatrix& costs, const PowerOfTwoScale& scale,
+// `pi`, computed as LEMON does (cost + pi(source) - pi(target), costs
+// quantized alike, exactly); up to kArcsPerRowAndRound per row, the most
+// negative first. Arcs of the subset are left out: LEMON proved them.
+ArcSet ViolatingArcs(const CostMatrix& costs, const QuantizedCost& scale,
                      const std::vector<double>& pi, const ArcSet& arcs) {
   const size_t rows = costs.rows;
   const size_t cols = costs.cols;
@@ -206,14 +229,15 @@ absl::StatusOr<NetworkSimplexSolution> Solve(const CostMatrix& costs,
   const int cols = static_cast<int>(costs.cols);
 
   // LEMON gives its artificial arcs cost (max cost + 1) * nodes: next to tiny
-  // costs the + 1 would dominate the potentials and their rounding, and huge
-  // costs could overflow. Scaling by a power of two (exact) to a maximum in
-  // [0.5, 1) avoids both whatever the units.
+  // costs the + 1 would dominate the potentials, and huge costs could
+  // overflow. Scaling by a power of two (exact) to a maximum in
+  // [2^(bits - 1), 2^bits) avoids both whatever the units.
   double max_cost = 0.0;
   for (double c : costs.values) max_cost = std::max(max_cost, c);
   int exponent = 0;
   std::frexp(max_cost, &exponent);
-  const PowerOfTwoScale scale(-exponent);
+  const int bits = CostBits(costs.rows + costs.cols);
+  const QuantizedCost scale(exponent, bits);
 
   ArcSet arcs = InitialArcs(costs, supply, demand);
   std::vector<std::pair<int, int>> ends;
@@ -274,8 +298,8 @@ absl::StatusOr<NetworkSimplexSolution> Solve(const CostMatrix& costs,
     // unbounded), i.e. pi(n + j) - pi(i) <= c_ij: u_i = -pi(i), v_j = pi(n + j).
     solution.u.resize(rows);
     solution.v.resize(cols);
-    for (int i = 0; i < rows; ++i) solution.u[i] = std::ldexp(-pi[i], exponent);
-    for (int j = 0; j < cols; ++j) solution.v[j] = std::ldexp(pi[rows + j], exponent);
+    for (int i = 0; i < rows; ++i) solution.u[i] = std::ldexp(-pi[i], exponent - bits);
+    for (int j = 0; j < cols; ++j) solution.v[j] = std::ldexp(pi[rows + j], exponent - bits);
     return solution;
   }
 }
