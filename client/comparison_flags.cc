@@ -63,6 +63,12 @@ absl::Status ReadChannels(absl::string_view flag, const ParsedArgs& args,
 
 absl::Status ReadResample(absl::string_view flag, const ParsedArgs& args,
                           ParameterSettings& settings) {
+  const std::string& value = *args.Value(flag);
+  if (absl::StatusOr<Resampling> resampling = ParseResampling(value); resampling.ok()) {
+    settings.options.prepare.resampling = *resampling;
+    settings.given.set_resampling(wire::ToProto(*resampling));
+    return absl::OkStatus();
+  }
   absl::StatusOr<double> rate = GivenNumber(args, flag);
   if (!rate.ok()) return rate.status();
   if (*rate <= 0) return FlagError(flag, "must be a rate in Hz > 0");
@@ -90,10 +96,13 @@ constexpr FlagDefinition<ParameterSettings> kPreparationFlags[] = {
      "channels to compare (default: every channel of the first\n"
      "simulated run)",
      &ReadChannels},
-    {"--resample", Arity::kOne, "HZ",
-     "interpolate every run onto a uniform grid at HZ first, so that\n"
-     "runs recorded at different rates compare like for like\n"
-     "(default: each run at its own timestamps)",
+    {"--resample", Arity::kOne, "auto|none|HZ",
+     "HZ: interpolate every run onto a uniform grid at HZ first, so\n"
+     "that runs recorded at different rates compare like for like.\n"
+     "auto (default): W on each run at its own timestamps; when the\n"
+     "groups' median rates differ by more than 10 %, the verdict on\n"
+     "every run resampled to the lower of them. none: the runs as\n"
+     "given, and a verdict on groups at different rates refused",
      &ReadResample},
 };
 

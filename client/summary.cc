@@ -76,17 +76,22 @@ void AppendVerdict(const Verdict& verdict, std::string& out) {
     const Baseline& b = *verdict.baseline;
     absl::StrAppendFormat(&out,
                           "baseline (groups of %d): ref-ref %.4g [%.4g, %.4g], sim-ref %.4g "
-                          "[%.4g, %.4g], ratio %.3g\n",
+                          "[%.4g, %.4g], ratio %.3g (%g%% interval [%.3g, %.3g])\n",
                           b.subset_size, b.ref_ref_median, b.ref_ref_p05, b.ref_ref_p95,
-                          b.sim_ref_median, b.sim_ref_p05, b.sim_ref_p95, b.ratio);
+                          b.sim_ref_median, b.sim_ref_p05, b.sim_ref_p95, b.ratio,
+                          100 * b.ratio_confidence, b.ratio_interval_lo, b.ratio_interval_hi);
+  }
+  if (!verdict.same_grid_as_distance && verdict.resample_rate.has_value()) {
+    absl::StrAppendFormat(&out, "verdict computed on runs thinned to %.6g Hz\n",
+                          *verdict.resample_rate);
   }
   for (const std::string& warning : verdict.warnings) {
     absl::StrAppendFormat(&out, "warning: %s\n", warning);
   }
   for (const VerdictRule& rule : verdict.rules) {
     const char* relation = rule.name == "alpha" ? ">=" : "<=";
-    absl::StrAppendFormat(&out, "rule %s: %.4g %s %.4g: %s\n", rule.name, rule.value, relation,
-                          rule.threshold, rule.pass ? "pass" : "FAIL");
+    absl::StrAppendFormat(&out, "rule %s: %.4g %s %.4g: %s (%s)\n", rule.name, rule.value, relation,
+                          rule.threshold, rule.pass ? "pass" : "FAIL", rule.basis);
   }
   if (verdict.pass.has_value()) {
     absl::StrAppendFormat(&out, "verdict: %s\n", *verdict.pass ? "PASS" : "FAIL");

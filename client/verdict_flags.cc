@@ -31,6 +31,22 @@ absl::Status ReadPermutations(absl::string_view flag, const ParsedArgs& args,
   return absl::OkStatus();
 }
 
+absl::Status ReadRatioRule(absl::string_view flag, const ParsedArgs& args,
+                           VerdictOptions& verdict) {
+  absl::StatusOr<RatioRule> rule = ParseRatioRule(*args.Value(flag));
+  if (!rule.ok()) return FlagError(flag, rule.status().message());
+  verdict.ratio_rule = *rule;
+  return absl::OkStatus();
+}
+
+absl::Status ReadRatioConfidence(absl::string_view flag, const ParsedArgs& args,
+                                 VerdictOptions& verdict) {
+  absl::StatusOr<double> confidence = GivenNumber(args, flag);
+  if (!confidence.ok()) return confidence.status();
+  verdict.ratio_confidence = *confidence;
+  return absl::OkStatus();
+}
+
 absl::Status ReadKeepFloor(absl::string_view, const ParsedArgs&, VerdictOptions& verdict) {
   verdict.subtract_sampling_floor = false;
   return absl::OkStatus();
@@ -52,7 +68,9 @@ constexpr FlagDefinition<VerdictOptions> kTestFlags[] = {
      &ReadThreshold<&VerdictOptions::max_distance>},
     {"--max-ratio", Arity::kOne, "K",
      "PASS only if the baseline ratio (simulations against references\n"
-     "over references against references, same-size groups) is at most K",
+     "over references against references, same-size groups) is at most\n"
+     "K: by default the upper end of its bootstrap interval\n"
+     "(--ratio-rule); needs 3 reference runs, and 6 or more to say much",
      &ReadThreshold<&VerdictOptions::max_ratio>},
     {"--alpha", Arity::kOne, "A", "PASS only if the permutation test's p-value is at least A",
      &ReadThreshold<&VerdictOptions::alpha>},
@@ -62,12 +80,22 @@ constexpr FlagDefinition<VerdictOptions> kTestFlags[] = {
      &ReadPermutations},
 };
 
-// Tunes the test, so it needs one of kTestFlags, as --seed does.
-constexpr FlagDefinition<VerdictOptions> kKeepFloorFlag = {
-    "--keep-sampling-floor", Arity::kSwitch, "",
-    "do not subtract lambda * |n_i - n_j| from TWED before the test\n"
-    "and the baseline",
-    &ReadKeepFloor};
+// These tune the test, so they need one of kTestFlags, as --seed does.
+constexpr FlagDefinition<VerdictOptions> kTuningFlags[] = {
+    {"--keep-sampling-floor", Arity::kSwitch, "",
+     "do not subtract lambda * |n_i - n_j| from TWED before the test\n"
+     "and the baseline",
+     &ReadKeepFloor},
+    {"--ratio-rule", Arity::kOne, "interval|median",
+     "what --max-ratio judges: interval (default), the upper end of\n"
+     "the ratio's bootstrap interval; median, the median ratio over\n"
+     "splits (the earlier rule, which has no error rate)",
+     &ReadRatioRule},
+    {"--ratio-confidence", Arity::kOne, "C",
+     "confidence of the ratio's bootstrap interval, in (0, 1)\n"
+     "(default 0.95)",
+     &ReadRatioConfidence},
+};
 
 constexpr FlagDefinition<std::vector<QuantityOfInterest>> kQoiFlag = {
     "--qoi", Arity::kMany, "LIST",
@@ -88,8 +116,10 @@ bool AsksForTest(const ParsedArgs& args) {
 std::vector<DocumentedFlag> VerdictFlags() {
   std::vector<DocumentedFlag> flags = Documented<VerdictOptions>(kTestFlags);
   flags.insert(flags.end(),
-               {DescribedAs(kSeedFlag, "seed of the permutations and splits (default 1)"),
-                kKeepFloorFlag, kQoiFlag});
+               {DescribedAs(kSeedFlag, "seed of the permutations and splits (default 1)")});
+  const std::vector<DocumentedFlag> tuning = Documented<VerdictOptions>(kTuningFlags);
+  flags.insert(flags.end(), tuning.begin(), tuning.end());
+  flags.push_back(kQoiFlag);
   return flags;
 }
 
@@ -98,7 +128,9 @@ absl::Status ReadVerdictFlags(const ParsedArgs& args, ValidationOptions& options
     return status;
   }
   if (!AsksForTest(args)) {
-    for (const FlagSpec& flag : {FlagSpec(kSeedFlag), FlagSpec(kKeepFloorFlag)}) {
+    std::vector<FlagSpec> tuning = {FlagSpec(kSeedFlag)};
+    for (const FlagDefinition<VerdictOptions>& flag : kTuningFlags) tuning.emplace_back(flag);
+    for (const FlagSpec& flag : tuning) {
       if (args.Has(flag.name)) {
         return FlagError(flag.name,
                          "needs a decision rule (--max-distance, --max-ratio, --alpha) "
@@ -112,7 +144,9 @@ absl::Status ReadVerdictFlags(const ParsedArgs& args, ValidationOptions& options
     return status;
   }
   if (absl::Status status = ReadFlag(kSeedFlag, args, verdict.seed); !status.ok()) return status;
-  if (absl::Status status = ReadFlag(kKeepFloorFlag, args, verdict); !status.ok()) return status;
+  if (absl::Status status = ReadFlags<VerdictOptions>(kTuningFlags, args, verdict); !status.ok()) {
+    return status;
+  }
   if (absl::Status status = ValidateVerdictOptions(verdict); !status.ok()) return status;
   options.verdict = verdict;
   return absl::OkStatus();

@@ -16,9 +16,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "verdict/bootstrap_interval.h"
 #include "verdict/resampling.h"
 #include "verdict/resampling_rng.h"
-#include "verdict/resampling_summary.h"
+#include "verdict/subset_distance.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/verdict.h"
 
@@ -45,25 +46,22 @@ std::vector<double> DrawCounts(size_t n, resampling::ResampleRng rng) {
 absl::StatusOr<double> ResampledDistance(const CostMatrix& costs,
                                          const std::vector<double>& row_counts,
                                          const std::vector<double>& col_counts, double order) {
+  const auto drawn = [](const std::vector<double>& counts, std::vector<size_t>& runs,
+                        std::vector<double>& weights) {
+    for (size_t i = 0; i < counts.size(); ++i) {
+      if (counts[i] > 0.0) {
+        runs.push_back(i);
+        weights.push_back(counts[i]);
+      }
+    }
+  };
   std::vector<size_t> rows;
+  std::vector<double> row_weights;
   std::vector<size_t> cols;
-  for (size_t i = 0; i < row_counts.size(); ++i) {
-    if (row_counts[i] > 0.0) rows.push_back(i);
-  }
-  for (size_t j = 0; j < col_counts.size(); ++j) {
-    if (col_counts[j] > 0.0) cols.push_back(j);
-  }
-  CostMatrix drawn(rows.size(), cols.size());
-  TransportOptions transport;
-  transport.order = order;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    transport.row_weights.push_back(row_counts[rows[i]]);
-    for (size_t j = 0; j < cols.size(); ++j) drawn.at(i, j) = costs.at(rows[i], cols[j]);
-  }
-  for (size_t j : cols) transport.col_weights.push_back(col_counts[j]);
-  absl::StatusOr<TransportResult> result = SolveTransport(drawn, transport);
-  if (!result.ok()) return result.status();
-  return result->distance;
+  std::vector<double> col_weights;
+  drawn(row_counts, rows, row_weights);
+  drawn(col_counts, cols, col_weights);
+  return resampling::SubsetDistance(costs, rows, row_weights, cols, col_weights, order);
 }
 
 absl::StatusOr<double> FullDistance(const CostMatrix& costs, double order) {
@@ -134,6 +132,52 @@ std::optional<std::vector<size_t>> PairById(const std::vector<std::string>& ids_
     partner[i] = found->second;
   }
   return partner;
+}
+
+// W_a - W_b with one unit left out at a time, grouped as the resamples draw them: the pairs
+// (or A's and B's runs apart when not paired), then the references. A group of one unit
+// has no jackknife and is skipped.
+absl::StatusOr<std::vector<std::vector<double>>> LeaveOneOut(
+    const CostMatrix& a_ref, const CostMatrix& b_ref,
+    const std::optional<std::vector<size_t>>& partner, double order) {
+  const auto difference = [&](const std::vector<double>& a_counts,
+                              const std::vector<double>& b_counts,
+                              const std::vector<double>& ref_counts) -> absl::StatusOr<double> {
+    absl::StatusOr<double> w_a = ResampledDistance(a_ref, a_counts, ref_counts, order);
+    if (!w_a.ok()) return w_a.status();
+    absl::StatusOr<double> w_b = ResampledDistance(b_ref, b_counts, ref_counts, order);
+    if (!w_b.ok()) return w_b.status();
+    return *w_a - *w_b;
+  };
+  std::vector<double> a_counts(a_ref.rows, 1.0);
+  std::vector<double> b_counts(b_ref.rows, 1.0);
+  std::vector<double> ref_counts(a_ref.cols, 1.0);
+  std::vector<std::vector<double>> groups;
+  // Leaves out unit k of `counts` (and the same unit of `also`, for pairs).
+  const auto jackknife = [&](std::vector<double>& counts,
+                             std::vector<double>* also) -> absl::Status {
+    if (counts.size() < 2) return absl::OkStatus();
+    std::vector<double>& values = groups.emplace_back();
+    for (size_t k = 0; k < counts.size(); ++k) {
+      counts[k] = 0.0;
+      const size_t other = also != nullptr && partner.has_value() ? (*partner)[k] : 0;
+      if (also != nullptr) (*also)[other] = 0.0;
+      absl::StatusOr<double> value = difference(a_counts, b_counts, ref_counts);
+      counts[k] = 1.0;
+      if (also != nullptr) (*also)[other] = 1.0;
+      if (!value.ok()) return value.status();
+      values.push_back(*value);
+    }
+    return absl::OkStatus();
+  };
+  if (partner.has_value()) {
+    if (absl::Status status = jackknife(a_counts, &b_counts); !status.ok()) return status;
+  } else {
+    if (absl::Status status = jackknife(a_counts, nullptr); !status.ok()) return status;
+    if (absl::Status status = jackknife(b_counts, nullptr); !status.ok()) return status;
+  }
+  if (absl::Status status = jackknife(ref_counts, nullptr); !status.ok()) return status;
+  return groups;
 }
 
 struct ResampledDifferences {
@@ -234,16 +278,21 @@ absl::StatusOr<ComparisonReport> CompareCostMatrices(const CostMatrix& a_ref,
     independent[r] = differences[r].independent;
     paired[r] = differences[r].paired;
   }
-  std::vector<double> sorted = partner.has_value() ? paired : independent;
-  std::sort(sorted.begin(), sorted.end());
-  const double tail = (1.0 - options.confidence) / 2.0;
+  absl::StatusOr<std::vector<std::vector<double>>> leave_one_out =
+      LeaveOneOut(a_ref, b_ref, partner, options.order);
+  if (!leave_one_out.ok()) return WithContext(leave_one_out.status(), "jackknife");
 
   ComparisonReport report;
   report.distance_a = *distance_a;
   report.distance_b = *distance_b;
   report.difference = *distance_a - *distance_b;
-  report.interval_lo = resampling::Quantile(sorted, tail);
-  report.interval_hi = resampling::Quantile(sorted, 1.0 - tail);
+  const resampling::BootstrapInterval interval = resampling::BcaInterval(
+      report.difference, partner.has_value() ? paired : independent,
+      resampling::JackknifeAcceleration(*leave_one_out), options.confidence);
+  report.interval_lo = interval.lo;
+  report.interval_hi = interval.hi;
+  report.bias_correction = interval.bias_correction;
+  report.acceleration = interval.acceleration;
   report.paired = partner.has_value();
   if (report.paired) report.variance_gain = VarianceGain(independent, paired);
   report.resamples = options.resamples;

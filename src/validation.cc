@@ -14,6 +14,7 @@
 #include "common/arena_pool.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
+#include "wasserwarp/sampling_rate.h"
 
 namespace wasserwarp {
 namespace {
@@ -91,37 +92,18 @@ std::vector<PairMetrics> MeasurePairs(const PreparedRuns& runs, const std::vecto
   return metrics;
 }
 
-// Samples per second over a run's span; 0 for a single sample.
-double SamplingRate(const Series& run) {
-  const double span = run.times.back() - run.times.front();
-  return run.samples() > 1 && span > 0 ? static_cast<double>(run.samples() - 1) / span : 0.0;
-}
-
-double MedianSamplingRate(const std::vector<Series>& runs) {
-  std::vector<double> rates;
-  rates.reserve(runs.size());
-  for (const Series& run : runs) rates.push_back(SamplingRate(run));
-  std::sort(rates.begin(), rates.end());
-  const size_t half = rates.size() / 2;
-  return rates.size() % 2 == 1 ? rates[half] : 0.5 * (rates[half - 1] + rates[half]);
-}
-
 // What a reader of the verdict must know to judge it.
 std::vector<std::string> VerdictWarnings(const PreparedRuns& runs, const ValidationOptions& options,
-                                         bool floor_subtracted) {
+                                         const std::optional<double>& grid_rate) {
   std::vector<std::string> warnings;
-  const double sim_rate = MedianSamplingRate(runs.simulation);
-  const double ref_rate = MedianSamplingRate(runs.reference);
-  if (sim_rate > 0 && ref_rate > 0 &&
-      std::max(sim_rate, ref_rate) > 1.1 * std::min(sim_rate, ref_rate)) {
+  if (grid_rate.has_value()) {
+    const GroupRates rates = MedianRates(runs.simulation, runs.reference);
     warnings.push_back(absl::StrFormat(
         "simulated runs are sampled at %.4g Hz and reference runs at %.4g Hz (medians); TWED sums "
-        "its costs per sample, so runs at different rates differ in scale even when their shapes "
-        "agree%s; resample both to one rate for a like-for-like verdict",
-        sim_rate, ref_rate,
-        floor_subtracted ? " (the lambda * |n_i - n_j| floor of forced deletions was subtracted, "
-                           "the per-sample matching costs remain)"
-                         : ""));
+        "its costs per sample, so the permutation test and the baseline were computed on every "
+        "run thinned to %.4g Hz (the measured sample nearest each grid time), while W and the "
+        "plan are on the runs as given",
+        rates.simulation, rates.reference, *grid_rate));
   }
   if (!options.simulation_weights.empty() || !options.reference_weights.empty()) {
     warnings.push_back(
@@ -131,25 +113,52 @@ std::vector<std::string> VerdictWarnings(const PreparedRuns& runs, const Validat
   return warnings;
 }
 
-absl::StatusOr<Verdict> DecideOnPooledRuns(const PreparedRuns& runs, const CostMatrix& sim_ref,
-                                           double distance, double order,
-                                           const ValidationOptions& options,
+// The runs of `runs` thinned to the verdict's rate.
+PreparedRuns OnVerdictGrid(const PreparedRuns& runs, double rate) {
+  PreparedRuns thinned = runs;
+  for (Series& run : thinned.simulation) run = ThinToRate(run, rate);
+  for (Series& run : thinned.reference) run = ThinToRate(run, rate);
+  return thinned;
+}
+
+uint64_t PairCells(const std::vector<Series>& a, const std::vector<Series>& b) {
+  uint64_t cells = 0;
+  for (const Series& x : a) {
+    for (const Series& y : b) cells += TwedCells(x, y);
+  }
+  return cells;
+}
+
+uint64_t WithinGroupCells(const std::vector<Series>& group) {
+  uint64_t cells = 0;
+  for (size_t i = 0; i < group.size(); ++i) {
+    for (size_t j = i + 1; j < group.size(); ++j) cells += TwedCells(group[i], group[j]);
+  }
+  return cells;
+}
+
+// `grid_rate`: the grid of VerdictGridRate, on which every pair is computed again; unset, the
+// runs as prepared, whose sim-ref block is `sim_ref`.
+absl::StatusOr<Verdict> DecideOnPooledRuns(const PreparedRuns& prepared, const CostMatrix& sim_ref,
+                                           const std::optional<double>& grid_rate, double distance,
+                                           double order, const ValidationOptions& options,
                                            std::optional<CostMatrix>& kept_pooled,
                                            uint64_t& dp_cells) {
   const auto enter = [&](ValidationPhase phase) {
     if (options.on_phase) options.on_phase(phase);
   };
   enter(ValidationPhase::kPooledCostMatrix);
-  absl::StatusOr<CostMatrix> pooled = ComputePooledCostMatrix(
-      runs.simulation, runs.reference, options.twed, options.compute, &sim_ref);
+  std::optional<PreparedRuns> resampled;
+  if (grid_rate.has_value()) {
+    resampled = OnVerdictGrid(prepared, *grid_rate);
+    dp_cells += PairCells(resampled->simulation, resampled->reference);
+  }
+  const PreparedRuns& runs = resampled.has_value() ? *resampled : prepared;
+  absl::StatusOr<CostMatrix> pooled =
+      ComputePooledCostMatrix(runs.simulation, runs.reference, options.twed, options.compute,
+                              resampled.has_value() ? nullptr : &sim_ref);
   if (!pooled.ok()) return pooled.status();
-  const auto add_cells = [&](const std::vector<Series>& group) {
-    for (size_t i = 0; i < group.size(); ++i) {
-      for (size_t j = i + 1; j < group.size(); ++j) dp_cells += TwedCells(group[i], group[j]);
-    }
-  };
-  add_cells(runs.simulation);
-  add_cells(runs.reference);
+  dp_cells += WithinGroupCells(runs.simulation) + WithinGroupCells(runs.reference);
 
   const VerdictOptions& verdict_options = *options.verdict;
   const bool subtract_floor = verdict_options.subtract_sampling_floor && options.twed.lambda > 0;
@@ -171,7 +180,10 @@ absl::StatusOr<Verdict> DecideOnPooledRuns(const PreparedRuns& runs, const CostM
       DecideVerdict(*pooled, runs.simulation.size(), distance, order, verdict_options, context);
   if (!verdict.ok()) return verdict.status();
   verdict->sampling_floor_subtracted = subtract_floor;
-  verdict->warnings = VerdictWarnings(runs, options, subtract_floor);
+  verdict->resample_rate = grid_rate.has_value() ? grid_rate : options.prepare.resample_rate;
+  verdict->same_grid_as_distance = !grid_rate.has_value();
+  std::vector<std::string> warnings = VerdictWarnings(prepared, options, grid_rate);
+  verdict->warnings.insert(verdict->warnings.begin(), warnings.begin(), warnings.end());
   return verdict;
 }
 
@@ -216,6 +228,13 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
   enter(ValidationPhase::kPreparing);
   absl::StatusOr<PreparedRuns> runs = PrepareRuns(simulation, reference, options.prepare);
   if (!runs.ok()) return runs.status();
+  std::optional<double> verdict_grid_rate;
+  if (options.verdict.has_value()) {
+    absl::StatusOr<std::optional<double>> rate =
+        VerdictGridRate(MedianRates(runs->simulation, runs->reference), options.prepare);
+    if (!rate.ok()) return rate.status();
+    verdict_grid_rate = *rate;
+  }
   // Quantities of interest are cheap and may name a missing channel: they go before the costs.
   std::vector<QuantityComparison> quantities;
   if (!options.quantities.empty()) {
@@ -244,13 +263,11 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
   if (!pairs.ok()) return pairs.status();
 
   ValidationReport report;
-  for (const Series& sim : runs->simulation) {
-    for (const Series& ref : runs->reference) report.dp_cells += TwedCells(sim, ref);
-  }
+  report.dp_cells = PairCells(runs->simulation, runs->reference);
   if (options.verdict.has_value()) {
     absl::StatusOr<Verdict> verdict =
-        DecideOnPooledRuns(*runs, *costs, transport->distance, transport->order, options,
-                           report.pooled_cost_matrix, report.dp_cells);
+        DecideOnPooledRuns(*runs, *costs, verdict_grid_rate, transport->distance, transport->order,
+                           options, report.pooled_cost_matrix, report.dp_cells);
     if (!verdict.ok()) return verdict.status();
     report.verdict = *std::move(verdict);
   }
@@ -265,6 +282,7 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
   report.align = options.prepare.align;
   report.scale = options.prepare.scale;
   report.resample_rate = options.prepare.resample_rate;
+  report.resampling = options.prepare.resampling;
   report.channels = runs->channels;
   report.simulation = SummariseRuns(runs->simulation, transport->row_weights);
   report.reference = SummariseRuns(runs->reference, transport->col_weights);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/sampling_rate.h"
 
 namespace wasserwarp {
 namespace {
@@ -97,6 +99,19 @@ struct MemoryPart {
   uint64_t bytes = 0;
 };
 
+GroupRates ShapeRates(const std::vector<RunShape>& simulation,
+                      const std::vector<RunShape>& reference) {
+  const auto median = [](const std::vector<RunShape>& runs) {
+    std::vector<double> rates;
+    rates.reserve(runs.size());
+    for (const RunShape& run : runs) {
+      rates.push_back(SamplingRate(run.samples, run.first_time, run.last_time));
+    }
+    return MedianRate(std::move(rates));
+  };
+  return {.simulation = median(simulation), .reference = median(reference)};
+}
+
 struct Estimate {
   ValidationSize size;
   std::vector<MemoryPart> parts;
@@ -162,8 +177,21 @@ absl::StatusOr<Estimate> Compute(const std::vector<RunShape>& simulation,
     estimate.parts.push_back({"html_report", "the HTML report", kHtmlReportBytes});
 
   if (options.verdict.has_value()) {
+    absl::StatusOr<std::optional<double>> grid_rate =
+        VerdictGridRate(ShapeRates(simulation, reference), prepare);
+    if (!grid_rate.ok()) return grid_rate.status();
     const uint64_t k = static_cast<uint64_t>(std::max(0, options.verdict->permutations));
     size.pooled_dp_cells = Add(WithinGroupCells(sim), WithinGroupCells(ref));
+    if (grid_rate->has_value()) {
+      PrepareOptions on_grid = prepare;
+      on_grid.resample_rate = **grid_rate;
+      const SideSizes grid_sim = SizeSide(simulation, on_grid, channels);
+      const SideSizes grid_ref = SizeSide(reference, on_grid, channels);
+      size.pooled_dp_cells = Add(Add(WithinGroupCells(grid_sim), WithinGroupCells(grid_ref)),
+                                 Mul(grid_sim.total_samples, grid_ref.total_samples));
+      estimate.parts.push_back({"resampling", "the verdict's resampled runs",
+                                Add(grid_sim.prepared_bytes, grid_ref.prepared_bytes)});
+    }
     const uint64_t half = m / 2;
     size.resampling_solves = Mul(k, m >= 2 ? 3 : 1);
     size.resampling_cells = Add(Mul(k, pairs), Mul(2 * k, half, half));

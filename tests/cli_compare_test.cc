@@ -103,9 +103,10 @@ TEST_F(CliCompareTest, JsonOnStdoutHasEveryKeyInOrder) {
   const nlohmann::ordered_json report = nlohmann::ordered_json::parse(result.out);
   std::vector<std::string> keys;
   for (const auto& item : report.items()) keys.push_back(item.key());
-  EXPECT_THAT(keys, ElementsAre("distance_a", "distance_b", "difference", "interval", "paired",
-                                "variance_gain", "resamples", "confidence", "seed", "runs",
-                                "dp_cells", "seconds"));
+  EXPECT_THAT(keys,
+              ElementsAre("distance_a", "distance_b", "difference", "interval", "interval_method",
+                          "bias_correction", "acceleration", "paired", "variance_gain", "resamples",
+                          "confidence", "seed", "runs", "dp_cells", "seconds"));
   EXPECT_EQ(report["difference"].get<double>(),
             report["distance_a"].get<double>() - report["distance_b"].get<double>());
   ASSERT_EQ(report["interval"].size(), 2u);

@@ -278,7 +278,7 @@ TEST_F(CliTest, HtmlReportIsWrittenAndTheJsonKeepsItsShape) {
   WriteRunSets();
   const std::string page_path = Path("report.html");
   const ProgramResult result = Run({"validate", "--sim", Path("sim"), "--ref", Path("ref"),
-                                    "--max-ratio", "100", "--report", page_path, "--json", "-"});
+                                    "--max-distance", "100", "--report", page_path, "--json", "-"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const std::string page = ReadFile(page_path);
   EXPECT_THAT(page, AllOf(StartsWith("<!DOCTYPE html>"), HasSubstr("s3"), HasSubstr("r2")));
@@ -447,6 +447,33 @@ TEST_F(CliTest, RunsAreRequired) {
   ExpectBadInput({"validate", "--sim", a}, "--ref PATH... is required");
   ExpectBadInput({"validate", a, "--sim", a, "--ref", a}, "unexpected argument");
   ExpectBadInput({"twed", a}, "expected two run files A.csv B.csv, got 1");
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(CliTest, VerdictOnGroupsAtDifferentRatesIsThinnedOrRefused) {
+  WriteRunSets();
+  Write("fast/f1.csv", "time,x,y\n0,0,1\n0.25,0.5,1\n0.5,1,1\n0.75,1.5,0.5\n1,2,0\n");
+  Write("fast/f2.csv", "time,x,y\n0,0,2\n0.25,1,1.5\n0.5,2,1\n0.75,2.5,1\n1,3,1\n");
+  const std::vector<std::string> runs = {"validate", "--sim",          Path("sim"),
+                                         "--ref",    Path("fast"),     "--alpha",
+                                         "0.05",     "--permutations", "19"};
+  std::vector<std::string> none = runs;
+  none.insert(none.end(), {"--resample", "none"});
+  ExpectBadInput(none,
+                 "--resample: none, but simulated runs are sampled at 2 Hz and reference "
+                 "runs at 4 Hz");
+  const ProgramResult thinned = Run(runs);
+  ASSERT_EQ(thinned.exit_code, 0) << thinned.err;
+  EXPECT_THAT(thinned.out, HasSubstr("verdict computed on runs thinned to 2 Hz"));
+
+  std::vector<std::string> bad_rule = runs;
+  bad_rule.insert(bad_rule.end(), {"--ratio-rule", "mean"});
+  ExpectBadInput(bad_rule, "--ratio-rule: unknown rule \"mean\"");
+  ExpectBadInput({"validate", "--sim", Path("sim"), "--ref", Path("ref"), "--ratio-rule", "median"},
+                 "--ratio-rule: needs a decision rule");
 }
 
 }  // namespace

@@ -369,6 +369,7 @@ TEST(CompareTest, JsonHoldsEveryKeyInOrderAndRoundTripsNumbers) {
   std::vector<std::string> keys;
   for (const auto& item : json.items()) keys.push_back(item.key());
   EXPECT_THAT(keys, testing::ElementsAre("distance_a", "distance_b", "difference", "interval",
+                                         "interval_method", "bias_correction", "acceleration",
                                          "paired", "variance_gain", "resamples", "confidence",
                                          "seed", "runs", "dp_cells", "seconds"));
   EXPECT_EQ(json["distance_b"].get<double>(), report.distance_b);

@@ -108,7 +108,9 @@ ValidationReport HandFilledReport(const std::vector<Series>& sim, const std::vec
   report.pair_metrics_average.assign(report.channels.size(), ChannelMetrics{.rmse = 0.25});
   Verdict verdict;
   verdict.pass = false;
-  verdict.rules = {{"max_ratio", 1.73, 1.5, false}, {"alpha", 0.21, 0.05, true}};
+  verdict.rules = {{"max_ratio", "upper end of the 95% bootstrap interval of the baseline ratio",
+                    1.73, 1.5, false},
+                   {"alpha", "p-value of the permutation test", 0.21, 0.05, true}};
   verdict.statistic = 0.4;
   verdict.p_value = 0.21;
   verdict.permutations = 999;

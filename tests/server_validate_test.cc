@@ -15,6 +15,7 @@
 #include "status_details.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/report_json.h"
+#include "wasserwarp/sampling_rate.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/validation.h"
 #include "wire/convert.h"
@@ -454,6 +455,55 @@ TEST_F(ValidateTest, ComputeTwedErrors) {
   status = stub_->ComputeTwed(&limit_context, TwedRequest(long_runs[0], long_runs[1]), &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_THAT(status.error_message(), HasSubstr("--max_samples_per_run"));
+}
+
+}  // namespace
+}  // namespace wasserwarp::service::testing
+
+namespace wasserwarp::service::testing {
+namespace {
+
+// Reference runs sampled 1.3 times as fast as the simulated ones.
+std::vector<Series> Faster(std::vector<Series> runs) {
+  for (Series& run : runs) {
+    for (double& t : run.times) t /= 1.3;
+  }
+  return runs;
+}
+
+TEST_F(ValidateTest, VerdictOnGroupsAtDifferentRatesIsThinnedOrRefused) {
+  const std::vector<Series> sim = RandomWalkRuns("sim", 3, 40, 40, 1, 21);
+  const std::vector<Series> ref = Faster(RandomWalkRuns("ref", 3, 40, 40, 1, 22));
+  ASSERT_TRUE(CreateSession("bench").ok());
+  ASSERT_TRUE(Upload(kSession, sim, ref).ok());
+  v1::ValidateRequest request = ValidateRequestFor(kSession);
+  request.mutable_verdict()->set_permutations(19);
+  request.mutable_parameters()->set_resampling(v1::RESAMPLING_NONE);
+  std::vector<v1::ValidateResponse> events;
+  grpc::Status status = ValidateAll(request, events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), AllOf(HasSubstr("parameters.resampling"), HasSubstr("auto")));
+  const std::optional<google::rpc::BadRequest> bad = FindDetail<google::rpc::BadRequest>(status);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->field_violations(0).field(), "parameters.resampling");
+
+  request.mutable_parameters()->set_resample_rate(50.0);
+  events.clear();
+  status = ValidateAll(request, events);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("contradicts resample_rate"));
+
+  request.mutable_parameters()->clear_resample_rate();
+  request.mutable_parameters()->set_resampling(v1::RESAMPLING_AUTO);
+  events.clear();
+  status = ValidateAll(request, events);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  absl::StatusOr<ValidationReport> served = ServedReport(events);
+  ASSERT_TRUE(served.ok()) << served.status();
+  ASSERT_TRUE(served->verdict.has_value());
+  EXPECT_FALSE(served->verdict->same_grid_as_distance);
+  ASSERT_TRUE(served->verdict->resample_rate.has_value());
+  EXPECT_EQ(*served->verdict->resample_rate, MedianRates(sim, ref).simulation);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "nlohmann/json.hpp"
 #include "random_runs.h"
+#include "verdict/ratio_interval.h"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/validation.h"
 
@@ -19,6 +20,7 @@ namespace wasserwarp {
 namespace {
 
 using test_data::RandomWalkRuns;
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -88,7 +90,8 @@ TEST(ValidationVerdictTest, PhasesIncludeTheVerdictsAndItsMatrixIsPooled) {
                           ValidationPhase::kTransport, ValidationPhase::kDiagnostics,
                           ValidationPhase::kPooledCostMatrix, ValidationPhase::kResampling));
   EXPECT_EQ(last.done, last.total);
-  EXPECT_EQ(last.total, 19u * 3);
+  // K permutations, 2K baseline splits and the ratio interval's K resamples.
+  EXPECT_EQ(last.total, 19u * 3 + resampling::RatioIntervalSolves(19));
 
   // The kept matrix is plain TWED between every pair of runs, simulated runs first.
   ASSERT_TRUE(report->pooled_cost_matrix.has_value());
@@ -156,18 +159,22 @@ TEST(ValidationVerdictTest, AnOffsetModelIsRejectedAndAGoodOneIsNot) {
   EXPECT_GT(offset->verdict->baseline->ratio, 3.0);
 }
 
-TEST(ValidationVerdictTest, DifferentSamplingRatesAreWarnedAbout) {
+TEST(ValidationVerdictTest, DifferentSamplingRatesThinTheVerdictsRunsAndSaySo) {
   ValidationOptions options = WithVerdict(9);
   options.twed.lambda = 0.2;
   absl::StatusOr<ValidationReport> report =
-      Validate(Manoeuvres("sim", 3, 100, 0.0, 6), Manoeuvres("ref", 4, 250, 0.0, 7), options);
+      Validate(Manoeuvres("sim", 3, 100, 0.0, 6), Manoeuvres("ref", 6, 250, 0.0, 7), options);
   ASSERT_TRUE(report.ok()) << report.status();
   ASSERT_EQ(report->verdict->warnings.size(), 1u);
-  EXPECT_THAT(report->verdict->warnings[0], HasSubstr("100 Hz and reference runs at 250 Hz"));
+  EXPECT_THAT(report->verdict->warnings[0], AllOf(HasSubstr("100 Hz and reference runs at 250 Hz"),
+                                                  HasSubstr("thinned to 100 Hz")));
+  EXPECT_FALSE(report->verdict->same_grid_as_distance);
+  EXPECT_EQ(report->verdict->resample_rate, 100.0);
 
-  report = Validate(Manoeuvres("sim", 3, 100, 0.0, 6), Manoeuvres("ref", 4, 100, 0.0, 7), options);
+  report = Validate(Manoeuvres("sim", 3, 100, 0.0, 6), Manoeuvres("ref", 6, 100, 0.0, 7), options);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_TRUE(report->verdict->warnings.empty());
+  EXPECT_TRUE(report->verdict->same_grid_as_distance);
 }
 
 TEST(ValidationVerdictTest, VerdictDoesNotDependOnThreadCount) {

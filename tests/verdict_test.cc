@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "verdict/ratio_interval.h"
 #include "verdict/resampling_summary.h"
 #include "wasserwarp/cancellation.h"
 #include "wasserwarp/cost_matrix.h"
@@ -201,7 +202,7 @@ TEST(VerdictTest, OneReferenceRunGivesNoBaseline) {
   verdict = DecideVerdict(pooled, 4, 0.0, 1.0, options);
   EXPECT_EQ(verdict.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(verdict.status().message(), HasSubstr("max_ratio: "));
-  EXPECT_THAT(verdict.status().message(), HasSubstr("got 1"));
+  EXPECT_THAT(verdict.status().message(), HasSubstr("at least 3 reference runs: with 1"));
 }
 
 TEST(VerdictTest, RulesJudgeInOrderAndPassOnlyTogether) {
@@ -213,6 +214,8 @@ TEST(VerdictTest, RulesJudgeInOrderAndPassOnlyTogether) {
 
   VerdictOptions options = Options(99, 2);
   options.max_distance = 0.5;
+  // The ratio itself; the default judges the interval's upper end (verdict_rates_test).
+  options.ratio_rule = RatioRule::kMedian;
   options.max_ratio = none->baseline->ratio;  // passes: <=
   options.alpha = none->p_value;              // passes: >=
   absl::StatusOr<Verdict> all = DecideVerdict(pooled, 10, 0.4, 1.0, options);
@@ -319,11 +322,13 @@ TEST(VerdictTest, ProgressCountsEverySolveOneReportAtATime) {
   ASSERT_TRUE(DecideVerdict(pooled, 10, 0.0, 1.0, Options(200, 1), context).ok());
   EXPECT_FALSE(overlapped);
   ASSERT_FALSE(reports.empty());
-  EXPECT_EQ(reports.back().done, 600u);
-  EXPECT_EQ(reports.back().total, 600u);
+  // K permutations, 2K baseline splits and the ratio interval's K resamples.
+  const uint64_t solves = 600 + resampling::RatioIntervalSolves(200);
+  EXPECT_EQ(reports.back().done, solves);
+  EXPECT_EQ(reports.back().total, solves);
   for (size_t k = 1; k < reports.size(); ++k) {
     EXPECT_GE(reports[k].done, reports[k - 1].done);
-    EXPECT_EQ(reports[k].total, 600u);
+    EXPECT_EQ(reports[k].total, solves);
   }
 }
 

@@ -99,6 +99,10 @@ v1::Scaling ToProto(Scale scale) {
   return scale == Scale::kNone ? v1::SCALING_NONE : v1::SCALING_REFERENCE_STD;
 }
 
+v1::Resampling ToProto(Resampling resampling) {
+  return resampling == Resampling::kNone ? v1::RESAMPLING_NONE : v1::RESAMPLING_AUTO;
+}
+
 v1::Solver ToProto(TransportSolver solver) {
   return solver == TransportSolver::kAssignment ? v1::SOLVER_ASSIGNMENT
                                                 : v1::SOLVER_NETWORK_SIMPLEX;
@@ -151,6 +155,20 @@ VerdictOptions VerdictOptionsFromProto(const v1::VerdictParameters& params) {
   if (params.has_subtract_sampling_floor()) {
     options.subtract_sampling_floor = params.subtract_sampling_floor();
   }
+  switch (params.ratio_rule()) {
+    case v1::RATIO_RULE_UNSPECIFIED:
+      break;
+    case v1::RATIO_RULE_INTERVAL:
+      options.ratio_rule = RatioRule::kUpperBound;
+      break;
+    case v1::RATIO_RULE_MEDIAN:
+      options.ratio_rule = RatioRule::kMedian;
+      break;
+    default:
+      // Out of the enum: ValidateVerdictOptions refuses it, naming the field.
+      options.ratio_rule = static_cast<RatioRule>(params.ratio_rule());
+  }
+  if (params.has_ratio_confidence()) options.ratio_confidence = params.ratio_confidence();
   return options;
 }
 
@@ -162,6 +180,9 @@ v1::VerdictParameters VerdictParametersOf(const VerdictOptions& options) {
   if (options.max_ratio.has_value()) params.set_max_ratio(*options.max_ratio);
   if (options.alpha.has_value()) params.set_alpha(*options.alpha);
   params.set_subtract_sampling_floor(options.subtract_sampling_floor);
+  params.set_ratio_rule(options.ratio_rule == RatioRule::kMedian ? v1::RATIO_RULE_MEDIAN
+                                                                 : v1::RATIO_RULE_INTERVAL);
+  params.set_ratio_confidence(options.ratio_confidence);
   return params;
 }
 
@@ -224,6 +245,7 @@ void VerdictToProto(const Verdict& verdict, v1::Verdict& proto) {
     out->set_value(rule.value);
     out->set_threshold(rule.threshold);
     out->set_passed(rule.pass);
+    out->set_basis(rule.basis);
   }
   proto.set_statistic(verdict.statistic);
   proto.set_p_value(verdict.p_value);
@@ -241,15 +263,24 @@ void VerdictToProto(const Verdict& verdict, v1::Verdict& proto) {
     out->set_sim_ref_p05(baseline.sim_ref_p05);
     out->set_sim_ref_p95(baseline.sim_ref_p95);
     out->set_ratio(baseline.ratio);
+    out->set_ratio_interval_lo(baseline.ratio_interval_lo);
+    out->set_ratio_interval_hi(baseline.ratio_interval_hi);
+    out->set_ratio_confidence(baseline.ratio_confidence);
   }
   for (const std::string& warning : verdict.warnings) proto.add_warnings(warning);
+  if (verdict.resample_rate.has_value()) proto.set_resample_rate(*verdict.resample_rate);
+  proto.set_same_grid_as_distance(verdict.same_grid_as_distance);
 }
 
 Verdict VerdictFromProto(const v1::Verdict& proto) {
   Verdict verdict;
   if (proto.has_passed()) verdict.pass = proto.passed();
   for (const v1::VerdictRule& rule : proto.rules()) {
-    verdict.rules.push_back({rule.name(), rule.value(), rule.threshold(), rule.passed()});
+    verdict.rules.push_back({.name = rule.name(),
+                             .basis = rule.basis(),
+                             .value = rule.value(),
+                             .threshold = rule.threshold(),
+                             .pass = rule.passed()});
   }
   verdict.statistic = proto.statistic();
   verdict.p_value = proto.p_value();
@@ -258,12 +289,15 @@ Verdict VerdictFromProto(const v1::Verdict& proto) {
   verdict.sampling_floor_subtracted = proto.sampling_floor_subtracted();
   if (proto.has_baseline()) {
     const v1::Baseline& baseline = proto.baseline();
-    verdict.baseline =
-        Baseline{baseline.subset_size(), baseline.ref_ref_median(), baseline.ref_ref_p05(),
-                 baseline.ref_ref_p95(), baseline.sim_ref_median(), baseline.sim_ref_p05(),
-                 baseline.sim_ref_p95(), baseline.ratio()};
+    verdict.baseline = Baseline{
+        baseline.subset_size(),       baseline.ref_ref_median(),  baseline.ref_ref_p05(),
+        baseline.ref_ref_p95(),       baseline.sim_ref_median(),  baseline.sim_ref_p05(),
+        baseline.sim_ref_p95(),       baseline.ratio(),           baseline.ratio_interval_lo(),
+        baseline.ratio_interval_hi(), baseline.ratio_confidence()};
   }
   verdict.warnings = ToVector(proto.warnings());
+  if (proto.has_resample_rate()) verdict.resample_rate = proto.resample_rate();
+  verdict.same_grid_as_distance = proto.same_grid_as_distance();
   return verdict;
 }
 
@@ -282,6 +316,7 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
   params->set_scale(ToProto(report.scale));
   for (const std::string& channel : report.channels) params->add_channels(channel);
   if (report.resample_rate.has_value()) params->set_resample_rate(*report.resample_rate);
+  params->set_resampling(ToProto(report.resampling));
   ToProto(report.simulation, proto.mutable_simulation());
   ToProto(report.reference, proto.mutable_reference());
   for (const PlanEntry& entry : report.plan) {
@@ -362,6 +397,8 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
   report.scale = params.scale() == v1::SCALING_REFERENCE_STD ? Scale::kReferenceStd : Scale::kNone;
   report.channels = ToVector(params.channels());
   if (params.has_resample_rate()) report.resample_rate = params.resample_rate();
+  report.resampling =
+      params.resampling() == v1::RESAMPLING_NONE ? Resampling::kNone : Resampling::kAuto;
   report.simulation = FromProto(proto.simulation());
   report.reference = FromProto(proto.reference());
   const auto valid_pair = [&](int sim, int ref) {

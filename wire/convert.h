@@ -39,6 +39,7 @@ absl::StatusOr<absl::Duration> FromProtoDuration(const google::protobuf::Duratio
 
 v1::Alignment ToProto(Align align);
 v1::Scaling ToProto(Scale scale);
+v1::Resampling ToProto(Resampling resampling);
 v1::Solver ToProto(TransportSolver solver);
 v1::Phase ToProto(ValidationPhase phase);
 

@@ -60,6 +60,12 @@ void MergeParameters(const v1::ValidationParameters& overrides, v1::ValidationPa
   }
   if (overrides.align() != v1::ALIGNMENT_UNSPECIFIED) base.set_align(overrides.align());
   if (overrides.scale() != v1::SCALING_UNSPECIFIED) base.set_scale(overrides.scale());
+  // A rate and a resampling mode exclude each other: whichever the overrides give wins.
+  if (overrides.has_resample_rate()) base.clear_resampling();
+  if (overrides.resampling() != v1::RESAMPLING_UNSPECIFIED) {
+    base.set_resampling(overrides.resampling());
+    if (!overrides.has_resample_rate()) base.clear_resample_rate();
+  }
   if (!overrides.channels().empty()) *base.mutable_channels() = overrides.channels();
 }
 
@@ -73,6 +79,7 @@ absl::Status ApplyParameters(const v1::ValidationParameters& params, ValidationO
   }
   if (overrides->align.has_value()) options.prepare.align = *overrides->align;
   if (overrides->scale.has_value()) options.prepare.scale = *overrides->scale;
+  if (overrides->resampling.has_value()) options.prepare.resampling = *overrides->resampling;
   if (!overrides->channels.empty()) options.prepare.channels = std::move(overrides->channels);
   return absl::OkStatus();
 }
@@ -84,6 +91,9 @@ v1::ValidationParameters ParametersOf(const ValidationOptions& options) {
   }
   params.set_align(ToProto(options.prepare.align));
   params.set_scale(ToProto(options.prepare.scale));
+  if (!options.prepare.resample_rate.has_value()) {
+    params.set_resampling(ToProto(options.prepare.resampling));
+  }
   for (const std::string& channel : options.prepare.channels) params.add_channels(channel);
   return params;
 }
@@ -117,6 +127,24 @@ absl::StatusOr<ParameterOverrides> OverridesFromProto(const v1::ValidationParame
     default:
       return InvalidFieldError("scale", absl::StrCat("unknown value ", params.scale()));
   }
+  switch (params.resampling()) {
+    case v1::RESAMPLING_UNSPECIFIED:
+      break;
+    case v1::RESAMPLING_AUTO:
+      overrides.resampling = Resampling::kAuto;
+      break;
+    case v1::RESAMPLING_NONE:
+      overrides.resampling = Resampling::kNone;
+      break;
+    default:
+      return InvalidFieldError("resampling", absl::StrCat("unknown value ", params.resampling()));
+  }
+  if (overrides.resampling.has_value() && overrides.resample_rate.has_value()) {
+    return InvalidFieldError(
+        "resampling",
+        absl::StrCat(std::string(ResamplingName(*overrides.resampling)),
+                     " contradicts resample_rate ", *overrides.resample_rate, "; set one of them"));
+  }
   overrides.channels = ToVector(params.channels());
   return overrides;
 }
@@ -128,6 +156,7 @@ v1::ValidationParameters ToProto(const ParameterOverrides& overrides) {
   }
   if (overrides.align.has_value()) params.set_align(ToProto(*overrides.align));
   if (overrides.scale.has_value()) params.set_scale(ToProto(*overrides.scale));
+  if (overrides.resampling.has_value()) params.set_resampling(ToProto(*overrides.resampling));
   for (const std::string& channel : overrides.channels) params.add_channels(channel);
   return params;
 }

@@ -36,6 +36,7 @@ struct ParameterOverrides {
   std::optional<double> resample_rate;
   std::optional<Align> align;
   std::optional<Scale> scale;
+  std::optional<Resampling> resampling;
   std::vector<std::string> channels;  // empty: every channel
 };
 

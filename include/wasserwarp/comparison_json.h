@@ -10,7 +10,8 @@
 
 namespace wasserwarp {
 
-// {"distance_a", "distance_b", "difference", "interval": [lo, hi], "paired",
+// {"distance_a", "distance_b", "difference", "interval": [lo, hi], "interval_method": "bca",
+// "bias_correction" (z0), "acceleration" (a), "paired",
 // "variance_gain" (null when not paired, or infinite), "resamples",
 // "confidence", "seed", "runs": {"a", "b", "ref"}, "dp_cells", "seconds"}.
 // Numbers round-trip exactly.

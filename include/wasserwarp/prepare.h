@@ -25,10 +25,21 @@ enum class Scale {
   kReferenceStd,  // each channel divided by its std over all reference samples
 };
 
+// What happens to runs recorded at different rates when no resample_rate is set.
+enum class Resampling {
+  // W and the plan on the runs as given; the verdict on runs thinned to the lower of the
+  // groups' median rates when those differ (sampling_rate.h).
+  kAuto,
+  // The runs as given throughout; a verdict on groups at different rates is refused.
+  kNone,
+};
+
 std::string_view AlignName(Align align);
 std::string_view ScaleName(Scale scale);
+std::string_view ResamplingName(Resampling resampling);
 absl::StatusOr<Align> ParseAlign(std::string_view name);
 absl::StatusOr<Scale> ParseScale(std::string_view name);
+absl::StatusOr<Resampling> ParseResampling(std::string_view name);
 
 struct PrepareOptions {
   // Channels to compare, by name. Empty: every channel of the first
@@ -42,6 +53,7 @@ struct PrepareOptions {
   // differ in scale even when their shapes agree; one rate for all makes
   // distances between any two runs comparable.
   std::optional<double> resample_rate;
+  Resampling resampling = Resampling::kAuto;  // read when resample_rate is unset
 };
 
 // Ok when no rate is set or it is a finite number of Hz > 0.

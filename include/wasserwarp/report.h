@@ -47,6 +47,7 @@ struct ValidationReport {
   Align align = Align::kStart;
   Scale scale = Scale::kNone;
   std::optional<double> resample_rate;  // Hz
+  Resampling resampling = Resampling::kAuto;
   std::vector<std::string> channels;
   std::vector<RunSummary> simulation;
   std::vector<RunSummary> reference;
@@ -70,8 +71,12 @@ struct ComparisonReport {
   double distance_a = 0.0;
   double distance_b = 0.0;
   double difference = 0.0;  // distance_a - distance_b
+  // The bias-corrected and accelerated (BCa) bootstrap interval for the difference at
+  // `confidence`, with its bias correction z0 and jackknife acceleration a.
   double interval_lo = 0.0;
   double interval_hi = 0.0;
+  double bias_correction = 0.0;
+  double acceleration = 0.0;
   // Variant runs paired by id (the same random inputs): resampled jointly.
   bool paired = false;
   // Var of the difference under independent over paired resampling; present when paired.

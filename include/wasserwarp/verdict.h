@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -21,6 +22,20 @@
 #include "wasserwarp/twed.h"
 
 namespace wasserwarp {
+
+// What max_ratio judges.
+enum class RatioRule {
+  // The upper end of the baseline ratio's bootstrap confidence interval: a PASS says the
+  // data show, at ratio_confidence, that the simulated runs are at most K times as far from
+  // the references as the references are from each other.
+  kUpperBound,
+  // The ratio itself, a median over splits of one data set (the earlier rule): no error
+  // rate, and little evidence behind it with few reference runs.
+  kMedian,
+};
+
+std::string_view RatioRuleName(RatioRule rule);
+absl::StatusOr<RatioRule> ParseRatioRule(std::string_view name);
 
 struct VerdictOptions {
   int permutations = 999;  // K: relabellings of the test, and splits of the baseline
@@ -34,13 +49,23 @@ struct VerdictOptions {
   // runs at different sampling rates look far apart whatever their shapes.
   // When set, the test and the baseline use TWED minus that floor.
   bool subtract_sampling_floor = true;
+  RatioRule ratio_rule = RatioRule::kUpperBound;
+  double ratio_confidence = 0.95;  // of the baseline ratio's interval, in (0, 1)
 };
 
-// Ok when K >= 1 (at most 1e6), thresholds finite and >= 0, alpha in (0, 1).
+// The ratio rule needs this many reference runs; below kFewReferenceRuns the report warns
+// that it has little evidence.
+inline constexpr size_t kMinRatioReferenceRuns = 3;
+inline constexpr size_t kFewReferenceRuns = 6;
+
+// Ok when K >= 1 (at most 1e6), thresholds finite and >= 0, alpha and ratio_confidence in
+// (0, 1).
 absl::Status ValidateVerdictOptions(const VerdictOptions& options);
 
 struct VerdictRule {
   std::string name;  // "max_distance", "max_ratio" or "alpha"
+  // What `value` is, in words: for max_ratio, the interval's upper end or the median ratio.
+  std::string basis;
   double value = 0.0;
   double threshold = 0.0;
   bool pass = false;
@@ -59,6 +84,11 @@ struct Baseline {
   double sim_ref_p05 = 0.0;
   double sim_ref_p95 = 0.0;
   double ratio = 0.0;  // sim_ref_median / ref_ref_median (+inf when 0 below a positive median)
+  // The ratio's bootstrap confidence interval at ratio_confidence, over K resamples of the
+  // runs (src/verdict/ratio_interval.h).
+  double ratio_interval_lo = 0.0;
+  double ratio_interval_hi = 0.0;
+  double ratio_confidence = 0.0;
 };
 
 struct Verdict {
@@ -71,6 +101,12 @@ struct Verdict {
   int permutations = 0;
   uint64_t seed = 0;
   bool sampling_floor_subtracted = false;
+  // The rate the verdict's runs were on: the validation's resample_rate, or the lower median
+  // rate that Resampling::kAuto thinned them to; unset for runs at their own rates.
+  std::optional<double> resample_rate;
+  // False when the verdict was computed on other runs than W and the plan: kAuto thinned
+  // them because the groups' rates differ.
+  bool same_grid_as_distance = true;
   std::optional<Baseline> baseline;  // absent with fewer than 2 reference runs
   std::vector<std::string> warnings;
 };
@@ -105,7 +141,8 @@ struct VerdictContext {
 // `simulation_runs` rows are the simulated runs. `distance` is the report's
 // W (what max_distance judges); `order` is q. The result does not depend on
 // the thread count. InvalidArgument when a rule needs what the runs cannot
-// give (max_ratio with fewer than 2 reference runs); Cancelled when cancelled.
+// give (max_ratio with fewer than kMinRatioReferenceRuns reference runs); Cancelled when
+// cancelled.
 absl::StatusOr<Verdict> DecideVerdict(const CostMatrix& pooled, size_t simulation_runs,
                                       double distance, double order, const VerdictOptions& options,
                                       const VerdictContext& context = {});

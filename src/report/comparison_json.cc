@@ -14,6 +14,9 @@ std::string ComparisonToJson(const ComparisonReport& report, int indent) {
   json["distance_b"] = report.distance_b;
   json["difference"] = report.difference;
   json["interval"] = {report.interval_lo, report.interval_hi};
+  json["interval_method"] = "bca";
+  json["bias_correction"] = report.bias_correction;
+  json["acceleration"] = report.acceleration;
   json["paired"] = report.paired;
   // JSON has no infinity; nlohmann would write null for it anyway, said here
   // so that the document does not depend on that.

@@ -46,7 +46,7 @@ std::string RuleMeaning(const ValidationReport& report, const VerdictRule& rule)
   if (rule.name == "max_distance") {
     return absl::StrCat("distance ", DistanceSymbol(report), " \u2264 threshold");
   }
-  if (rule.name == "max_ratio") return "baseline ratio \u2264 threshold";
+  if (rule.name == "max_ratio") return absl::StrCat(EscapeHtml(rule.basis), " \u2264 threshold");
   if (rule.name == "alpha") return "p-value \u2265 threshold (\u03b1)";
   return "";
 }
@@ -254,7 +254,11 @@ std::string VerdictSectionHtml(const ValidationReport& report) {
                                  FormatRange(b.sim_ref_p05, b.sim_ref_p95, 4), ")</span>")),
         KeyValueRow("Ratio", absl::StrCat(FormatNumber(b.ratio, 4),
                                           " <span class=\"unit\">sim\u2013ref median / "
-                                          "ref\u2013ref median</span>")));
+                                          "ref\u2013ref median</span>")),
+        KeyValueRow(
+            absl::StrCat("Ratio, ", FormatNumber(100 * b.ratio_confidence, 3), " % interval"),
+            absl::StrCat(FormatRange(b.ratio_interval_lo, b.ratio_interval_hi, 4),
+                         " <span class=\"unit\">bootstrap over runs</span>")));
     absl::StrAppend(&html, "</tbody></table>\n");
   } else {
     absl::StrAppend(&html,

@@ -31,6 +31,8 @@ Json ParamsJson(const ValidationReport& report) {
   params["channels"] = report.channels;
   params["resample_rate"] =
       report.resample_rate.has_value() ? Json(*report.resample_rate) : Json(nullptr);
+  params["resampling"] =
+      report.resample_rate.has_value() ? Json(nullptr) : Json(ResamplingName(report.resampling));
   return params;
 }
 
@@ -110,6 +112,9 @@ Json BaselineJson(const Baseline& baseline) {
           // +inf when the references are indistinguishable from each other but not from the
           // simulations; JSON has no infinity.
           {"ratio", Number(baseline.ratio)},
+          {"ratio_interval",
+           Json::array({Number(baseline.ratio_interval_lo), Number(baseline.ratio_interval_hi)})},
+          {"ratio_confidence", baseline.ratio_confidence},
           {"subset_size", baseline.subset_size}};
 }
 
@@ -117,6 +122,7 @@ Json VerdictJson(const Verdict& verdict) {
   Json rules = Json::array();
   for (const VerdictRule& rule : verdict.rules) {
     rules.push_back({{"name", rule.name},
+                     {"basis", rule.basis},
                      {"value", Number(rule.value)},
                      {"threshold", rule.threshold},
                      {"pass", rule.pass}});
@@ -130,6 +136,9 @@ Json VerdictJson(const Verdict& verdict) {
   json["statistic"] = verdict.statistic;
   json["seed"] = verdict.seed;
   json["sampling_floor_subtracted"] = verdict.sampling_floor_subtracted;
+  json["resample_rate"] =
+      verdict.resample_rate.has_value() ? Json(*verdict.resample_rate) : Json(nullptr);
+  json["same_grid_as_distance"] = verdict.same_grid_as_distance;
   json["warnings"] = verdict.warnings;
   return json;
 }

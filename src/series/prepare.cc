@@ -31,6 +31,8 @@ struct NamedValue {
 constexpr NamedValue<Align> kAlignNames[] = {{Align::kNone, "none"}, {Align::kStart, "start"}};
 constexpr NamedValue<Scale> kScaleNames[] = {{Scale::kNone, "none"},
                                              {Scale::kReferenceStd, "reference-std"}};
+constexpr NamedValue<Resampling> kResamplingNames[] = {{Resampling::kAuto, "auto"},
+                                                       {Resampling::kNone, "none"}};
 
 template <typename Enum, size_t N>
 std::string_view NameOf(const NamedValue<Enum> (&names)[N], Enum value) {
@@ -136,7 +138,8 @@ Series ResampleUniform(const Series& run, double rate) {
   return out;
 }
 
-absl::Status ResampleAll(double rate, absl::string_view side, std::vector<Series>& runs) {
+// Every run of `runs` (of the `side` named in errors) interpolated onto the grid of `rate`.
+absl::Status ResampleRuns(double rate, absl::string_view side, std::vector<Series>& runs) {
   for (Series& run : runs) {
     const double samples = std::floor((run.times.back() - run.times.front()) * rate) + 1;
     if (!(samples <= static_cast<double>(kMaxResampledSamples))) {
@@ -200,6 +203,9 @@ absl::Status ValidatePrepared(const std::vector<Series>& runs, absl::string_view
 
 std::string_view AlignName(Align align) { return NameOf(kAlignNames, align); }
 std::string_view ScaleName(Scale scale) { return NameOf(kScaleNames, scale); }
+std::string_view ResamplingName(Resampling resampling) {
+  return NameOf(kResamplingNames, resampling);
+}
 
 absl::StatusOr<Align> ParseAlign(std::string_view name) {
   return Parse(kAlignNames, "alignment", name);
@@ -207,6 +213,10 @@ absl::StatusOr<Align> ParseAlign(std::string_view name) {
 
 absl::StatusOr<Scale> ParseScale(std::string_view name) {
   return Parse(kScaleNames, "scaling", name);
+}
+
+absl::StatusOr<Resampling> ParseResampling(std::string_view name) {
+  return Parse(kResamplingNames, "resampling", name);
 }
 
 absl::Status ValidateResampleRate(const std::optional<double>& rate) {
@@ -261,7 +271,7 @@ absl::StatusOr<PreparedRuns> PrepareRuns(const std::vector<Series>& simulation,
   if (options.resample_rate.has_value()) {
     for (auto [side, runs] : {std::pair{"simulation", &prepared.simulation},
                               std::pair{"reference", &prepared.reference}}) {
-      if (absl::Status status = ResampleAll(*options.resample_rate, side, *runs); !status.ok()) {
+      if (absl::Status status = ResampleRuns(*options.resample_rate, side, *runs); !status.ok()) {
         return status;
       }
     }

@@ -16,6 +16,8 @@ inline double Quantile(const std::vector<double>& sorted, double p) {
   const double position = p * static_cast<double>(sorted.size() - 1);
   const auto below = static_cast<size_t>(std::floor(position));
   const size_t above = std::min(below + 1, sorted.size() - 1);
+  // Equal neighbours, infinite ones included, need no interpolation (inf - inf is NaN).
+  if (sorted[above] == sorted[below]) return sorted[below];
   return sorted[below] + (position - static_cast<double>(below)) * (sorted[above] - sorted[below]);
 }
 

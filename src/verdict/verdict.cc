@@ -7,16 +7,21 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
+#include "common/absl_view.h"
+#include "verdict/ratio_interval.h"
 #include "verdict/resampling.h"
 #include "verdict/resampling_rng.h"
 #include "verdict/resampling_summary.h"
+#include "verdict/subset_distance.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/transport.h"
@@ -25,6 +30,20 @@ namespace wasserwarp {
 namespace {
 
 constexpr int kMaxPermutations = 1'000'000;
+
+struct NamedRatioRule {
+  RatioRule rule;
+  const char* name;
+};
+constexpr NamedRatioRule kRatioRuleNames[] = {{RatioRule::kUpperBound, "interval"},
+                                              {RatioRule::kMedian, "median"}};
+
+const char* NameOf(RatioRule rule) {
+  for (const NamedRatioRule& named : kRatioRuleNames) {
+    if (named.rule == rule) return named.name;
+  }
+  return nullptr;
+}
 
 // Each resample's generator is seeded from (seed, k, stream): the test and
 // the baseline draw independent numbers from one user seed.
@@ -70,15 +89,7 @@ absl::Status CheckPooled(const CostMatrix& pooled, size_t simulation_runs, doubl
 // the pooled matrix.
 absl::StatusOr<double> GroupDistance(const CostMatrix& pooled, const std::vector<size_t>& rows,
                                      const std::vector<size_t>& cols, double order) {
-  CostMatrix costs(rows.size(), cols.size());
-  for (size_t r = 0; r < rows.size(); ++r) {
-    for (size_t c = 0; c < cols.size(); ++c) costs.at(r, c) = pooled.at(rows[r], cols[c]);
-  }
-  TransportOptions options;
-  options.order = order;
-  absl::StatusOr<TransportResult> result = SolveTransport(costs, options);
-  if (!result.ok()) return result.status();
-  return result->distance;
+  return resampling::SubsetDistance(pooled, rows, {}, cols, {}, order);
 }
 
 std::vector<size_t> Range(size_t begin, size_t end) {
@@ -153,35 +164,52 @@ absl::StatusOr<Baseline> ComputeBaseline(const CostMatrix& pooled, size_t n, dou
   const resampling::Summary across = resampling::Summarise(std::move(sim_ref));
   Baseline baseline;
   baseline.subset_size = static_cast<int>(h);
+
   baseline.ref_ref_median = within.median;
   baseline.ref_ref_p05 = within.p05;
   baseline.ref_ref_p95 = within.p95;
   baseline.sim_ref_median = across.median;
   baseline.sim_ref_p05 = across.p05;
   baseline.sim_ref_p95 = across.p95;
-  if (within.median > 0.0) {
-    baseline.ratio = across.median / within.median;
-  } else {
-    baseline.ratio = across.median > 0.0 ? std::numeric_limits<double>::infinity() : 1.0;
-  }
+  baseline.ratio = resampling::BaselineRatio(across.median, within.median);
+  absl::StatusOr<resampling::RatioInterval> interval =
+      resampling::BootstrapRatioInterval(pooled, n, h, order, options, loop);
+  if (!interval.ok()) return interval.status();
+  baseline.ratio_interval_lo = interval->lo;
+  baseline.ratio_interval_hi = interval->hi;
+  baseline.ratio_confidence = options.ratio_confidence;
   return baseline;
 }
 
 std::vector<VerdictRule> JudgeRules(const VerdictOptions& options, double distance,
                                     const Verdict& verdict) {
   std::vector<VerdictRule> rules;
-  const auto add = [&](const char* name, double value, double threshold, bool pass) {
-    rules.push_back({.name = name, .value = value, .threshold = threshold, .pass = pass});
+  const auto add = [&](const char* name, const char* basis, double value, double threshold,
+                       bool pass) {
+    rules.push_back(
+        {.name = name, .basis = basis, .value = value, .threshold = threshold, .pass = pass});
   };
   if (options.max_distance) {
-    add("max_distance", distance, *options.max_distance, distance <= *options.max_distance);
+    add("max_distance", "the report's W", distance, *options.max_distance,
+        distance <= *options.max_distance);
   }
   if (options.max_ratio) {
-    const double ratio = verdict.baseline->ratio;
-    add("max_ratio", ratio, *options.max_ratio, ratio <= *options.max_ratio);
+    const Baseline& baseline = *verdict.baseline;
+    const bool upper = options.ratio_rule == RatioRule::kUpperBound;
+    const double value = upper ? baseline.ratio_interval_hi : baseline.ratio;
+    rules.push_back(
+        {.name = "max_ratio",
+         .basis = upper ? absl::StrFormat("upper end of the %g%% bootstrap interval of the "
+                                          "baseline ratio",
+                                          100 * baseline.ratio_confidence)
+                        : "median baseline ratio over splits (no error rate)",
+         .value = value,
+         .threshold = *options.max_ratio,
+         .pass = value <= *options.max_ratio});
   }
   if (options.alpha) {
-    add("alpha", verdict.p_value, *options.alpha, verdict.p_value >= *options.alpha);
+    add("alpha", "p-value of the permutation test", verdict.p_value, *options.alpha,
+        verdict.p_value >= *options.alpha);
   }
   return rules;
 }
@@ -204,7 +232,30 @@ absl::Status ValidateVerdictOptions(const VerdictOptions& options) {
     return InvalidFieldError(
         "alpha", absl::StrCat("must be between 0 and 1 (exclusive), got ", *options.alpha));
   }
+  if (!(options.ratio_confidence > 0.0 && options.ratio_confidence < 1.0)) {
+    return InvalidFieldError(
+        "ratio_confidence",
+        absl::StrCat("must be between 0 and 1 (exclusive), got ", options.ratio_confidence));
+  }
+  if (NameOf(options.ratio_rule) == nullptr) {
+    return InvalidFieldError("ratio_rule",
+                             absl::StrCat("unknown value ", static_cast<int>(options.ratio_rule)));
+  }
   return absl::OkStatus();
+}
+
+std::string_view RatioRuleName(RatioRule rule) {
+  const char* name = NameOf(rule);
+  return name != nullptr ? name : "unknown";
+}
+
+absl::StatusOr<RatioRule> ParseRatioRule(std::string_view name) {
+  for (const NamedRatioRule& named : kRatioRuleNames) {
+    if (named.name == name) return named.rule;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown rule \"", AbslView(name),
+                                                 "\"; accepted: ", kRatioRuleNames[0].name, ", ",
+                                                 kRatioRuleNames[1].name));
 }
 
 absl::StatusOr<Verdict> DecideVerdict(const CostMatrix& pooled, size_t simulation_runs,
@@ -222,9 +273,11 @@ absl::StatusOr<Verdict> DecideVerdict(const CostMatrix& pooled, size_t simulatio
   const size_t n = simulation_runs;
   const size_t m = runs - n;
   const bool with_baseline = m >= 2;
-  if (options.max_ratio && !with_baseline) {
+  if (options.max_ratio && m < kMinRatioReferenceRuns) {
     return InvalidFieldError(
-        "max_ratio", absl::StrCat("needs at least 2 reference runs for its baseline, got ", m));
+        "max_ratio",
+        absl::StrCat("needs at least ", kMinRatioReferenceRuns, " reference runs: with ", m,
+                     " its baseline compares subsets of one run"));
   }
 
   Verdict verdict;
@@ -235,7 +288,9 @@ absl::StatusOr<Verdict> DecideVerdict(const CostMatrix& pooled, size_t simulatio
   verdict.statistic = *statistic;
 
   const auto permutations = static_cast<uint64_t>(options.permutations);
-  resampling::ResampleLoop loop(context, permutations * (with_baseline ? 3 : 1));
+  const uint64_t baseline_solves =
+      with_baseline ? 2 * permutations + resampling::RatioIntervalSolves(permutations) : 0;
+  resampling::ResampleLoop loop(context, permutations + baseline_solves);
   absl::StatusOr<double> p_value =
       PermutationPValue(pooled, n, order, verdict.statistic, options, loop);
   if (!p_value.ok()) return p_value.status();
@@ -246,6 +301,13 @@ absl::StatusOr<Verdict> DecideVerdict(const CostMatrix& pooled, size_t simulatio
     verdict.baseline = *std::move(baseline);
   }
   loop.Finish();
+  if (with_baseline && m < kFewReferenceRuns) {
+    verdict.warnings.push_back(absl::StrCat(
+        "with ", m, " reference runs the baseline compares subsets of ",
+        verdict.baseline->subset_size,
+        " run(s): the ratio and its interval rest on little evidence (docs/verdict.md gives the "
+        "ratio rule's error rates by the number of reference runs)"));
+  }
 
   verdict.rules = JudgeRules(options, distance, verdict);
   if (!verdict.rules.empty()) {
