@@ -20,7 +20,7 @@ DEB_PACKAGES := g++ cmake ninja-build make clang-format \
 
 CPP_SOURCES = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
 
-.PHONY: all deps configure build demo test bench bench-e2e format check-format lint clean
+.PHONY: all deps configure build demo test bench bench-e2e calibration format check-format lint clean
 
 all: build
 
@@ -75,6 +75,11 @@ bench: build
 # by bench/e2e_workload.h (the same files every time): cells/s, seconds, peak memory.
 E2E_DIR  ?= $(BUILD_DIR)/e2e
 E2E_ARGS ?= --runs 100 --samples 2000 --channels 1
+# The verdict's false-FAIL and detection rates and compare's coverage on generated runs with
+# known truth (bench/calibration/, deterministic): the tables of docs/verdict.md.
+calibration: build
+	$(BUILD_DIR)/bench/calibration $(CALIBRATION_ARGS)
+
 bench-e2e: build
 	$(BUILD_DIR)/bench/e2e_bench --cli $(CLI) --dir $(E2E_DIR) $(E2E_ARGS)
 
