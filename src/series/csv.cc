@@ -11,12 +11,9 @@
 #include "wasserwarp/csv.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
-#include <memory>
 #include <set>
 #include <system_error>
 #include <utility>
@@ -29,6 +26,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "common/absl_view.h"
+#include "common/file_contents.h"
 
 namespace wasserwarp {
 namespace {
@@ -79,23 +77,6 @@ absl::StatusOr<double> ParseFiniteAt(absl::string_view text, absl::string_view s
   absl::StatusOr<double> value = ParseFinite(text);
   if (!value.ok()) return ErrorAt(source, line, column, value.status().message());
   return value;
-}
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                             &std::fclose);
-  if (file == nullptr) return absl::ErrnoToStatus(errno, absl::StrCat(path, ": cannot open"));
-  std::string content;
-  char buffer[1 << 16];
-  size_t read = 0;
-  while ((read = std::fread(buffer, 1, sizeof(buffer), file.get())) > 0) {
-    content.append(buffer, read);
-  }
-  // Opening a directory succeeds on Linux; reading it is where EISDIR shows up.
-  if (std::ferror(file.get())) {
-    return absl::ErrnoToStatus(errno, absl::StrCat(path, ": cannot read"));
-  }
-  return content;
 }
 
 std::string RunId(const std::string& path) {
@@ -199,7 +180,7 @@ absl::StatusOr<Series> ParseSeriesCsv(std::string_view content_view, std::string
 }
 
 absl::StatusOr<Series> ReadSeriesCsv(const std::string& path) {
-  absl::StatusOr<std::string> content = ReadFile(path);
+  absl::StatusOr<std::string> content = ReadFileContents(path);
   if (!content.ok()) return content.status();
   return ParseSeriesCsv(*content, path, RunId(path));
 }
@@ -244,7 +225,7 @@ absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& pat
 }
 
 absl::StatusOr<std::map<std::string, double>> ReadWeightsCsv(const std::string& path) {
-  absl::StatusOr<std::string> content = ReadFile(path);
+  absl::StatusOr<std::string> content = ReadFileContents(path);
   if (!content.ok()) return content.status();
   std::map<std::string, double> weights;
   std::map<std::string, size_t, std::less<>> line_of_id;
