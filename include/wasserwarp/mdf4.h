@@ -27,6 +27,9 @@ namespace wasserwarp {
 struct Mdf4Limits {
   // The most bytes of records one data group may hold once decompressed.
   uint64_t max_group_data_bytes = uint64_t{2} << 30;
+  // The most values (channels x records, over all groups) a file may hold: what bounds the
+  // time a small file can take, since many channels may read the same bytes.
+  uint64_t max_values = uint64_t{4} << 30;
 };
 
 // What `inspect` shows of one channel. Times and statistics are over the valid samples, of the

@@ -92,22 +92,38 @@ absl::Status CheckParameters(const Conversion& conversion, const FileView& file,
   return absl::OkStatus();
 }
 
+// The number of keys of table `p` (key, value, ...) that are at most `x`, by bisection: a table
+// may have 32767 keys, and it is looked up once a sample.
+size_t KeysUpTo(const std::vector<double>& p, double x) {
+  size_t lo = 0, hi = p.size() / 2;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (p[2 * mid] <= x) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
 double Interpolated(const std::vector<double>& p, double x) {
   const size_t pairs = p.size() / 2;
   if (x <= p[0]) return p[1];
   if (x >= p[2 * (pairs - 1)]) return p[2 * pairs - 1];
-  size_t hi = 1;
-  while (p[2 * hi] <= x) ++hi;
+  const size_t hi = KeysUpTo(p, x);
   const double x0 = p[2 * (hi - 1)], y0 = p[2 * hi - 1], x1 = p[2 * hi], y1 = p[2 * hi + 1];
   return y0 + (y1 - y0) * (x - x0) / (x1 - x0);
 }
 
 double Nearest(const std::vector<double>& p, double x) {
-  size_t best = 0;
-  for (size_t i = 1; i < p.size() / 2; ++i) {
-    if (std::abs(x - p[2 * i]) < std::abs(x - p[2 * best])) best = i;
-  }
-  return p[2 * best + 1];
+  const size_t above = KeysUpTo(p, x);
+  if (above == 0) return p[1];
+  if (above == p.size() / 2) return p[p.size() - 1];
+  // Keys below and above x; the lower on a tie. Of equal keys below, the first.
+  size_t below = above - 1;
+  while (below > 0 && p[2 * (below - 1)] == p[2 * below]) --below;
+  return x - p[2 * below] <= p[2 * above] - x ? p[2 * below + 1] : p[2 * above + 1];
 }
 
 }  // namespace

@@ -75,6 +75,9 @@ absl::Status Inflate(const FileView& file, const Block& block, absl::string_view
 
 std::string Untranspose(const std::string& in, uint64_t columns) {
   const uint64_t rows = in.size() / columns;
+  // Not even one row (a zip parameter beyond the length): nothing is transposed, and the
+  // columns must not be walked, however many the file claims.
+  if (rows == 0) return in;
   std::string out(in.size(), '\0');
   for (uint64_t c = 0; c < columns; ++c) {
     const char* column = in.data() + c * rows;

@@ -19,14 +19,13 @@ absl::Status TooFew(const FileView& file, const DataGroup& data_group, const Cha
                    "\" (##CG block at offset ", group.offset, "), which declares ", group.cycles));
 }
 
-// Sorted: one channel group, records of one length.
+// Sorted without record ids: one channel group, records of one length.
 absl::StatusOr<std::vector<GroupRecords>> SplitSorted(const FileView& file,
                                                       const DataGroup& data_group,
                                                       absl::string_view data) {
   const ChannelGroup& group = data_group.groups[0];
   GroupRecords records;
-  const uint64_t length =
-      uint64_t{data_group.record_id_bytes} + group.data_bytes + group.invalidation_bytes;
+  const uint64_t length = uint64_t{group.data_bytes} + group.invalidation_bytes;
   if (length == 0) {
     if (group.cycles != 0) return file.Error(data_group.block, "its records are 0 bytes long");
     return std::vector<GroupRecords>{records};
@@ -34,7 +33,7 @@ absl::StatusOr<std::vector<GroupRecords>> SplitSorted(const FileView& file,
   if (data.size() / length < group.cycles) {
     return TooFew(file, data_group, group, data.size() / length);
   }
-  records.base = reinterpret_cast<const uint8_t*>(data.data()) + data_group.record_id_bytes;
+  records.base = reinterpret_cast<const uint8_t*>(data.data());
   records.count = group.cycles;
   records.stride = length;
   return std::vector<GroupRecords>{records};
@@ -47,7 +46,7 @@ absl::StatusOr<std::vector<GroupRecords>> SplitRecords(const FileView& file,
                                                        absl::string_view data) {
   std::vector<GroupRecords> records(data_group.groups.size());
   if (data_group.groups.empty()) return records;
-  if (data_group.groups.size() == 1 && !data_group.groups[0].signal_data) {
+  if (data_group.record_id_bytes == 0 && !data_group.groups[0].signal_data) {
     return SplitSorted(file, data_group, data);
   }
   std::map<uint64_t, size_t> index_of_id;
@@ -66,7 +65,8 @@ absl::StatusOr<std::vector<GroupRecords>> SplitRecords(const FileView& file,
                         absl::StrCat("its data ends inside a record id at byte ", pos));
     }
     const uint64_t id = LoadLe(data, pos, id_bytes);
-    const auto it = index_of_id.find(id);
+    // A VLSD group in a data group of its own has no record ids.
+    const auto it = id_bytes == 0 ? index_of_id.begin() : index_of_id.find(id);
     if (it == index_of_id.end()) {
       return file.Error(data_group.block,
                         absl::StrCat("unknown record id ", id, " at data byte ", pos));
