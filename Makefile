@@ -101,7 +101,7 @@ FUZZ_SECONDS   ?= 60
 # store, uploads racing deletions. Tests through gRPC are left out: Debian's gRPC hands calls
 # between its threads in code TSan cannot see, which makes every reactor look racy.
 TSAN_TESTS := server_job_queue_test server_session_store_test server_concurrency_test
-FUZZERS    := csv_fuzz series_fuzz upload_fuzz
+FUZZERS    := csv_fuzz series_fuzz upload_fuzz mdf4_fuzz
 
 $(ASAN_BUILD_DIR)/build.ninja:
 	cmake -S . -B $(ASAN_BUILD_DIR) $(SANITIZER_CMAKE) -DWASSERWARP_SANITIZE=address,undefined \
