@@ -50,9 +50,8 @@ absl::StatusOr<Conversion::Kind> KindOf(int type, const FileView& file, const Bl
   if (type >= static_cast<int>(std::size(kUnsupported))) {
     return file.Error(block, absl::StrCat("unknown conversion type ", type));
   }
-  const absl::string_view name = kUnsupported[type];
-  return absl::UnimplementedError(absl::StrCat(name, " (CC type ", type, ", block at offset ",
-                                               block.offset, ") is not supported"));
+  return absl::UnimplementedError(absl::StrCat(kUnsupported[type], " (CC type ", type,
+                                               ", block at offset ", block.offset, ")"));
 }
 
 absl::Status CheckParameters(const Conversion& conversion, const FileView& file,
@@ -129,6 +128,7 @@ double Nearest(const std::vector<double>& p, double x) {
 }  // namespace
 
 std::string Conversion::Describe() const {
+  if (!unsupported.empty()) return unsupported;
   switch (kind) {
     case Kind::kIdentity:
       return "identity";
@@ -173,6 +173,10 @@ absl::StatusOr<Conversion> ReadConversion(const FileView& file, const Block& cha
   if (absl::Status size = file.RequireData(*block, kFixedBytes); !size.ok()) return size;
   const int type = static_cast<uint8_t>(block->data[0]);
   absl::StatusOr<Conversion::Kind> kind = KindOf(type, file, *block);
+  if (kind.status().code() == absl::StatusCode::kUnimplemented) {
+    conversion.unsupported = std::string(kind.status().message());
+    return conversion;
+  }
   if (!kind.ok()) return kind.status();
   conversion.kind = *kind;
   const size_t count = LoadLe(block->data, 6, 2);

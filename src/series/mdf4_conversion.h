@@ -19,6 +19,9 @@ struct Conversion {
   // Linear: offset, factor. Rational: P1..P6 of (P1 x^2 + P2 x + P3) / (P4 x^2 + P5 x + P6).
   // Tables: key, value, key, value, ... with keys in ascending order.
   std::vector<double> parameters;
+  // Where the CC block is of a type this reader does not read, what it is ("the value-to-text
+  // conversion (CC type 7, block at offset 5192)"); Apply is not for such a conversion.
+  std::string unsupported;
 
   // What the conversion is, as `inspect` shows it.
   std::string Describe() const;
@@ -26,9 +29,8 @@ struct Conversion {
   double Apply(double x) const;
 };
 
-// The conversion that link `k` of channel block `channel` points to (identity for none).
-// UnimplementedError naming the feature for a conversion of another type; InvalidArgument for a
-// malformed CC block.
+// The conversion that link `k` of channel block `channel` points to (identity for none);
+// InvalidArgument for a malformed CC block.
 absl::StatusOr<Conversion> ReadConversion(const FileView& file, const Block& channel, size_t k);
 
 }  // namespace wasserwarp::mdf4

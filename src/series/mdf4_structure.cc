@@ -103,14 +103,11 @@ absl::StatusOr<Channel> ReadChannel(const FileView& file, const Block& block,
   }
 
   absl::StatusOr<Conversion> conversion = ReadConversion(file, block, 4);
-  if (conversion.ok()) {
-    channel.conversion = *std::move(conversion);
-    channel.conversion_name = channel.conversion.Describe();
-  } else if (conversion.status().code() == absl::StatusCode::kUnimplemented) {
-    channel.conversion_name = std::string(conversion.status().message());
-    if (problem.empty()) problem = std::string(conversion.status().message());
-  } else {
-    return conversion.status();
+  if (!conversion.ok()) return conversion.status();
+  channel.conversion = *std::move(conversion);
+  channel.conversion_name = channel.conversion.Describe();
+  if (problem.empty() && !channel.conversion.unsupported.empty()) {
+    problem = absl::StrCat(channel.conversion.unsupported, " is not supported");
   }
   if (!problem.empty()) {
     channel.unreadable = Unreadable(file, block, channel.name, problem);
