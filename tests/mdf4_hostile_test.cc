@@ -171,10 +171,23 @@ TEST(Mdf4HostileTest, ZipBombHitsTheLimit) {
   const std::string file = File(
       w, [](Mdf4Writer& w) { return w.Dz(std::string(64 << 20, '\0')); }, 4 << 20);
   ASSERT_LT(file.size(), 200000);
-  const absl::Status status = Inspect(file, {.max_group_data_bytes = 1 << 20});
+  const absl::Status status = Inspect(file, {.max_data_bytes = 1 << 20});
   EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(status.message()), StartsWith("bad.mf4: ##DZ block at offset "));
-  EXPECT_THAT(std::string(status.message()), HasSubstr("more than the limit of 1048576"));
+  EXPECT_THAT(std::string(status.message()),
+              HasSubstr("more than the 1048576 bytes left of the file's limit"));
+}
+
+TEST(Mdf4HostileTest, DataLimitCountsEveryGroup) {
+  Mdf4Writer w;
+  for (int k = 0; k < 3; ++k) {
+    w.DataGroup(0, {{.cycles = 1000, .data_bytes = 16, .channels = kChannels}},
+                w.Dz(Records(1000)));
+  }
+  EXPECT_TRUE(Inspect(w.bytes(), {.max_data_bytes = 48000}).ok());
+  const absl::Status status = Inspect(w.bytes(), {.max_data_bytes = 47999});
+  EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(status.message()), HasSubstr("more than the 15999 bytes left"));
 }
 
 TEST(Mdf4HostileTest, ValuesBeyondTheLimit) {
@@ -248,9 +261,9 @@ TEST(Mdf4HostileTest, MutatedFilesNeverCrash) {
     for (int c = 0; c < changes; ++c) {
       file[random() % file.size()] = static_cast<char>(random());
     }
-    const absl::Status status = Inspect(file, {.max_group_data_bytes = 1 << 20});
+    const absl::Status status = Inspect(file, {.max_data_bytes = 1 << 20});
     const absl::Status run =
-        ParseMdf4Run(file, kSource, "bad", {}, {.max_group_data_bytes = 1 << 20}).status();
+        ParseMdf4Run(file, kSource, "bad", {}, {.max_data_bytes = 1 << 20}).status();
     for (const absl::Status& s : {status, run}) {
       if (s.ok()) continue;
       ++refused;

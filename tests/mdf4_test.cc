@@ -319,6 +319,16 @@ TEST(Mdf4Test, ReadsHeaderListsOfDeflatedAndTransposedBlocks) {
   ExpectFiftyRecords(w.bytes());
 }
 
+TEST(Mdf4Test, EmptyBlocksHoldNoRecords) {
+  Mdf4Writer w;
+  const uint64_t list = w.Dl({w.Dz(""), w.Dt(""), 0, w.Dz("", 12)});
+  w.DataGroup(0, {{.cycles = 0, .data_bytes = 12, .channels = kSquare}}, list);
+  const absl::StatusOr<Mdf4FileSummary> summary = InspectMdf4(w.bytes(), "empty.mf4");
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->groups[0].samples, 0);
+  EXPECT_EQ(summary->groups[0].channels[1].samples, 0);
+}
+
 TEST(Mdf4Test, UnsupportedFeaturesMakeOnlyTheirChannelsUnreadable) {
   Mdf4Writer w;
   const std::vector<Mdf4ChannelSpec> channels = {

@@ -25,8 +25,8 @@
 namespace wasserwarp {
 
 struct Mdf4Limits {
-  // The most bytes of records one data group may hold once decompressed.
-  uint64_t max_group_data_bytes = uint64_t{2} << 30;
+  // The most bytes of records a file may hold once decompressed, all its data groups together.
+  uint64_t max_data_bytes = uint64_t{2} << 30;
   // The most values (channels x records, over all groups) a file may hold: what bounds the
   // time a small file can take, since many channels may read the same bytes.
   uint64_t max_values = uint64_t{4} << 30;

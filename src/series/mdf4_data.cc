@@ -28,9 +28,9 @@ constexpr uint64_t kDeflateMaxRatio = 1032;
 constexpr uint64_t kDeflateSlack = 1024;
 
 absl::Status TooLarge(const FileView& file, const Block& block, uint64_t bytes, uint64_t limit) {
-  return absl::ResourceExhaustedError(
-      absl::StrCat(file.source(), ": ", block.id, " block at offset ", block.offset, ": the ",
-                   "group's data would be ", bytes, " bytes, more than the limit of ", limit));
+  return absl::ResourceExhaustedError(absl::StrCat(
+      file.source(), ": ", block.id, " block at offset ", block.offset, ": the ", "data would be ",
+      bytes, " bytes, more than the ", limit, " bytes left of the ", "file's limit"));
 }
 
 absl::Status Inflate(const FileView& file, const Block& block, absl::string_view compressed,
@@ -142,9 +142,10 @@ absl::Status AppendList(const FileView& file, const Block& from, size_t k, uint6
   for (const Block& list : *lists) {
     if (absl::Status size = file.RequireData(list, 8); !size.ok()) return size;
     const uint64_t count = LoadLe(list.data, 4, 4);
-    if (count != list.links.size() - 1) {
-      return file.Error(list, absl::StrCat("declares ", count, " data blocks but has ",
-                                           list.links.size() - 1, " links for them"));
+    if (list.links.empty() || count != list.links.size() - 1) {
+      return file.Error(list,
+                        absl::StrCat("declares ", count, " data blocks but has ", list.links.size(),
+                                     " links (the next list's and ", "one a block)"));
     }
     for (size_t i = 1; i <= count; ++i) {
       if (list.link(i) == 0) continue;

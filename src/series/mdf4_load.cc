@@ -39,10 +39,12 @@ absl::StatusOr<std::unique_ptr<LoadedFile>> LoadFile(const FileView& file,
   loaded->structure = *std::move(structure);
   loaded->data.reserve(loaded->structure.data_groups.size());
   uint64_t values = 0;
+  uint64_t data_bytes = 0;
   for (const DataGroup& data_group : loaded->structure.data_groups) {
     absl::StatusOr<std::string> data =
-        ReadGroupData(file, data_group.block, 2, limits.max_group_data_bytes);
+        ReadGroupData(file, data_group.block, 2, limits.max_data_bytes - data_bytes);
     if (!data.ok()) return data.status();
+    data_bytes += data->size();
     loaded->data.push_back(*std::move(data));
     absl::StatusOr<std::vector<GroupRecords>> records =
         SplitRecords(file, data_group, loaded->data.back());

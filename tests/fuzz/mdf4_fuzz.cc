@@ -23,7 +23,7 @@ namespace wasserwarp::fuzz {
 namespace {
 
 constexpr char kSource[] = "fuzz.mf4";
-constexpr Mdf4Limits kLimits = {.max_group_data_bytes = 1 << 20, .max_values = 1 << 22};
+constexpr Mdf4Limits kLimits = {.max_data_bytes = 1 << 20, .max_values = 1 << 22};
 
 void Require(bool condition, std::string_view what) {
   if (condition) return;
