@@ -319,6 +319,23 @@ TEST(Mdf4Test, ReadsHeaderListsOfDeflatedAndTransposedBlocks) {
   ExpectFiftyRecords(w.bytes());
 }
 
+TEST(Mdf4Test, GroupWithoutTimeIsListedButGivesNoRun) {
+  Mdf4Writer w;
+  w.DataGroup(0, {{.name = "raw", .cycles = 2, .data_bytes = 8, .channels = {{.name = "v"}}}},
+              w.Dt(LeDouble(1) + LeDouble(3)));
+  const absl::StatusOr<Mdf4FileSummary> summary = InspectMdf4(w.bytes(), "raw.mf4");
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  const Mdf4ChannelSummary& v = summary->groups[0].channels[0];
+  EXPECT_EQ(v.samples, 2);
+  EXPECT_EQ(v.mean, 2);
+  EXPECT_TRUE(std::isnan(v.time_first));
+  const absl::StatusOr<Mdf4Run> run = ParseMdf4Run(w.bytes(), "raw.mf4", "raw", {"v"});
+  EXPECT_EQ(run.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(run.status().message()),
+              HasSubstr("raw.mf4: channel \"v\": its group \"raw\" (##CG block at offset "));
+  EXPECT_THAT(std::string(run.status().message()), HasSubstr("has no readable time master"));
+}
+
 TEST(Mdf4Test, EmptyBlocksHoldNoRecords) {
   Mdf4Writer w;
   const uint64_t list = w.Dl({w.Dz(""), w.Dt(""), 0, w.Dz("", 12)});
