@@ -13,7 +13,7 @@ DEB_PACKAGES := g++ cmake ninja-build make clang-format \
   libabsl-dev libtbb-dev liblemon-dev nlohmann-json3-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev \
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libspdlog-dev \
-  python3-grpcio python3-protobuf prometheus-cpp-dev python3-yaml libsqlite3-dev \
+  python3-grpcio python3-protobuf prometheus-cpp-dev python3-yaml libsqlite3-dev zlib1g-dev \
   golang-github-gogo-googleapis-dev \
   libjs-chart.js chromium \
   clang-14 libfuzzer-14-dev libclang-rt-14-dev
@@ -106,7 +106,7 @@ FUZZ_SECONDS   ?= 60
 # store, uploads racing deletions. Tests through gRPC are left out: Debian's gRPC hands calls
 # between its threads in code TSan cannot see, which makes every reactor look racy.
 TSAN_TESTS := server_job_queue_test server_session_store_test server_concurrency_test
-FUZZERS    := csv_fuzz series_fuzz upload_fuzz
+FUZZERS    := csv_fuzz series_fuzz upload_fuzz mdf4_fuzz
 
 $(ASAN_BUILD_DIR)/build.ninja:
 	cmake -S . -B $(ASAN_BUILD_DIR) $(SANITIZER_CMAKE) -DWASSERWARP_SANITIZE=address,undefined \

@@ -14,6 +14,7 @@
 #include "command.h"
 #include "compare_command.h"
 #include "flag_terms.h"
+#include "inspect_command.h"
 #include "sessions_command.h"
 #include "twed_command.h"
 #include "upload_command.h"
@@ -82,8 +83,9 @@ int Fail(const absl::Status& error) {
 }
 
 int Main(const std::vector<std::string>& args) {
-  const std::vector<Command> commands = {TwedCommand(), ValidateCommand(), CompareCommand(),
-                                         UploadCommand(), SessionsCommand()};
+  const std::vector<Command> commands = {TwedCommand(),   ValidateCommand(), CompareCommand(),
+                                         UploadCommand(), SessionsCommand(), InspectCommand(),
+                                         ConvertCommand()};
   const auto find = [&commands](const std::string& name) -> const Command* {
     for (const Command& command : commands) {
       if (command.name == name) return &command;

@@ -1,11 +1,14 @@
 #include "run_flags.h"
 
+#include <cstdio>
 #include <map>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "wasserwarp/csv.h"
+#include "wasserwarp/run_files.h"
 
 namespace wasserwarp::cli {
 namespace {
@@ -35,10 +38,26 @@ absl::Status ReadReferenceWeights(absl::string_view flag, const ParsedArgs& args
 
 }  // namespace
 
+RunFileOptions RunFileOptionsOf(const ParsedArgs& args) {
+  RunFileOptions options;
+  if (const std::string* channels = args.Value("--channels"); channels != nullptr) {
+    options.mdf4_channels = absl::StrSplit(*channels, ',');
+  }
+  return options;
+}
+
+void PrintNotes(const std::vector<std::string>& notes) {
+  for (const std::string& note : notes)
+    std::fprintf(stderr, "wasserwarp: note: %s\n", note.c_str());
+}
+
 absl::Status ReadRunFiles(absl::string_view flag, const ParsedArgs& args,
                           std::vector<Series>& runs) {
-  absl::StatusOr<std::vector<Series>> read = ReadRuns(args.Values(flag));
+  std::vector<std::string> notes;
+  absl::StatusOr<std::vector<Series>> read =
+      ReadRuns(args.Values(flag), RunFileOptionsOf(args), notes);
   if (!read.ok()) return read.status();
+  PrintNotes(notes);
   runs = *std::move(read);
   return absl::OkStatus();
 }
@@ -52,6 +71,12 @@ const FlagDefinition<RunSets> kSimWeightsFlag = {
     "\"run_id,weight\" lines for the simulated runs (default: equal)", &ReadSimulationWeights};
 const FlagDefinition<RunSets> kRefWeightsFlag = {
     "--ref-weights", Arity::kOne, "FILE", "the same for the reference runs", &ReadReferenceWeights};
+
+const DocumentedFlag kMdf4ChannelsFlag = {
+    {"--channels", Arity::kOne},
+    "a,b",
+    "the channels to read from MDF 4 files, as group/channel where\n"
+    "a name is in several groups (default: every readable one)"};
 
 std::vector<DocumentedFlag> RunFlags() {
   return {kSimFlag, kRefFlag, kSimWeightsFlag, kRefWeightsFlag};

@@ -4,6 +4,7 @@
 #ifndef WASSERWARP_CLIENT_RUN_FLAGS_H_
 #define WASSERWARP_CLIENT_RUN_FLAGS_H_
 
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -11,6 +12,7 @@
 #include "absl/strings/string_view.h"
 #include "args.h"
 #include "flag_definition.h"
+#include "wasserwarp/run_files.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp::cli {
@@ -23,8 +25,15 @@ struct RunSets {
   std::vector<double> reference_weights;
 };
 
-// Reads the run files of `flag`'s PATH... values, each a CSV file or a directory of them; the
-// reader of every flag that names runs.
+// How the command line asks for run files to be read: `--channels a,b` picks the channels of
+// MDF 4 files.
+RunFileOptions RunFileOptionsOf(const ParsedArgs& args);
+
+// What reading run files noted (samples dropped, channels interpolated), on stderr.
+void PrintNotes(const std::vector<std::string>& notes);
+
+// Reads the run files of `flag`'s PATH... values, each a CSV or MDF 4 file or a directory of
+// them; the reader of every flag that names runs.
 absl::Status ReadRunFiles(absl::string_view flag, const ParsedArgs& args,
                           std::vector<Series>& runs);
 
@@ -33,6 +42,10 @@ extern const FlagDefinition<std::vector<Series>> kRefFlag;  // --ref PATH...
 // --sim-weights FILE and --ref-weights FILE, weights of the runs RunSets holds.
 extern const FlagDefinition<RunSets> kSimWeightsFlag;
 extern const FlagDefinition<RunSets> kRefWeightsFlag;
+
+// --channels a,b for commands that read runs without comparing them (upload): the channels of
+// MDF 4 files, which comparing commands take from their own --channels.
+extern const DocumentedFlag kMdf4ChannelsFlag;
 
 // --sim, --ref, --sim-weights, --ref-weights.
 std::vector<DocumentedFlag> RunFlags();

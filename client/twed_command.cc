@@ -10,10 +10,11 @@
 #include "comparison_flags.h"
 #include "embedded_limits.h"
 #include "flag_definition.h"
+#include "run_flags.h"
 #include "server_flags.h"
 #include "validation_client.h"
-#include "wasserwarp/csv.h"
 #include "wasserwarp/prepare.h"
+#include "wasserwarp/run_files.h"
 #include "wasserwarp/twed.h"
 #include "wire/convert.h"
 #include "wire/parameters.h"
@@ -50,10 +51,12 @@ absl::Status RunTwed(const ParsedArgs& args) {
   }
   ParameterSettings settings;
   if (absl::Status status = ReadComparisonFlags(args, settings); !status.ok()) return status;
-  absl::StatusOr<Series> a = ReadSeriesCsv(args.positional()[0]);
+  std::vector<std::string> notes;
+  absl::StatusOr<Series> a = ReadRunFile(args.positional()[0], RunFileOptionsOf(args), notes);
   if (!a.ok()) return a.status();
-  absl::StatusOr<Series> b = ReadSeriesCsv(args.positional()[1]);
+  absl::StatusOr<Series> b = ReadRunFile(args.positional()[1], RunFileOptionsOf(args), notes);
   if (!b.ok()) return b.status();
+  PrintNotes(notes);
   absl::StatusOr<double> distance = args.Has(kServerFlag.name)
                                         ? TwedOnServer(args, *a, *b, settings.options)
                                         : TwedHere(*std::move(a), *std::move(b), settings.options);
@@ -76,7 +79,9 @@ Command TwedCommand() {
       .usage = HelpText("usage: wasserwarp twed A.csv B.csv [options]\n"
                         "\n"
                         "Prints TWED(A, B) with 17 significant digits. A and B "
-                        "are prepared as validate\n"
+                        "are run files, CSV or MDF 4\n"
+                        "(.mf4, whose channels --channels picks), "
+                        "prepared as validate\n"
                         "prepares a simulated and a reference run (channel "
                         "selection, alignment, no scaling).\n",
                         sections),

@@ -59,7 +59,7 @@ std::vector<FlagSection> UploadSections() {
         DescribedAs(kSimWeightsFlag,
                     "\"run_id,weight\" lines for the simulated runs given here\n"
                     "(default: equal)"),
-        kRefWeightsFlag}},
+        kRefWeightsFlag, kMdf4ChannelsFlag}},
       {"server", server},
   };
 }
@@ -84,10 +84,11 @@ Command UploadCommand() {
                         "expires: a bench uploads its\n"
                         "reference runs once and then validates each new set "
                         "of simulated runs against them.\n"
-                        "A PATH is a CSV file or a directory, which stands for "
-                        "every *.csv file directly in\n"
-                        "it; a run's id is its file name without .csv. Every "
-                        "file is read and checked before\n"
+                        "A PATH is a CSV or MDF 4 (.mf4) file or a directory, "
+                        "which stands for every *.csv\n"
+                        "and *.mf4 file directly in it; a run's id is its file "
+                        "name without extension. Every\n"
+                        "file is read and checked before "
                         "anything is sent. A run id the session already holds "
                         "in the same role is an error;\n"
                         "the runs uploaded before it stay.\n",

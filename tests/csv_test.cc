@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -11,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "scratch_dir.h"
+#include "wasserwarp/run_files.h"
 
 namespace wasserwarp {
 namespace {
@@ -129,6 +131,29 @@ TEST(ParseSeriesCsvTest, ReadsManyChannelsRowMajor) {
   EXPECT_EQ(series->value(2, 17), 2017.0);
 }
 
+TEST(FormatSeriesCsvTest, ReadsBackBitForBit) {
+  const Series run = {.id = "r",
+                      .channels = {"a", "b.c"},
+                      .times = {0, 0.1, 7},
+                      .values = {1.0 / 3, -0.0, 1e300, 5e-324, 2, -7.25}};
+  const absl::StatusOr<std::string> text = FormatSeriesCsv(run);
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_EQ(text->substr(0, 11), "time,a,b.c\n");
+  const absl::StatusOr<Series> back = ParseSeriesCsv(*text, "r.csv", "r");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->channels, run.channels);
+  EXPECT_EQ(back->times, run.times);
+  EXPECT_EQ(back->values, run.values);
+  EXPECT_TRUE(std::signbit(back->values[1]));
+}
+
+TEST(FormatSeriesCsvTest, RefusesNamesACsvHeaderCannotHold) {
+  for (const std::string name : {"", "a,b", " a", "a\n"}) {
+    const Series run = {.id = "r", .channels = {name}, .times = {0}, .values = {1}};
+    EXPECT_EQ(FormatSeriesCsv(run).status().code(), absl::StatusCode::kInvalidArgument) << name;
+  }
+}
+
 TEST(ReadSeriesCsvTest, TakesTheIdFromTheFileNameAndNamesTheFileInErrors) {
   const ScratchDir dir("csv_test_");
   const absl::StatusOr<Series> good = ReadSeriesCsv(dir.Write("sim_03.csv", "time,a\n0,1\n"));
@@ -164,6 +189,7 @@ TEST(ExpandRunPathsTest, ExpandsDirectoriesSortedAndKeepsFilesInOrder) {
   dir.Write("runs/b.csv", "");
   dir.Write("runs/a.csv", "");
   dir.Write("runs/a10.csv", "");
+  dir.Write("runs/a2.mf4", "");
   dir.Write("runs/notes.txt", "");
   dir.Write("runs/nested/c.csv", "");
   fs::create_directories(dir.Path("runs/folder.csv"));
@@ -172,7 +198,7 @@ TEST(ExpandRunPathsTest, ExpandsDirectoriesSortedAndKeepsFilesInOrder) {
   const absl::StatusOr<std::vector<std::string>> files = ExpandRunPaths({single, dir.Path("runs")});
   ASSERT_TRUE(files.ok()) << files.status();
   EXPECT_THAT(*files, ElementsAre(single, dir.Path("runs/a.csv"), dir.Path("runs/a10.csv"),
-                                  dir.Path("runs/b.csv")));
+                                  dir.Path("runs/a2.mf4"), dir.Path("runs/b.csv")));
 }
 
 TEST(ExpandRunPathsTest, MissingPathIsNotFoundNamingIt) {

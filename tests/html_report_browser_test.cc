@@ -26,9 +26,9 @@
 #include "nlohmann/json.hpp"
 #include "process_runner.h"
 #include "scratch_dir.h"
-#include "wasserwarp/csv.h"
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/quantity_of_interest.h"
+#include "wasserwarp/run_files.h"
 #include "wasserwarp/validation.h"
 #include "wasserwarp/verdict.h"
 

@@ -21,16 +21,13 @@ namespace wasserwarp {
 absl::StatusOr<Series> ParseSeriesCsv(std::string_view content, std::string_view source,
                                       std::string id);
 
+// `series` as a run file that ParseSeriesCsv reads back bit for bit (shortest round-trip
+// numbers). InvalidArgument for a channel name that such a file cannot hold: empty, with a comma,
+// a line break or white space around it.
+absl::StatusOr<std::string> FormatSeriesCsv(const Series& series);
+
 // Reads one run file; the run id is the file name without `.csv`.
 absl::StatusOr<Series> ReadSeriesCsv(const std::string& path);
-
-// Expands each path: a directory means every `*.csv` directly in it, sorted by
-// name; a file is taken as is. NotFound for a missing path or an empty directory.
-absl::StatusOr<std::vector<std::string>> ExpandRunPaths(const std::vector<std::string>& paths);
-
-// Reads every run named by `paths` (after ExpandRunPaths). Duplicate run ids
-// are InvalidArgument naming both files.
-absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& paths);
 
 // A weights file: one `run_id,weight` per line; an optional `id,weight`
 // header, blank lines and lines starting with '#' are skipped.

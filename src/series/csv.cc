@@ -11,12 +11,9 @@
 #include "wasserwarp/csv.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
-#include <memory>
 #include <set>
 #include <system_error>
 #include <utility>
@@ -29,6 +26,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "common/absl_view.h"
+#include "common/file_contents.h"
 
 namespace wasserwarp {
 namespace {
@@ -81,46 +79,9 @@ absl::StatusOr<double> ParseFiniteAt(absl::string_view text, absl::string_view s
   return value;
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                             &std::fclose);
-  if (file == nullptr) return absl::ErrnoToStatus(errno, absl::StrCat(path, ": cannot open"));
-  std::string content;
-  char buffer[1 << 16];
-  size_t read = 0;
-  while ((read = std::fread(buffer, 1, sizeof(buffer), file.get())) > 0) {
-    content.append(buffer, read);
-  }
-  // Opening a directory succeeds on Linux; reading it is where EISDIR shows up.
-  if (std::ferror(file.get())) {
-    return absl::ErrnoToStatus(errno, absl::StrCat(path, ": cannot read"));
-  }
-  return content;
-}
-
 std::string RunId(const std::string& path) {
   const fs::path name = fs::path(path).filename();
   return (name.extension() == ".csv" ? name.stem() : name).string();
-}
-
-absl::StatusOr<std::vector<std::string>> CsvFilesIn(const std::string& directory) {
-  std::vector<std::string> files;
-  std::error_code error;
-  for (fs::directory_iterator it(directory, error); !error && it != fs::directory_iterator();
-       it.increment(error)) {
-    std::error_code type_error;
-    if (it->path().extension() == ".csv" && it->is_regular_file(type_error)) {
-      files.push_back(it->path().string());
-    }
-  }
-  if (error) {
-    return absl::ErrnoToStatus(error.value(), absl::StrCat(directory, ": cannot list directory"));
-  }
-  if (files.empty()) {
-    return absl::NotFoundError(absl::StrCat(directory, ": no *.csv files in this directory"));
-  }
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 }  // namespace
@@ -198,53 +159,43 @@ absl::StatusOr<Series> ParseSeriesCsv(std::string_view content_view, std::string
   return series;
 }
 
+absl::StatusOr<std::string> FormatSeriesCsv(const Series& series) {
+  std::string out = "time";
+  for (const std::string& channel : series.channels) {
+    if (channel.empty() || channel.find_first_of(",\r\n") != std::string::npos ||
+        absl::StripAsciiWhitespace(channel) != channel) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(series.id, ": channel ", Quoted(channel),
+                       " cannot be a CSV column name (empty, a comma, ",
+                       "a line break or white space around it)"));
+    }
+    absl::StrAppend(&out, ",", channel);
+  }
+  out += '\n';
+  const auto append = [&out](double x) {
+    char buffer[32];
+    const std::to_chars_result result = std::to_chars(buffer, buffer + sizeof(buffer), x);
+    out.append(buffer, result.ptr);
+  };
+  for (size_t i = 0; i < series.samples(); ++i) {
+    append(series.times[i]);
+    for (size_t c = 0; c < series.num_channels(); ++c) {
+      out += ',';
+      append(series.value(i, c));
+    }
+    out += '\n';
+  }
+  return out;
+}
+
 absl::StatusOr<Series> ReadSeriesCsv(const std::string& path) {
-  absl::StatusOr<std::string> content = ReadFile(path);
+  absl::StatusOr<std::string> content = ReadFileContents(path);
   if (!content.ok()) return content.status();
   return ParseSeriesCsv(*content, path, RunId(path));
 }
 
-absl::StatusOr<std::vector<std::string>> ExpandRunPaths(const std::vector<std::string>& paths) {
-  std::vector<std::string> files;
-  for (const std::string& path : paths) {
-    std::error_code error;
-    const fs::file_status status = fs::status(path, error);
-    if (status.type() == fs::file_type::not_found) {
-      return absl::NotFoundError(absl::StrCat(path, ": no such file or directory"));
-    }
-    if (error) return absl::ErrnoToStatus(error.value(), path);
-    if (status.type() != fs::file_type::directory) {
-      files.push_back(path);
-      continue;
-    }
-    absl::StatusOr<std::vector<std::string>> in_directory = CsvFilesIn(path);
-    if (!in_directory.ok()) return in_directory.status();
-    files.insert(files.end(), in_directory->begin(), in_directory->end());
-  }
-  return files;
-}
-
-absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& paths) {
-  absl::StatusOr<std::vector<std::string>> files = ExpandRunPaths(paths);
-  if (!files.ok()) return files.status();
-  std::vector<Series> runs;
-  runs.reserve(files->size());
-  std::map<std::string, std::string, std::less<>> file_of_id;
-  for (const std::string& file : *files) {
-    absl::StatusOr<Series> run = ReadSeriesCsv(file);
-    if (!run.ok()) return run.status();
-    const auto [it, inserted] = file_of_id.emplace(run->id, file);
-    if (!inserted) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("duplicate run id ", Quoted(run->id), ": ", it->second, " and ", file));
-    }
-    runs.push_back(*std::move(run));
-  }
-  return runs;
-}
-
 absl::StatusOr<std::map<std::string, double>> ReadWeightsCsv(const std::string& path) {
-  absl::StatusOr<std::string> content = ReadFile(path);
+  absl::StatusOr<std::string> content = ReadFileContents(path);
   if (!content.ok()) return content.status();
   std::map<std::string, double> weights;
   std::map<std::string, size_t, std::less<>> line_of_id;

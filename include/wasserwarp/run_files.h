@@ -1,0 +1,46 @@
+// Run files in every format wasserwarp reads, told apart by their extension: MDF 4 measurement
+// files (`.mf4`, see mdf4.h) and CSV files (any other name, see csv.h). A run's id is its file
+// name without extension.
+
+#ifndef WASSERWARP_RUN_FILES_H_
+#define WASSERWARP_RUN_FILES_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "wasserwarp/mdf4.h"
+#include "wasserwarp/series.h"
+
+namespace wasserwarp {
+
+struct RunFileOptions {
+  // The channels to read from an MDF 4 file, as ParseMdf4Run takes them (empty: every
+  // readable one). A CSV file is read whole; choosing its channels is PrepareRuns' job.
+  std::vector<std::string> mdf4_channels;
+  Mdf4Limits mdf4_limits;
+};
+
+// Whether `path` names an MDF 4 file.
+bool IsMdf4Path(const std::string& path);
+
+// Reads one run file. What the reading did that the user should know of (MDF 4's dropped
+// samples and interpolated channels) is added to `notes`.
+absl::StatusOr<Series> ReadRunFile(const std::string& path, const RunFileOptions& options,
+                                   std::vector<std::string>& notes);
+
+// Expands each path: a directory means every `*.csv` and `*.mf4` directly in it, sorted by
+// name; a file is taken as is. NotFound for a missing path or a directory without run files.
+absl::StatusOr<std::vector<std::string>> ExpandRunPaths(const std::vector<std::string>& paths);
+
+// Reads every run named by `paths` (after ExpandRunPaths). Duplicate run ids are
+// InvalidArgument naming both files.
+absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& paths,
+                                             const RunFileOptions& options,
+                                             std::vector<std::string>& notes);
+// The same for CSV files only or where notes do not matter.
+absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& paths);
+
+}  // namespace wasserwarp
+
+#endif  // WASSERWARP_RUN_FILES_H_

@@ -1,0 +1,102 @@
+#include "wasserwarp/run_files.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <system_error>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "wasserwarp/csv.h"
+
+namespace wasserwarp {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool IsRunFile(const fs::path& path) {
+  return path.extension() == ".csv" || path.extension() == ".mf4";
+}
+
+absl::StatusOr<std::vector<std::string>> RunFilesIn(const std::string& directory) {
+  std::vector<std::string> files;
+  std::error_code error;
+  for (fs::directory_iterator it(directory, error); !error && it != fs::directory_iterator();
+       it.increment(error)) {
+    std::error_code type_error;
+    if (IsRunFile(it->path()) && it->is_regular_file(type_error)) {
+      files.push_back(it->path().string());
+    }
+  }
+  if (error) {
+    return absl::ErrnoToStatus(error.value(), absl::StrCat(directory, ": cannot list directory"));
+  }
+  if (files.empty()) {
+    return absl::NotFoundError(
+        absl::StrCat(directory, ": no *.csv or *.mf4 files in this directory"));
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+bool IsMdf4Path(const std::string& path) { return fs::path(path).extension() == ".mf4"; }
+
+absl::StatusOr<Series> ReadRunFile(const std::string& path, const RunFileOptions& options,
+                                   std::vector<std::string>& notes) {
+  if (!IsMdf4Path(path)) return ReadSeriesCsv(path);
+  absl::StatusOr<Mdf4Run> run = ReadMdf4Run(path, options.mdf4_channels, options.mdf4_limits);
+  if (!run.ok()) return run.status();
+  notes.insert(notes.end(), run->notes.begin(), run->notes.end());
+  return std::move(run->series);
+}
+
+absl::StatusOr<std::vector<std::string>> ExpandRunPaths(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code error;
+    const fs::file_status status = fs::status(path, error);
+    if (status.type() == fs::file_type::not_found) {
+      return absl::NotFoundError(absl::StrCat(path, ": no such file or directory"));
+    }
+    if (error) return absl::ErrnoToStatus(error.value(), path);
+    if (status.type() != fs::file_type::directory) {
+      files.push_back(path);
+      continue;
+    }
+    absl::StatusOr<std::vector<std::string>> in_directory = RunFilesIn(path);
+    if (!in_directory.ok()) return in_directory.status();
+    files.insert(files.end(), in_directory->begin(), in_directory->end());
+  }
+  return files;
+}
+
+absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& paths,
+                                             const RunFileOptions& options,
+                                             std::vector<std::string>& notes) {
+  absl::StatusOr<std::vector<std::string>> files = ExpandRunPaths(paths);
+  if (!files.ok()) return files.status();
+  std::vector<Series> runs;
+  runs.reserve(files->size());
+  std::map<std::string, std::string, std::less<>> file_of_id;
+  for (const std::string& file : *files) {
+    absl::StatusOr<Series> run = ReadRunFile(file, options, notes);
+    if (!run.ok()) return run.status();
+    const auto [it, inserted] = file_of_id.emplace(run->id, file);
+    if (!inserted) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("duplicate run id \"", run->id, "\": ", it->second, " and ", file));
+    }
+    runs.push_back(*std::move(run));
+  }
+  return runs;
+}
+
+absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& paths) {
+  std::vector<std::string> notes;
+  return ReadRuns(paths, {}, notes);
+}
+
+}  // namespace wasserwarp
