@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "verdict/ratio_interval.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/sampling_rate.h"
 
@@ -193,8 +194,12 @@ absl::StatusOr<Estimate> Compute(const std::vector<RunShape>& simulation,
                                 Add(grid_sim.prepared_bytes, grid_ref.prepared_bytes)});
     }
     const uint64_t half = m / 2;
-    size.resampling_solves = Mul(k, m >= 2 ? 3 : 1);
-    size.resampling_cells = Add(Mul(k, pairs), Mul(2 * k, half, half));
+    // The ratio interval's resamples solve problems of at most m reference runs and h
+    // simulated ones, two for each of their splits.
+    const uint64_t interval_solves = m >= 2 ? resampling::RatioIntervalSolves(k) : 0;
+    size.resampling_solves = Add(Mul(k, m >= 2 ? 3 : 1), interval_solves);
+    size.resampling_cells = Add(Add(Mul(k, pairs), Mul(2 * k, half, half)),
+                                Mul(interval_solves, std::min(n, half) + half, m));
     const uint64_t pooled = Mul(n + m, n + m, sizeof(double));
     const uint64_t pooled_copies = options.keep_pooled_cost_matrix ? 2 + limits.report_copies : 1;
     estimate.parts.push_back(

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "random_runs.h"
+#include "verdict/ratio_interval.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/validation.h"
@@ -61,9 +62,11 @@ TEST(ValidationSizeTest, PooledCellsEqualTheVerdictsReportedCells) {
   absl::StatusOr<ValidationReport> report = Validate(sim, ref, options);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(size->dp_cells + size->pooled_dp_cells, report->dp_cells);
-  // K relabellings of 4 x 5, and 2K baseline splits of 2 x 2.
-  EXPECT_EQ(size->resampling_solves, 3u * 19u);
-  EXPECT_EQ(size->resampling_cells, 19u * 20u + 2u * 19u * 4u);
+  // K relabellings of 4 x 5, 2K baseline splits of 2 x 2, and the ratio interval's K
+  // resamples of 32 solves, each bounded by (h + m / 2) x m = 4 x 5 entries.
+  const uint64_t interval_solves = resampling::RatioIntervalSolves(19);
+  EXPECT_EQ(size->resampling_solves, 3u * 19u + interval_solves);
+  EXPECT_EQ(size->resampling_cells, 19u * 20u + 2u * 19u * 4u + interval_solves * 4u * 5u);
 }
 
 TEST(ValidationSizeTest, MemoryCountsTheMatricesAskedFor) {
