@@ -51,14 +51,22 @@ void PrintNotes(const std::vector<std::string>& notes) {
     std::fprintf(stderr, "wasserwarp: note: %s\n", note.c_str());
 }
 
-absl::Status ReadRunFiles(absl::string_view flag, const ParsedArgs& args,
-                          std::vector<Series>& runs) {
-  std::vector<std::string> notes;
+absl::Status ReadRunFilesNoting(absl::string_view flag, const ParsedArgs& args,
+                                std::vector<Series>& runs, std::vector<std::string>& notes) {
   absl::StatusOr<std::vector<Series>> read =
       ReadRuns(args.Values(flag), RunFileOptionsOf(args), notes);
   if (!read.ok()) return read.status();
-  PrintNotes(notes);
   runs = *std::move(read);
+  return absl::OkStatus();
+}
+
+absl::Status ReadRunFiles(absl::string_view flag, const ParsedArgs& args,
+                          std::vector<Series>& runs) {
+  std::vector<std::string> notes;
+  if (absl::Status status = ReadRunFilesNoting(flag, args, runs, notes); !status.ok()) {
+    return status;
+  }
+  PrintNotes(notes);
   return absl::OkStatus();
 }
 
@@ -86,11 +94,13 @@ absl::StatusOr<RunSets> ReadRunFlags(const ParsedArgs& args) {
   RunSets sets;
   // Every run file before any weights file, so that a weights file is checked against runs
   // known to be good.
-  if (absl::Status status = ReadFlag(kSimFlag, args, sets.simulation); !status.ok()) {
-    return status;
-  }
-  if (absl::Status status = ReadFlag(kRefFlag, args, sets.reference); !status.ok()) {
-    return status;
+  for (auto [flag, runs] :
+       {std::pair{&kSimFlag, &sets.simulation}, std::pair{&kRefFlag, &sets.reference}}) {
+    if (!args.Has(flag->name)) continue;
+    if (absl::Status status = ReadRunFilesNoting(flag->name, args, *runs, sets.notes);
+        !status.ok()) {
+      return status;
+    }
   }
   for (const FlagDefinition<RunSets>* weights : {&kSimWeightsFlag, &kRefWeightsFlag}) {
     if (absl::Status status = ReadFlag(*weights, args, sets); !status.ok()) return status;

@@ -23,6 +23,8 @@ struct RunSets {
   // Empty without a weights file; otherwise one raw weight per run, in run order.
   std::vector<double> simulation_weights;
   std::vector<double> reference_weights;
+  // What reading the run files noted, for the report (ValidationReport::input_notes).
+  std::vector<std::string> notes;
 };
 
 // How the command line asks for run files to be read: `--channels a,b` picks the channels of
@@ -36,6 +38,9 @@ void PrintNotes(const std::vector<std::string>& notes);
 // them; the reader of every flag that names runs.
 absl::Status ReadRunFiles(absl::string_view flag, const ParsedArgs& args,
                           std::vector<Series>& runs);
+// The same, keeping the notes in `notes` instead of printing them.
+absl::Status ReadRunFilesNoting(absl::string_view flag, const ParsedArgs& args,
+                                std::vector<Series>& runs, std::vector<std::string>& notes);
 
 extern const FlagDefinition<std::vector<Series>> kSimFlag;  // --sim PATH...
 extern const FlagDefinition<std::vector<Series>> kRefFlag;  // --ref PATH...
@@ -50,7 +55,8 @@ extern const DocumentedFlag kMdf4ChannelsFlag;
 // --sim, --ref, --sim-weights, --ref-weights.
 std::vector<DocumentedFlag> RunFlags();
 
-// A side whose flag is absent stays empty; its weights flag is then an error.
+// A side whose flag is absent stays empty; its weights flag is then an error. The files'
+// notes are kept in the result, not printed.
 absl::StatusOr<RunSets> ReadRunFlags(const ParsedArgs& args);
 
 }  // namespace wasserwarp::cli

@@ -101,8 +101,10 @@ void AppendVerdict(const Verdict& verdict, std::string& out) {
 }  // namespace
 
 std::string FormatSummary(const ValidationReport& report, double total_seconds) {
-  std::string out = absl::StrFormat("distance: %.17g (Wasserstein order %g of TWED)\n",
-                                    report.distance, report.order);
+  std::string out;
+  for (const std::string& note : report.input_notes) absl::StrAppend(&out, "note: ", note, "\n");
+  absl::StrAppendFormat(&out, "distance: %.17g (Wasserstein order %g of TWED)\n", report.distance,
+                        report.order);
   absl::StrAppendFormat(&out, "solver: %s\n", TransportSolverName(report.solver));
   absl::StrAppendFormat(
       &out, "sizes: %d simulated runs, %d reference runs, %d channels, %d DP cells\n",

@@ -28,6 +28,7 @@ absl::Status RunUpload(const ParsedArgs& args) {
   }
   absl::StatusOr<RunSets> runs = ReadRunFlags(args);
   if (!runs.ok()) return runs.status();
+  PrintNotes(runs->notes);
   absl::StatusOr<std::unique_ptr<client::ValidationClient>> client =
       ConnectToServer(args, "upload");
   if (!client.ok()) return client.status();

@@ -122,6 +122,7 @@ absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point
   }
   absl::StatusOr<ValidationReport> report = Validate(runs->simulation, runs->reference, *options);
   if (!report.ok()) return report.status();
+  report->input_notes = runs->notes;
   absl::StatusOr<std::string> page = RenderIfAsked(args, *report, *runs);
   if (!page.ok()) return page.status();
   return WriteResults(args, *std::move(report), *page, start);
@@ -154,6 +155,7 @@ absl::StatusOr<Judgement> ValidateOneOff(const ParsedArgs& args, Clock::time_poi
       **client, runs->simulation, runs->reference, runs->simulation_weights,
       runs->reference_weights, RequestFor(wire::ParametersOf(*options), *options));
   if (!report.ok()) return report.status();
+  report->input_notes = runs->notes;
   absl::StatusOr<std::string> page = RenderIfAsked(args, *report, *runs);
   if (!page.ok()) return page.status();
   return WriteResults(args, *std::move(report), *page, start);

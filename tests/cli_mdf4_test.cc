@@ -123,5 +123,19 @@ TEST_F(CliMdf4Test, Mf4FilesGoWhereCsvFilesGo) {
   EXPECT_EQ(json["simulation"][1]["id"], "run_02");
 }
 
+TEST_F(CliMdf4Test, TheReportSaysWhatReadingTheFilesNoted) {
+  dir_.Write("bench/run_02.csv", "time,x,slow/speed\n0,0,100\n1,10,150\n2,20,250\n3,30,300\n");
+  const ProgramResult validate =
+      Run({"validate", "--sim", dir_.Path("bench"), "--ref", dir_.Path("bench"), "--channels",
+           "x,slow/speed", "--json", "-", "--report", dir_.Path("report.html")});
+  ASSERT_EQ(validate.exit_code, 0) << validate.err;
+  const nlohmann::json json = nlohmann::json::parse(validate.out);
+  ASSERT_EQ(json["input_notes"].size(), 2u);  // the file is read as --sim and as --ref
+  EXPECT_THAT(json["input_notes"][0].get<std::string>(),
+              HasSubstr(": channel \"slow/speed\" of group \"slow\" interpolated linearly"));
+  EXPECT_THAT(validate.err, HasSubstr("note: " + file_));
+  EXPECT_THAT(test_support::ReadFile(dir_.Path("report.html")), HasSubstr("interpolated linearly"));
+}
+
 }  // namespace
 }  // namespace wasserwarp

@@ -65,6 +65,10 @@ struct ValidationReport {
   std::optional<CostMatrix> pooled_cost_matrix;  // when kept: TWED, floor not subtracted
   uint64_t dp_cells = 0;
   double seconds = 0.0;  // wall time of the whole validation
+  // What reading the run files noted, for whoever judges the result: channels of other
+  // groups interpolated onto the first channel's times, invalid samples dropped. The front
+  // end that read the files fills it in.
+  std::vector<std::string> input_notes;
 };
 
 struct ComparisonReport {

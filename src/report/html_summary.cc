@@ -288,6 +288,13 @@ std::string InputsSectionHtml(const ValidationReport& report, const std::vector<
   absl::StrAppend(&html, SideRow("Simulated", Summarise(simulation), report.simulation),
                   SideRow("Reference", Summarise(reference), report.reference),
                   "</tbody></table>\n");
+  if (!report.input_notes.empty()) {
+    absl::StrAppend(&html, "<ul class=\"warnings\">\n");
+    for (const std::string& note : report.input_notes) {
+      absl::StrAppend(&html, "<li>", EscapeHtml(note), "</li>\n");
+    }
+    absl::StrAppend(&html, "</ul>\n");
+  }
 
   std::vector<std::string> channels;
   for (const std::string& channel : report.channels) {

@@ -182,6 +182,7 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   json["pair_metrics"] = PairMetricsJson(report);
   json["pair_metrics_average"] = PairMetricsAverageJson(report);
   json["qoi"] = QuantitiesJson(report.quantities);
+  json["input_notes"] = report.input_notes;
 
   if (report.cost_matrix.has_value()) json["cost_matrix"] = MatrixJson(*report.cost_matrix);
   if (report.pooled_cost_matrix.has_value()) {
