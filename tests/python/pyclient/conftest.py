@@ -7,6 +7,8 @@ name the binaries; tests/CMakeLists.txt does both (ctest -R python_client).
 """
 
 import os
+import pathlib
+import subprocess
 import sys
 from typing import Iterator, List, Tuple
 
@@ -65,3 +67,24 @@ def runs(prefix: str, count: int, gain: float, seed: int) -> List[tuple]:
         times, values = lane_change(seed + k, 300 + 25 * k, gain)
         result.append((f"{prefix}{k}", times, values, CHANNELS))
     return result
+
+
+def openssl(*args: str, cwd: pathlib.Path) -> None:
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
+
+
+def certificates(directory: pathlib.Path) -> pathlib.Path:
+    """A CA (ca.pem) and the server (server.pem, server.key, for 127.0.0.1) and client
+    (client.pem, client.key) certificates it signed, written into `directory`."""
+    key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    openssl("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.pem", "-days", "1",
+            "-subj", "/CN=wasserwarp test CA", cwd=directory)
+    (directory / "server.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    (directory / "client.ext").write_text("extendedKeyUsage=clientAuth\n")
+    for name in ("server", "client"):
+        openssl("req", *key, "-keyout", f"{name}.key", "-out", f"{name}.csr",
+                "-subj", f"/CN={name}", cwd=directory)
+        openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+                "-CAcreateserial", "-days", "1", "-extfile", f"{name}.ext",
+                "-out", f"{name}.pem", cwd=directory)
+    return directory

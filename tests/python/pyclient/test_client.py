@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import wasserwarp
-from conftest import CHANNELS, lane_change, runs
+import harness
+from conftest import CHANNELS, binary, certificates, lane_change, runs
 from wasserwarp.runs import Run, chunk_message, role_value, upload_messages
 from wasserwarp.v1 import validation_pb2 as pb
 
@@ -169,6 +170,45 @@ def test_errors_keep_the_status_code_and_message(client: wasserwarp.Client):
         client.compute_twed(good[0], good[0], p=0.5)
     assert invalid.value.code == grpc.StatusCode.INVALID_ARGUMENT
     client.delete_session("errors")
+
+
+def test_the_token_goes_with_every_call(tmp_path):
+    tokens = tmp_path / "tokens"
+    tokens.write_text("bench:s3cret\n")
+    guarded = harness.Server(binary("WASSERWARP_SERVER"), str(tmp_path / "server.log"),
+                             flags=[f"--auth_tokens_file={tokens}"])
+    try:
+        with wasserwarp.Client(guarded.address) as anonymous:
+            with pytest.raises(wasserwarp.WasserwarpError) as refused:
+                anonymous.list_sessions()
+            assert refused.value.code == grpc.StatusCode.UNAUTHENTICATED
+        with wasserwarp.Client(guarded.address, token="s3cret") as client:
+            client.create_session("guarded")
+            client.upload("guarded", "reference", runs("ref", 2, 1.0, seed=50))
+            client.upload("guarded", "simulation", runs("sim", 2, 1.0, seed=60))
+            assert client.validate("guarded").distance > 0
+    finally:
+        guarded.stop_and_check()
+
+
+def test_mutual_tls(tmp_path):
+    pem = certificates(tmp_path)
+    secured = harness.Server(binary("WASSERWARP_SERVER"), str(tmp_path / "server.log"),
+                             flags=[f"--tls_cert={pem / 'server.pem'}",
+                                    f"--tls_key={pem / 'server.key'}",
+                                    f"--tls_client_ca={pem / 'ca.pem'}"])
+    root = (pem / "ca.pem").read_bytes()
+    try:
+        with wasserwarp.Client(secured.address, root_certificates=root,
+                               certificate_chain=(pem / "client.pem").read_bytes(),
+                               private_key=(pem / "client.key").read_bytes()) as client:
+            assert client.create_session("tls").session_id == "tls"
+        with wasserwarp.Client(secured.address, root_certificates=root, timeout=5) as stranger:
+            with pytest.raises(wasserwarp.WasserwarpError) as refused:
+                stranger.list_sessions()
+            assert refused.value.code == grpc.StatusCode.UNAVAILABLE
+    finally:
+        secured.stop_and_check()
 
 
 def test_mistakes_are_caught_before_sending(client: wasserwarp.Client):
