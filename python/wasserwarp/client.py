@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
+                    Union)
 
 import grpc
 
@@ -40,7 +41,7 @@ class Session:
 
     session_id: str
     default_parameters: pb.ValidationParameters
-    labels: dict
+    labels: Dict[str, str]
     idle_ttl: datetime.timedelta
     create_time: datetime.datetime
     expire_time: datetime.datetime
@@ -148,7 +149,7 @@ class Client:
     # --- sessions ---
 
     def create_session(self, session_id: Optional[str] = None, *,
-                       labels: Optional[dict] = None,
+                       labels: Optional[Dict[str, str]] = None,
                        idle_ttl: Optional[datetime.timedelta] = None,
                        **defaults: Any) -> Session:
         """Creates a session; the service picks an id when none is given. `defaults` are the

@@ -70,7 +70,9 @@ def test_validation_equals_the_cli_json_number_for_number(client, server, cli, b
 
 
 def test_result_is_typed(client, bench):
-    result = client.validate(bench, include_cost_matrix=True, **VERDICT)
+    result = client.validate(bench, include_cost_matrix=True, include_html_report=True,
+                             **VERDICT)
+    assert "<html" in result.html_report
     assert result.solver in ("assignment", "network_simplex")
     assert result.params.channels == tuple(CHANNELS)
     assert result.cost_matrix.shape == (3, 4)
