@@ -1,0 +1,17 @@
+"""Python client of the wasserwarp validation service, for test benches: sessions holding
+reference runs, uploads from numpy arrays or pandas DataFrames, validations with typed
+results whose to_dict() is the CLI's `validate --json` report.
+
+    with wasserwarp.Client("localhost:50051") as client:
+        client.create_session("rig7", scale="reference-std", deletion_penalty=0.3)
+        client.upload("rig7", "reference", [("ref1", times, values, ["yaw_rate"])])
+        result = client.validate("rig7", max_ratio=1.5)
+"""
+
+from .client import Client, Progress, RunInfo, Session, TwedResult
+from .errors import WasserwarpError
+from .report import ValidationResult, Verdict
+from .runs import Run
+
+__all__ = ["Client", "Progress", "Run", "RunInfo", "Session", "TwedResult", "ValidationResult",
+           "Verdict", "WasserwarpError"]

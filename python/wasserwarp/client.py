@@ -1,0 +1,260 @@
+"""The client of a wasserwarp-server: sessions, uploads, validations and single TWEDs."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
+                    Union)
+
+import grpc
+
+from .errors import WasserwarpError
+from .parameters import validate_request, validation_parameters
+from .report import ReportAssembler, ValidationResult
+from .runs import DEFAULT_CHUNK_BYTES, Run, RunLike, as_run, role_value, upload_messages
+from .v1 import validation_pb2 as pb
+from .v1 import validation_pb2_grpc as pb_grpc
+
+PHASES = {pb.PHASE_QUEUED: "queued", pb.PHASE_PREPARING: "preparing",
+          pb.PHASE_COST_MATRIX: "cost_matrix", pb.PHASE_TRANSPORT: "transport",
+          pb.PHASE_DIAGNOSTICS: "diagnostics", pb.PHASE_POOLED_COST_MATRIX: "pooled_cost_matrix",
+          pb.PHASE_RESAMPLING: "resampling"}
+ROLE_NAMES = {pb.ROLE_SIMULATION: "simulation", pb.ROLE_REFERENCE: "reference"}
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """A run as a session holds it."""
+
+    run_id: str
+    role: str  # "simulation" or "reference"
+    samples: int
+    channels: Tuple[str, ...]
+    weight: Optional[float]
+
+
+@dataclass(frozen=True)
+class Session:
+    """A session: its id, default parameters (the message as sent), labels, lifetime and runs.
+    `runs` is filled by get_session only; list_sessions gives the counts."""
+
+    session_id: str
+    default_parameters: pb.ValidationParameters
+    labels: Dict[str, str]
+    idle_ttl: datetime.timedelta
+    create_time: datetime.datetime
+    expire_time: datetime.datetime
+    runs: Tuple[RunInfo, ...]
+    simulation_run_count: int
+    reference_run_count: int
+    bytes_held: int
+
+    @property
+    def name(self) -> str:
+        """The resource name, `sessions/{session_id}`."""
+        return f"sessions/{self.session_id}"
+
+    @classmethod
+    def from_proto(cls, session: pb.Session) -> "Session":
+        runs = tuple(RunInfo(r.series_id, ROLE_NAMES.get(r.role, "unknown"), r.samples,
+                             tuple(r.channels), r.weight if r.HasField("weight") else None)
+                     for r in session.runs)
+        return cls(session.name.removeprefix("sessions/"), session.default_parameters,
+                   dict(session.labels), session.idle_ttl.ToTimedelta(),
+                   session.create_time.ToDatetime(datetime.timezone.utc),
+                   session.expire_time.ToDatetime(datetime.timezone.utc), runs,
+                   session.simulation_run_count, session.reference_run_count,
+                   session.bytes_held)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A progress event of a running validation."""
+
+    phase: str
+    pairs_done: int
+    pairs_total: int
+    cells_done: int
+    cells_total: int
+    elapsed: datetime.timedelta
+    resamples_done: int
+    resamples_total: int
+
+
+@dataclass(frozen=True)
+class TwedResult:
+    """The TWED between two runs and its edit path's diagnostics."""
+
+    twed: float
+    matches: int
+    a_deletions: int
+    b_deletions: int
+    mean_time_shift: float
+
+
+SessionRef = Union[Session, str]
+
+
+def session_name(session: SessionRef) -> str:
+    """The resource name of a session given as a Session or by its id."""
+    return session.name if isinstance(session, Session) else f"sessions/{session}"
+
+
+class Client:
+    """A connection to a wasserwarp-server at `target` ("host:port").
+
+    TLS when root_certificates (PEM bytes) is given, mutual TLS with certificate_chain and
+    private_key as well; `token` is sent as `authorization: Bearer` with every call. Each
+    call ends with DEADLINE_EXCEEDED after `timeout` seconds (None: no deadline). Every
+    failed call raises WasserwarpError with the gRPC status code and message.
+    Use it as a context manager, or call close().
+    """
+
+    def __init__(self, target: str, token: Optional[str] = None,
+                 root_certificates: Optional[bytes] = None,
+                 certificate_chain: Optional[bytes] = None,
+                 private_key: Optional[bytes] = None,
+                 timeout: Optional[float] = 600.0) -> None:
+        if root_certificates is not None or certificate_chain is not None:
+            credentials = grpc.ssl_channel_credentials(root_certificates, private_key,
+                                                       certificate_chain)
+            self._channel = grpc.secure_channel(target, credentials)
+        else:
+            self._channel = grpc.insecure_channel(target)
+        self._stub = pb_grpc.ValidationServiceStub(self._channel)
+        # UploadSeries with the messages encoded by runs.upload_messages (no serializer).
+        self._upload = self._channel.stream_unary(
+            "/wasserwarp.v1.ValidationService/UploadSeries",
+            response_deserializer=pb.UploadSeriesResponse.FromString)
+        self._metadata = (("authorization", f"Bearer {token}"),) if token else ()
+        self.timeout = timeout
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Closes the channel; calls in flight are cancelled."""
+        self._channel.close()
+
+    def _call(self, method: Callable[..., Any], request: Any) -> Any:
+        try:
+            return method(request, timeout=self.timeout, metadata=self._metadata)
+        except grpc.RpcError as error:
+            raise WasserwarpError.from_rpc_error(error) from None
+
+    # --- sessions ---
+
+    def create_session(self, session_id: Optional[str] = None, *,
+                       labels: Optional[Dict[str, str]] = None,
+                       idle_ttl: Optional[datetime.timedelta] = None,
+                       **defaults: Any) -> Session:
+        """Creates a session; the service picks an id when none is given. `defaults` are the
+        session's validation parameters (nu, deletion_penalty, p, time_window, order, align,
+        scale, channels, resample_rate, resampling)."""
+        session = pb.Session(default_parameters=validation_parameters(defaults),
+                             labels=labels or {})
+        if idle_ttl is not None:
+            session.idle_ttl.FromTimedelta(idle_ttl)
+        request = pb.CreateSessionRequest(session_id=session_id or "", session=session)
+        return Session.from_proto(self._call(self._stub.CreateSession, request).session)
+
+    def get_session(self, session: SessionRef) -> Session:
+        """The session with the runs it holds."""
+        request = pb.GetSessionRequest(name=session_name(session))
+        return Session.from_proto(self._call(self._stub.GetSession, request).session)
+
+    def list_sessions(self, page_size: int = 1000) -> List[Session]:
+        """Every session this caller may see, in the order of their ids."""
+        sessions: List[Session] = []
+        token = ""
+        while True:
+            response = self._call(self._stub.ListSessions,
+                                  pb.ListSessionsRequest(page_size=page_size, page_token=token))
+            sessions.extend(Session.from_proto(s) for s in response.sessions)
+            token = response.next_page_token
+            if not token:
+                return sessions
+
+    def delete_session(self, session: SessionRef) -> None:
+        """Deletes the session and every run in it."""
+        self._call(self._stub.DeleteSession, pb.DeleteSessionRequest(name=session_name(session)))
+
+    # --- runs ---
+
+    def upload(self, session: SessionRef, role: str, runs: Iterable[Union[Run, RunLike]],
+               weights: Optional[Sequence[float]] = None,
+               chunk_bytes: int = DEFAULT_CHUNK_BYTES) -> List[RunInfo]:
+        """Sends runs into the session as `role` ("simulation" or "reference") in one stream,
+        chunked to at most `chunk_bytes` of samples per message. A run is (run_id, times,
+        values, channels) with values samples x channels, or (run_id, DataFrame) with a
+        "time" column or index. Returns the runs committed. Each run commits on its own: when
+        one is refused, those before it stay."""
+        # Every run checked before anything is sent, as the CLI's upload does.
+        prepared = [as_run(run) for run in runs]
+        if weights is not None and len(weights) != len(prepared):
+            raise ValueError(f"{len(weights)} weights for {len(prepared)} runs")
+        messages = upload_messages(session_name(session), role_value(role), prepared,
+                                   chunk_bytes, weights)
+        response = self._call(self._upload, messages)
+        return [RunInfo(r.series_id, ROLE_NAMES.get(r.role, "unknown"), r.samples,
+                        tuple(r.channels), r.weight if r.HasField("weight") else None)
+                for r in response.committed_runs]
+
+    # --- validation ---
+
+    def validate(self, session: SessionRef, progress: Optional[Callable[[Progress], None]] = None,
+                 **overrides: Any) -> ValidationResult:
+        """Validates what the session holds. `overrides` replace the session's defaults for
+        this call (the names of create_session); a verdict is computed when any of
+        permutations, seed, max_distance, max_ratio, alpha, subtract_sampling_floor,
+        ratio_rule ("interval"/"median") or ratio_confidence is given; also quantities
+        (["channel:quantity", ...]), include_cost_matrix, include_pooled_cost_matrix and
+        include_html_report. `progress` is called with each Progress event."""
+        request = validate_request(session_name(session), overrides)
+        try:
+            return assemble(self._stub.Validate(request, timeout=self.timeout,
+                                                metadata=self._metadata), progress)
+        except grpc.RpcError as error:
+            raise WasserwarpError.from_rpc_error(error) from None
+
+    def compute_twed(self, a: Union[Run, RunLike], b: Union[Run, RunLike],
+                     **params: Any) -> TwedResult:
+        """The TWED between two runs sent inline (the forms upload() takes); `params` are nu,
+        deletion_penalty, p, time_window, align, channels and resample_rate."""
+        request = pb.ComputeTwedRequest(a=inline(as_run(a)), b=inline(as_run(b)),
+                                        parameters=validation_parameters(params))
+        r = self._call(self._stub.ComputeTwed, request)
+        return TwedResult(r.twed, r.matches, r.a_deletions, r.b_deletions, r.mean_time_shift)
+
+
+def inline(run: Run) -> pb.InlineSeries:
+    """A run as ComputeTwed carries it."""
+    return pb.InlineSeries(series_id=run.run_id, channels=run.channels,
+                           times=run.times.tolist(), values=run.values.ravel().tolist())
+
+
+def assemble(events: Iterator[pb.ValidateResponse],
+             progress: Optional[Callable[[Progress], None]]) -> ValidationResult:
+    """The result of a Validate stream: progress events handed on, then the report and the
+    chunks that complete it."""
+    assembler: Optional[ReportAssembler] = None
+    for event in events:
+        kind = event.WhichOneof("event")
+        if kind == "progress" and progress is not None:
+            p = event.progress
+            progress(Progress(PHASES.get(p.phase, "unknown"), p.pairs_done, p.pairs_total,
+                              p.cells_done, p.cells_total, p.elapsed.ToTimedelta(),
+                              p.resamples_done, p.resamples_total))
+        elif kind == "report":
+            assembler = ReportAssembler(event.report)
+        elif kind == "chunk":
+            if assembler is None:
+                raise ValueError("a report chunk before the report")
+            assembler.add(event.chunk)
+    if assembler is None:
+        raise ValueError("the Validate stream ended without a report")
+    return assembler.result()

@@ -1,0 +1,87 @@
+"""Keyword arguments of the client, as the service's parameter messages.
+
+Names and values follow the CLI where the wire differs: `align` "none"/"start", `scale`
+"none"/"reference-std", `resampling` "auto"/"none", `ratio_rule` "interval"/"median";
+`deletion_penalty` is TWED's lambda (the CLI's --lambda).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .v1 import validation_pb2 as pb
+
+ALIGNMENTS = {"none": pb.ALIGNMENT_NONE, "start": pb.ALIGNMENT_START}
+SCALINGS = {"none": pb.SCALING_NONE, "reference-std": pb.SCALING_REFERENCE_STD}
+RESAMPLINGS = {"auto": pb.RESAMPLING_AUTO, "none": pb.RESAMPLING_NONE}
+RATIO_RULES = {"interval": pb.RATIO_RULE_INTERVAL, "median": pb.RATIO_RULE_MEDIAN}
+
+# ValidationParameters: plain scalar fields, enums by name, and the channel list.
+NUMBER_PARAMETERS = ("nu", "deletion_penalty", "p", "time_window", "order", "resample_rate")
+ENUM_PARAMETERS = {"align": ALIGNMENTS, "scale": SCALINGS, "resampling": RESAMPLINGS}
+# VerdictParameters: asking for any of them asks for a verdict.
+VERDICT_PARAMETERS = ("permutations", "seed", "max_distance", "max_ratio", "alpha",
+                      "subtract_sampling_floor", "ratio_confidence", "ratio_rule")
+# ValidateRequest's own fields.
+REQUEST_OPTIONS = ("include_cost_matrix", "include_pooled_cost_matrix", "include_html_report",
+                   "quantities")
+
+
+def enum_value(field: str, names: Mapping[str, int], value: str) -> int:
+    """The wire value of an enum given by name; ValueError naming the field otherwise."""
+    try:
+        return names[value]
+    except KeyError:
+        raise ValueError(f"{field} must be one of {', '.join(names)}, got {value!r}") from None
+
+
+def validation_parameters(options: Mapping[str, Any]) -> pb.ValidationParameters:
+    """ValidationParameters from nu, deletion_penalty, p, time_window, order, resample_rate,
+    align, scale, resampling and channels; TypeError for any other name."""
+    message = pb.ValidationParameters()
+    for name, value in options.items():
+        if name in NUMBER_PARAMETERS:
+            setattr(message, name, float(value))
+        elif name in ENUM_PARAMETERS:
+            setattr(message, name, enum_value(name, ENUM_PARAMETERS[name], value))
+        elif name == "channels":
+            message.channels.extend(value)
+        else:
+            raise TypeError(f"unknown validation parameter {name!r}")
+    return message
+
+
+def validate_request(session_name: str, options: Mapping[str, Any]) -> pb.ValidateRequest:
+    """A ValidateRequest from validate()'s keyword arguments: parameters overriding the
+    session's defaults, verdict options, quantities ("channel:quantity") and include_*."""
+    parameters = {}
+    verdict = {}
+    request = pb.ValidateRequest(session=session_name)
+    for name, value in options.items():
+        if name in VERDICT_PARAMETERS:
+            verdict[name] = value
+        elif name == "quantities":
+            request.quantities.extend(value)
+        elif name in REQUEST_OPTIONS:
+            setattr(request, name, bool(value))
+        else:
+            parameters[name] = value
+    request.parameters.CopyFrom(validation_parameters(parameters))
+    if verdict:
+        request.verdict.CopyFrom(verdict_parameters(verdict))
+    return request
+
+
+def verdict_parameters(options: Mapping[str, Any]) -> pb.VerdictParameters:
+    """VerdictParameters from the names in VERDICT_PARAMETERS."""
+    message = pb.VerdictParameters()
+    for name, value in options.items():
+        if name == "ratio_rule":
+            message.ratio_rule = enum_value(name, RATIO_RULES, value)
+        elif name in ("permutations", "seed"):
+            setattr(message, name, int(value))
+        elif name == "subtract_sampling_floor":
+            message.subtract_sampling_floor = bool(value)
+        else:
+            setattr(message, name, float(value))
+    return message

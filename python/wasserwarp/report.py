@@ -1,0 +1,374 @@
+"""The result of a validation, typed: what the service's report holds, with vectors and
+matrices as numpy arrays, and to_dict() giving exactly the CLI's `validate --json` report."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from .v1 import validation_pb2 as pb
+
+SOLVERS = {pb.SOLVER_ASSIGNMENT: "assignment", pb.SOLVER_NETWORK_SIMPLEX: "network_simplex"}
+ALIGN_NAMES = {pb.ALIGNMENT_NONE: "none", pb.ALIGNMENT_START: "start"}
+SCALE_NAMES = {pb.SCALING_NONE: "none", pb.SCALING_REFERENCE_STD: "reference-std"}
+RESAMPLING_NAMES = {pb.RESAMPLING_AUTO: "auto", pb.RESAMPLING_NONE: "none"}
+METRICS = ("rmse", "theil_u", "q3", "sprague_geers_m", "sprague_geers_p", "sprague_geers_c",
+           "lag")
+
+
+def optional(message: Any, field: str) -> Optional[float]:
+    """An optional proto field's value, None when unset."""
+    return getattr(message, field) if message.HasField(field) else None
+
+
+def finite(value: Optional[float]) -> Optional[float]:
+    """The value, or None where JSON cannot hold it (NaN, infinity), as the CLI writes it."""
+    return value if value is not None and math.isfinite(value) else None
+
+
+def array(values: Any) -> np.ndarray:
+    """A repeated double field as a float64 array."""
+    return np.array(values, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """The resolved parameters the report was computed with."""
+
+    nu: float
+    deletion_penalty: float
+    p: float
+    time_window: Optional[float]
+    align: str
+    scale: str
+    channels: Tuple[str, ...]
+    resample_rate: Optional[float]
+    resampling: Optional[str]  # None when resample_rate is set
+
+    @classmethod
+    def from_proto(cls, params: pb.ReportParameters) -> "Parameters":
+        rate = optional(params, "resample_rate")
+        return cls(params.nu, params.deletion_penalty, params.p, optional(params, "time_window"),
+                   ALIGN_NAMES.get(params.align, "unknown"),
+                   SCALE_NAMES.get(params.scale, "unknown"), tuple(params.channels), rate,
+                   None if rate is not None else RESAMPLING_NAMES.get(params.resampling, "unknown"))
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"nu": self.nu, "lambda": self.deletion_penalty, "p": self.p,
+                "time_window": self.time_window, "align": self.align, "scale": self.scale,
+                "channels": list(self.channels), "resample_rate": self.resample_rate,
+                "resampling": self.resampling}
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """A run of the report: its id, sample count and normalised weight."""
+
+    id: str
+    samples: int
+    weight: float
+
+
+@dataclass(frozen=True)
+class PlanEntry:
+    """A non-zero entry of the transport plan: indices into simulation and reference."""
+
+    sim: int
+    ref: int
+    mass: float
+    cost: float  # the pair's TWED
+
+
+@dataclass(frozen=True)
+class PairDiagnostics:
+    """The edit path of one plan entry's pair."""
+
+    sim: int
+    ref: int
+    twed: float
+    matches: int
+    sim_deletions: int
+    ref_deletions: int
+    mean_time_shift: float
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The optimality certificate: duals u (simulation) and v (reference)."""
+
+    max_dual_violation: float
+    primal_dual_gap: float
+    primal: float
+    dual: float
+    u: np.ndarray
+    v: np.ndarray
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"max_dual_violation": self.max_dual_violation,
+                "primal_dual_gap": self.primal_dual_gap, "primal": self.primal,
+                "dual": self.dual, "u": self.u.tolist(), "v": self.v.tolist()}
+
+
+@dataclass(frozen=True)
+class ChannelMetrics:
+    """Rigid metrics of one channel; None where a metric is undefined for the data."""
+
+    samples: int
+    rmse: Optional[float]
+    theil_u: Optional[float]
+    q3: Optional[float]
+    sprague_geers_m: Optional[float]
+    sprague_geers_p: Optional[float]
+    sprague_geers_c: Optional[float]
+    lag: Optional[float]
+
+    @classmethod
+    def from_proto(cls, metrics: pb.ChannelMetrics) -> "ChannelMetrics":
+        return cls(metrics.samples, *(optional(metrics, name) for name in METRICS))
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"samples": self.samples,
+                **{name: finite(getattr(self, name)) for name in METRICS}}
+
+
+@dataclass(frozen=True)
+class PairMetrics:
+    """The metrics of one channel of one plan entry's pair."""
+
+    sim: int
+    ref: int
+    channel: str
+    metrics: ChannelMetrics
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """The area validation metric of one quantity of interest."""
+
+    channel: str
+    quantity: str
+    avm: float
+    sim_values: np.ndarray
+    ref_values: np.ndarray
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A decision rule of the verdict and whether it held."""
+
+    name: str
+    basis: str
+    value: float
+    threshold: float
+    passed: bool
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """W between same-size groups over random splits, and the ratio with its interval."""
+
+    subset_size: int
+    ref_ref_median: float
+    ref_ref_p05: float
+    ref_ref_p95: float
+    sim_ref_median: float
+    sim_ref_p05: float
+    sim_ref_p95: float
+    ratio: float
+    ratio_interval: Tuple[float, float]
+    ratio_confidence: float
+
+    @classmethod
+    def from_proto(cls, b: pb.Baseline) -> "Baseline":
+        return cls(b.subset_size, b.ref_ref_median, b.ref_ref_p05, b.ref_ref_p95,
+                   b.sim_ref_median, b.sim_ref_p05, b.sim_ref_p95, b.ratio,
+                   (b.ratio_interval_lo, b.ratio_interval_hi), b.ratio_confidence)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"ref_ref_median": self.ref_ref_median, "ref_ref_p05": self.ref_ref_p05,
+                "ref_ref_p95": self.ref_ref_p95, "sim_ref_median": self.sim_ref_median,
+                "sim_ref_p05": self.sim_ref_p05, "sim_ref_p95": self.sim_ref_p95,
+                "ratio": finite(self.ratio),
+                "ratio_interval": [finite(end) for end in self.ratio_interval],
+                "ratio_confidence": self.ratio_confidence, "subset_size": self.subset_size}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The permutation test, the reference baseline and the decision rules."""
+
+    passed: Optional[bool]  # None when no decision rule was given
+    rules: Tuple[Rule, ...]
+    p_value: float
+    permutations: int
+    baseline: Optional[Baseline]  # None with fewer than 2 reference runs
+    statistic: float
+    seed: int
+    sampling_floor_subtracted: bool
+    resample_rate: Optional[float]
+    same_grid_as_distance: bool
+    warnings: Tuple[str, ...]
+
+    @classmethod
+    def from_proto(cls, v: pb.Verdict) -> "Verdict":
+        rules = tuple(Rule(r.name, r.basis, r.value, r.threshold, r.passed) for r in v.rules)
+        return cls(optional(v, "passed"), rules, v.p_value, v.permutations,
+                   Baseline.from_proto(v.baseline) if v.HasField("baseline") else None,
+                   v.statistic, v.seed, v.sampling_floor_subtracted,
+                   optional(v, "resample_rate"), v.same_grid_as_distance, tuple(v.warnings))
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"pass": self.passed,
+                "rules": [{"name": r.name, "basis": r.basis, "value": finite(r.value),
+                           "threshold": r.threshold, "pass": r.passed} for r in self.rules],
+                "p_value": self.p_value, "permutations": self.permutations,
+                "baseline": self.baseline.to_dict() if self.baseline else None,
+                "statistic": self.statistic, "seed": self.seed,
+                "sampling_floor_subtracted": self.sampling_floor_subtracted,
+                "resample_rate": self.resample_rate,
+                "same_grid_as_distance": self.same_grid_as_distance,
+                "warnings": list(self.warnings)}
+
+
+@dataclass(frozen=True)
+class ValidationResult:
+    """What validate() returns: W_q between the simulated and the reference runs, the plan
+    that attains it, the contributions of each run, diagnostics, metrics and the verdict."""
+
+    distance: float
+    order: float
+    solver: str  # "assignment" or "network_simplex"
+    params: Parameters
+    simulation: Tuple[RunSummary, ...]
+    reference: Tuple[RunSummary, ...]
+    plan: Tuple[PlanEntry, ...]
+    sim_contributions: np.ndarray
+    ref_contributions: np.ndarray
+    pairs: Tuple[PairDiagnostics, ...]
+    certificate: Certificate
+    weight_rounding_bound: float
+    dp_cells: int
+    seconds: float
+    verdict: Optional[Verdict]
+    pair_metrics: Tuple[PairMetrics, ...]
+    pair_metrics_average: Tuple[ChannelMetrics, ...]  # one per params.channels entry
+    quantities: Tuple[Quantity, ...]
+    cost_matrix: Optional[np.ndarray]  # sim x ref TWEDs, when asked for
+    pooled_cost_matrix: Optional[np.ndarray]  # (n+m) x (n+m), when asked for with a verdict
+    html_report: Optional[str]  # when asked for
+
+    @property
+    def plan_matrix(self) -> np.ndarray:
+        """The transport plan as a dense simulation x reference matrix of masses."""
+        matrix = np.zeros((len(self.simulation), len(self.reference)))
+        for entry in self.plan:
+            matrix[entry.sim, entry.ref] = entry.mass
+        return matrix
+
+    @classmethod
+    def from_proto(cls, report: pb.ValidationReport,
+                   matrices: Dict[str, np.ndarray], html: Optional[str]) -> "ValidationResult":
+        """The result from the report and the parts its chunks carried (assembled by
+        ReportAssembler)."""
+        params = Parameters.from_proto(report.parameters)
+        c = report.certificate
+        return cls(
+            distance=report.distance, order=report.order,
+            solver=SOLVERS.get(report.solver, "unknown"), params=params,
+            simulation=tuple(RunSummary(r.id, r.samples, r.weight) for r in report.simulation),
+            reference=tuple(RunSummary(r.id, r.samples, r.weight) for r in report.reference),
+            plan=tuple(PlanEntry(e.sim, e.ref, e.mass, e.cost) for e in report.plan),
+            sim_contributions=array(report.sim_contributions),
+            ref_contributions=array(report.ref_contributions),
+            pairs=tuple(PairDiagnostics(d.sim, d.ref, d.twed, d.matches, d.sim_deletions,
+                                        d.ref_deletions, d.mean_time_shift)
+                        for d in report.pairs),
+            certificate=Certificate(c.max_dual_violation, c.primal_dual_gap, c.primal, c.dual,
+                                    array(c.u), array(c.v)),
+            weight_rounding_bound=report.weight_rounding_bound, dp_cells=report.dp_cells,
+            seconds=report.seconds,
+            verdict=Verdict.from_proto(report.verdict) if report.HasField("verdict") else None,
+            pair_metrics=tuple(PairMetrics(m.sim, m.ref, params.channels[m.channel],
+                                           ChannelMetrics.from_proto(m.metrics))
+                               for m in report.pair_metrics),
+            pair_metrics_average=tuple(ChannelMetrics.from_proto(m)
+                                       for m in report.pair_metrics_average),
+            quantities=tuple(Quantity(q.channel, q.quantity, q.avm, array(q.sim_values),
+                                      array(q.ref_values)) for q in report.quantities),
+            cost_matrix=matrices.get("cost_matrix"),
+            pooled_cost_matrix=matrices.get("pooled_cost_matrix"), html_report=html)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The report with the keys and values of the CLI's `validate --json`."""
+        result: Dict[str, Any] = {
+            "distance": self.distance, "order": self.order, "solver": self.solver,
+            "params": self.params.to_dict(),
+            "simulation": [vars(run) for run in self.simulation],
+            "reference": [vars(run) for run in self.reference],
+            "plan": [vars(entry) for entry in self.plan],
+            "sim_contributions": self.sim_contributions.tolist(),
+            "ref_contributions": self.ref_contributions.tolist(),
+            "pairs": [vars(pair) for pair in self.pairs],
+            "certificate": self.certificate.to_dict(),
+            "weight_rounding_bound": self.weight_rounding_bound,
+            "dp_cells": self.dp_cells, "seconds": self.seconds,
+            "verdict": self.verdict.to_dict() if self.verdict else None,
+            "pair_metrics": [{"sim": m.sim, "ref": m.ref, "channel": m.channel,
+                              **m.metrics.to_dict()} for m in self.pair_metrics],
+            "pair_metrics_average": [{"channel": channel, **metrics.to_dict()}
+                                     for channel, metrics in zip(self.params.channels,
+                                                                 self.pair_metrics_average)],
+            "qoi": [{"channel": q.channel, "quantity": q.quantity, "avm": q.avm,
+                     "sim_values": q.sim_values.tolist(), "ref_values": q.ref_values.tolist()}
+                    for q in self.quantities],
+        }
+        for name in ("cost_matrix", "pooled_cost_matrix"):
+            matrix = getattr(self, name)
+            if matrix is not None:
+                result[name] = matrix.tolist()
+        return result
+
+
+class ReportAssembler:
+    """Puts a Validate stream's report back together from the chunks that follow it, checking
+    what the contract promises: each part's pieces in order, together the announced size."""
+
+    def __init__(self, report: pb.ValidationReport) -> None:
+        self.report = report
+        self.announced: Dict[str, Tuple[int, int]] = {
+            name: (getattr(report, name).rows, getattr(report, name).cols)
+            for name in ("cost_matrix", "pooled_cost_matrix") if report.HasField(name)}
+        self.values: Dict[str, List[float]] = {name: [] for name in self.announced}
+        self.page: List[str] = []
+
+    def add(self, chunk: pb.ReportChunk) -> None:
+        """One ReportChunk event; ValueError when it does not continue its part."""
+        part = chunk.WhichOneof("part")
+        if part == "html_report":
+            self.page.append(chunk.html_report)
+            return
+        if part not in self.values:
+            raise ValueError(f"report chunk of an unannounced part {part!r}")
+        piece = getattr(chunk, part)
+        if piece.offset != len(self.values[part]):
+            raise ValueError(f"{part} chunk at offset {piece.offset}, "
+                             f"expected {len(self.values[part])}")
+        self.values[part].extend(piece.values)
+
+    def result(self) -> ValidationResult:
+        """The typed result; ValueError when a part is incomplete."""
+        matrices = {}
+        for name, (rows, cols) in self.announced.items():
+            values = self.values[name]
+            if len(values) != rows * cols:
+                raise ValueError(f"{name}: {len(values)} values for {rows} x {cols}")
+            matrices[name] = array(values).reshape(rows, cols)
+        html = None
+        if self.report.html_report_bytes > 0:
+            html = "".join(self.page)
+            if len(html.encode("utf-8")) != self.report.html_report_bytes:
+                raise ValueError("the HTML report does not have the announced size")
+        return ValidationResult.from_proto(self.report, matrices, html)

@@ -1,0 +1,127 @@
+"""Runs as the client takes them (numpy arrays or pandas DataFrames) and as they travel in an
+UploadSeries stream: a header, chunks of samples under the message limit, an end mark."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .v1 import validation_pb2 as pb
+
+# 1 MiB of samples per chunk, as the C++ client sends: far below the 4 MiB any gRPC peer
+# accepts, and large enough that the cost per message does not matter.
+DEFAULT_CHUNK_BYTES = 1 << 20
+ROLES = {"simulation": pb.ROLE_SIMULATION, "reference": pb.ROLE_REFERENCE}
+
+# (run_id, times, values, channels) or (run_id, DataFrame).
+RunLike = Union[Tuple[str, Any, Any, Sequence[str]], Tuple[str, Any]]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run ready to send: times (n,), values (n, channels) sample-major, channel names."""
+
+    run_id: str
+    times: np.ndarray
+    values: np.ndarray
+    channels: Tuple[str, ...]
+
+    @classmethod
+    def of(cls, run_id: str, times: Any, values: Any, channels: Sequence[str]) -> "Run":
+        """A run from array-likes; a 1-D values array is one channel. ValueError when the
+        shapes do not fit together."""
+        times = np.ascontiguousarray(times, dtype=np.float64)
+        values = np.asarray(values, dtype=np.float64)
+        if values.ndim == 1:
+            values = values.reshape(-1, 1)
+        values = np.ascontiguousarray(values)
+        channels = tuple(str(channel) for channel in channels)
+        if times.ndim != 1 or values.ndim != 2:
+            raise ValueError(f"run {run_id!r}: times must be 1-D and values samples x channels")
+        if values.shape != (times.size, len(channels)):
+            raise ValueError(f"run {run_id!r}: values are {values.shape[0]} x {values.shape[1]}, "
+                             f"expected {times.size} samples x {len(channels)} channels")
+        return cls(str(run_id), times, values, channels)
+
+    @classmethod
+    def from_frame(cls, run_id: str, frame: Any, time_column: str = "time") -> "Run":
+        """A run from a pandas DataFrame: times from `time_column` when it has one, else from
+        the index (a timedelta index in seconds); every other column is a channel."""
+        if time_column in frame.columns:
+            times = frame[time_column].to_numpy(dtype=np.float64)
+            frame = frame.drop(columns=[time_column])
+        elif hasattr(frame.index, "total_seconds"):
+            times = frame.index.total_seconds().to_numpy(dtype=np.float64)
+        else:
+            times = frame.index.to_numpy(dtype=np.float64)
+        return cls.of(run_id, times, frame.to_numpy(dtype=np.float64), list(frame.columns))
+
+
+def as_run(run: Union[Run, RunLike]) -> Run:
+    """A Run from any of the forms upload() accepts."""
+    if isinstance(run, Run):
+        return run
+    if len(run) == 2:
+        return Run.from_frame(*run)
+    if len(run) == 4:
+        return Run.of(*run)
+    raise ValueError("a run is (run_id, times, values, channels) or (run_id, DataFrame)")
+
+
+def role_value(role: str) -> int:
+    """The wire value of "simulation" or "reference"."""
+    try:
+        return ROLES[role]
+    except KeyError:
+        raise ValueError(f"role must be 'simulation' or 'reference', got {role!r}") from None
+
+
+def varint(value: int) -> bytes:
+    """A non-negative integer in protobuf's base-128 varint encoding."""
+    out = bytearray()
+    while value > 0x7F:
+        out.append(0x80 | (value & 0x7F))
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def length_delimited(field: int, payload: bytes) -> bytes:
+    """A length-delimited field (wire type 2): tag, length, payload."""
+    return varint(field << 3 | 2) + varint(len(payload)) + payload
+
+
+def chunk_message(times: np.ndarray, values: np.ndarray) -> bytes:
+    """The encoded UploadSeriesRequest{chunk: SeriesChunk{times, values}}.
+
+    A SeriesChunk is two packed repeated doubles, whose encoding is their little-endian bytes
+    behind a tag and a length; numpy writes those bytes directly, about ten times faster than
+    filling the repeated fields through the protobuf runtime, which made the upload
+    Python-bound. The bytes are exactly what SerializeToString gives (the tests check it).
+    """
+    chunk = (length_delimited(1, times.astype("<f8", copy=False).tobytes())
+             + length_delimited(2, values.astype("<f8", copy=False).tobytes()))
+    return length_delimited(3, chunk)
+
+
+def upload_messages(session_name: str, wire_role: int, runs: Sequence[Run],
+                    chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+                    weights: Optional[Sequence[float]] = None) -> Iterator[bytes]:
+    """The encoded stream of one upload: for each run a header, chunks of at most
+    `chunk_bytes` of times and values (at least one sample each), and an end mark with the
+    sample count."""
+    for index, run in enumerate(runs):
+        header = pb.SeriesHeader(role=wire_role, series_id=run.run_id, channels=run.channels)
+        if weights is not None:
+            header.weight = float(weights[index])
+        yield pb.UploadSeriesRequest(session=session_name if index == 0 else "",
+                                     header=header).SerializeToString()
+        samples = run.times.size
+        per_chunk = max(1, chunk_bytes // (8 * (1 + len(run.channels))))
+        for start in range(0, samples, per_chunk):
+            stop = min(samples, start + per_chunk)
+            yield chunk_message(run.times[start:stop], run.values[start:stop].ravel())
+        end = pb.UploadSeriesRequest(end=pb.SeriesEnd(expected_samples=samples))
+        yield end.SerializeToString()
