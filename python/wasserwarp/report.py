@@ -324,6 +324,8 @@ class ValidationResult:
             "qoi": [{"channel": q.channel, "quantity": q.quantity, "avm": q.avm,
                      "sim_values": q.sim_values.tolist(), "ref_values": q.ref_values.tolist()}
                     for q in self.quantities],
+            # Notes of the CLI's file readers; runs sent as arrays have none.
+            "input_notes": [],
         }
         for name in ("cost_matrix", "pooled_cost_matrix"):
             matrix = getattr(self, name)
