@@ -15,46 +15,18 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
-#include "common/absl_view.h"
+#include "common/named_values.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp {
 namespace {
 
-template <typename Enum>
-struct NamedValue {
-  Enum value;
-  std::string_view name;
-};
-
 constexpr NamedValue<Align> kAlignNames[] = {{Align::kNone, "none"}, {Align::kStart, "start"}};
 constexpr NamedValue<Scale> kScaleNames[] = {{Scale::kNone, "none"},
                                              {Scale::kReferenceStd, "reference-std"}};
 constexpr NamedValue<Resampling> kResamplingNames[] = {{Resampling::kAuto, "auto"},
                                                        {Resampling::kNone, "none"}};
-
-template <typename Enum, size_t N>
-std::string_view NameOf(const NamedValue<Enum> (&names)[N], Enum value) {
-  for (const NamedValue<Enum>& named : names) {
-    if (named.value == value) return named.name;
-  }
-  // Only an integer cast into the enum gets here.
-  return "unknown";
-}
-
-template <typename Enum, size_t N>
-absl::StatusOr<Enum> Parse(const NamedValue<Enum> (&names)[N], absl::string_view what,
-                           std::string_view name) {
-  for (const NamedValue<Enum>& named : names) {
-    if (named.name == name) return named.value;
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown ", what, " \"", AbslView(name), "\"; accepted: ",
-                   absl::StrJoin(names, ", ", [](std::string* out, const NamedValue<Enum>& named) {
-                     absl::StrAppend(out, AbslView(named.name));
-                   })));
-}
 
 absl::Status WithContext(const absl::Status& status, absl::string_view context) {
   return absl::Status(status.code(), absl::StrCat(context, ": ", status.message()));
@@ -208,15 +180,15 @@ std::string_view ResamplingName(Resampling resampling) {
 }
 
 absl::StatusOr<Align> ParseAlign(std::string_view name) {
-  return Parse(kAlignNames, "alignment", name);
+  return ParseNamed(kAlignNames, "alignment", name);
 }
 
 absl::StatusOr<Scale> ParseScale(std::string_view name) {
-  return Parse(kScaleNames, "scaling", name);
+  return ParseNamed(kScaleNames, "scaling", name);
 }
 
 absl::StatusOr<Resampling> ParseResampling(std::string_view name) {
-  return Parse(kResamplingNames, "resampling", name);
+  return ParseNamed(kResamplingNames, "resampling", name);
 }
 
 absl::Status ValidateResampleRate(const std::optional<double>& rate) {

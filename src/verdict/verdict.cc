@@ -16,7 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
-#include "common/absl_view.h"
+#include "common/named_values.h"
 #include "verdict/ratio_interval.h"
 #include "verdict/resampling.h"
 #include "verdict/resampling_rng.h"
@@ -31,19 +31,8 @@ namespace {
 
 constexpr int kMaxPermutations = 1'000'000;
 
-struct NamedRatioRule {
-  RatioRule rule;
-  const char* name;
-};
-constexpr NamedRatioRule kRatioRuleNames[] = {{RatioRule::kUpperBound, "interval"},
-                                              {RatioRule::kMedian, "median"}};
-
-const char* NameOf(RatioRule rule) {
-  for (const NamedRatioRule& named : kRatioRuleNames) {
-    if (named.rule == rule) return named.name;
-  }
-  return nullptr;
-}
+constexpr NamedValue<RatioRule> kRatioRuleNames[] = {{RatioRule::kUpperBound, "interval"},
+                                                     {RatioRule::kMedian, "median"}};
 
 // Each resample's generator is seeded from (seed, k, stream): the test and
 // the baseline draw independent numbers from one user seed.
@@ -237,25 +226,17 @@ absl::Status ValidateVerdictOptions(const VerdictOptions& options) {
         "ratio_confidence",
         absl::StrCat("must be between 0 and 1 (exclusive), got ", options.ratio_confidence));
   }
-  if (NameOf(options.ratio_rule) == nullptr) {
+  if (!IsNamed(kRatioRuleNames, options.ratio_rule)) {
     return InvalidFieldError("ratio_rule",
                              absl::StrCat("unknown value ", static_cast<int>(options.ratio_rule)));
   }
   return absl::OkStatus();
 }
 
-std::string_view RatioRuleName(RatioRule rule) {
-  const char* name = NameOf(rule);
-  return name != nullptr ? name : "unknown";
-}
+std::string_view RatioRuleName(RatioRule rule) { return NameOf(kRatioRuleNames, rule); }
 
 absl::StatusOr<RatioRule> ParseRatioRule(std::string_view name) {
-  for (const NamedRatioRule& named : kRatioRuleNames) {
-    if (named.name == name) return named.rule;
-  }
-  return absl::InvalidArgumentError(absl::StrCat("unknown rule \"", AbslView(name),
-                                                 "\"; accepted: ", kRatioRuleNames[0].name, ", ",
-                                                 kRatioRuleNames[1].name));
+  return ParseNamed(kRatioRuleNames, "rule", name);
 }
 
 absl::StatusOr<Verdict> DecideVerdict(const CostMatrix& pooled, size_t simulation_runs,
