@@ -21,6 +21,16 @@ std::string ThreadsName(int threads) {
 
 }  // namespace
 
+absl::Status QueueFullError(int64_t running, int64_t waiting, const JobLimits& limits) {
+  return wire::WithRetryDelay(
+      WithLimit(absl::ResourceExhaustedError(
+                    absl::StrCat("the job queue is full: ", running, " jobs running, ", waiting,
+                                 " waiting (--max_concurrent_jobs=", limits.max_concurrent_jobs,
+                                 ", --max_queued_jobs=", limits.max_queued_jobs, ")")),
+                "--max_queued_jobs"),
+      kRetryDelay);
+}
+
 JobStats JobQueue::StatsOf(const Entry& entry) {
   JobStats stats;
   stats.id = entry.id;
@@ -58,14 +68,8 @@ absl::StatusOr<uint64_t> JobQueue::Submit(Job job) {
   // capacity is exactly slots plus queue.
   const int free_slots = limits_.max_concurrent_jobs - static_cast<int>(running_.size());
   if (static_cast<int>(waiting_.size()) - free_slots >= limits_.max_queued_jobs) {
-    return wire::WithRetryDelay(
-        WithLimit(
-            absl::ResourceExhaustedError(absl::StrCat(
-                "the job queue is full: ", running_.size(), " jobs running, ", waiting_.size(),
-                " waiting (--max_concurrent_jobs=", limits_.max_concurrent_jobs,
-                ", --max_queued_jobs=", limits_.max_queued_jobs, ")")),
-            "--max_queued_jobs"),
-        kRetryDelay);
+    return QueueFullError(static_cast<int64_t>(running_.size()),
+                          static_cast<int64_t>(waiting_.size()), limits_);
   }
   entry->id = next_id_++;
   const uint64_t id = entry->id;

@@ -60,6 +60,10 @@ struct JobStats {
   absl::Duration ran;
 };
 
+// ResourceExhausted naming --max_queued_jobs, with the delay after which a retry may succeed:
+// the refusal of a job, or of a validation, when `waiting` already wait.
+absl::Status QueueFullError(int64_t running, int64_t waiting, const JobLimits& limits);
+
 class JobQueue {
  public:
   using Observer = std::function<void(const JobStats&)>;

@@ -56,6 +56,10 @@ ABSL_FLAG(int64_t, max_job_cells, kDefaults.jobs.max_job_cells,
           "transport solves read) at most, computed before it starts");
 ABSL_FLAG(absl::Duration, max_session_ttl, kDefaults.sessions.max_session_ttl,
           "the longest idle TTL a session may ask for");
+ABSL_FLAG(absl::Duration, job_lease, kDefaults.job_lease,
+          "A replica renews its lease on each validation it runs about every second; one that "
+          "stops (it died) loses the validation this long after, and another replica runs it "
+          "again from the start.");
 ABSL_FLAG(absl::Duration, shutdown_grace, kDefaults.shutdown_grace,
           "on SIGTERM or SIGINT, how long calls in progress may still run");
 ABSL_FLAG(std::string, log_level, "info",
@@ -87,6 +91,7 @@ wasserwarp::service::ServerConfig ConfigFromFlags() {
   config.metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
   config.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   config.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
+  config.job_lease = absl::GetFlag(FLAGS_job_lease);
   config.sessions.max_sessions = absl::GetFlag(FLAGS_max_sessions);
   config.sessions.max_runs_per_session = absl::GetFlag(FLAGS_max_runs_per_session);
   config.sessions.max_samples_per_run = absl::GetFlag(FLAGS_max_samples_per_run);

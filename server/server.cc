@@ -5,19 +5,23 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <memory>
 #include <utility>
 #include <vector>
 
+#include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "health_descriptors.h"
 #include "heap_trim.h"
 #include "metrics_interceptor.h"
 #include "reflection_service.h"
 #include "server_credentials.h"
 #include "spdlog/spdlog.h"
+#include "sqlite_validation_store.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -50,6 +54,14 @@ JobQueue::Observer ObserveJobs(ServiceMetrics* metrics, JobQueue::Observer obser
   };
 }
 
+// Unique among replicas, and among the lifetimes of one: host, process and a random part.
+std::string WorkerName() {
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  absl::BitGen gen;
+  return absl::StrFormat("%s/%d/%08x", host, getpid(), absl::Uniform<uint32_t>(gen));
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
@@ -71,9 +83,25 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
     if (!opened.ok()) return opened.status();
     database = *std::move(opened);
   }
-  std::unique_ptr<ValidationServer> server(new ValidationServer(
-      config, std::move(job_observer), std::move(tokens), std::move(database)));
+  // In --data_dir, whose lock the session database holds; in memory without one.
+  absl::StatusOr<std::unique_ptr<SqliteValidationStore>> validations =
+      SqliteValidationStore::Open(config.data_dir);
+  if (!validations.ok()) return validations.status();
+  std::unique_ptr<ValidationServer> server(
+      new ValidationServer(config, std::move(job_observer), std::move(tokens), std::move(database),
+                           *std::move(validations)));
   if (absl::Status status = server->RestoreSessions(); !status.ok()) return status;
+  server->worker_ = std::make_unique<ValidationWorker>(
+      WorkerConfig{.name = WorkerName(),
+                   .lease = config.job_lease,
+                   .slots = config.jobs.max_concurrent_jobs},
+      *server->validations_, *server->store_, *server->jobs_, server->validation_limits_);
+  server->resources_ = std::make_unique<ValidationResources>(*server->store_, *server->validations_,
+                                                             *server->worker_, server->config_.jobs,
+                                                             server->validation_limits_);
+  server->service_ = std::make_unique<ValidationService>(
+      config.sessions, config.jobs, *server->store_, *server->jobs_, *server->resources_,
+      server->auth_tokens_.get());
   if (server->metrics_ != nullptr) {
     absl::StatusOr<std::unique_ptr<MetricsEndpoint>> endpoint = MetricsEndpoint::Start(
         config.metrics_listen, *server->metrics_, server->config_, *server->store_, *server->jobs_);
@@ -120,7 +148,8 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
 
 ValidationServer::ValidationServer(const ServerConfig& config, JobQueue::Observer job_observer,
                                    std::unique_ptr<AuthTokens> tokens,
-                                   std::unique_ptr<SessionDatabase> database)
+                                   std::unique_ptr<SessionDatabase> database,
+                                   std::unique_ptr<ValidationStore> validations)
     : config_(config),
       metrics_(config.metrics_listen.empty() ? nullptr : std::make_unique<ServiceMetrics>()),
       database_(std::move(database)),
@@ -130,8 +159,8 @@ ValidationServer::ValidationServer(const ServerConfig& config, JobQueue::Observe
       jobs_(std::make_unique<JobQueue>(config.jobs,
                                        ObserveJobs(metrics_.get(), std::move(job_observer)))),
       auth_tokens_(std::move(tokens)),
-      service_(std::make_unique<ValidationService>(config.sessions, config.jobs, *store_, *jobs_,
-                                                   auth_tokens_.get())) {}
+      validation_limits_(ValidationLimitsFor(config.sessions, config.jobs)),
+      validations_(std::move(validations)) {}
 
 ValidationServer::~ValidationServer() { Shutdown(absl::ZeroDuration()); }
 
@@ -164,12 +193,17 @@ void ValidationServer::Shutdown(absl::Duration grace) {
     stopping_ = true;
   }
   if (maintainer_.joinable()) maintainer_.join();
+  // Calls that end now leave their validations to the queue, for another replica or the next
+  // start.
+  if (resources_ != nullptr) resources_->BeginShutdown();
   if (server_ != nullptr) {
     spdlog::info("shutting down: {:.1f} s grace for calls in progress",
                  absl::ToDoubleSeconds(grace));
     server_->GetHealthCheckService()->Shutdown();
     server_->Shutdown(absl::ToChronoTime(absl::Now() + grace));
   }
+  // What still runs goes back to the queue.
+  if (worker_ != nullptr) worker_->Stop(absl::ZeroDuration());
   // Scrapes read the job queue.
   metrics_endpoint_.reset();
   // Every call has ended, so no job has anyone waiting for it.
@@ -181,7 +215,9 @@ void ValidationServer::Shutdown(absl::Duration grace) {
 }
 
 std::vector<std::string> ValidationServer::ExpireIdleSessions(absl::Time now) {
-  return sweeper_->Sweep(now);
+  std::vector<std::string> expired = sweeper_->Sweep(now);
+  if (resources_ != nullptr) resources_->DropExpired();
+  return expired;
 }
 
 absl::Status ValidationServer::ReloadAuthTokens() {

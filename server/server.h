@@ -25,7 +25,10 @@
 #include "session_store.h"
 #include "session_sweeper.h"
 #include "session_sync.h"
+#include "validation_resources.h"
 #include "validation_service.h"
+#include "validation_store.h"
+#include "validation_worker.h"
 
 namespace wasserwarp::service {
 
@@ -64,7 +67,8 @@ class ValidationServer {
 
  private:
   ValidationServer(const ServerConfig& config, JobQueue::Observer job_observer,
-                   std::unique_ptr<AuthTokens> tokens, std::unique_ptr<SessionDatabase> database);
+                   std::unique_ptr<AuthTokens> tokens, std::unique_ptr<SessionDatabase> database,
+                   std::unique_ptr<ValidationStore> validations);
   // The database's sessions into the store, before any call can come.
   absl::Status RestoreSessions();
   // Every few seconds until shutdown: drops idle sessions once per
@@ -84,6 +88,11 @@ class ValidationServer {
   std::unique_ptr<JobQueue> jobs_;
   // Null without --auth_tokens_file.
   std::unique_ptr<AuthTokens> auth_tokens_;
+  const ValidationLimits validation_limits_;
+  std::unique_ptr<ValidationStore> validations_;
+  // Made once the sessions are restored, so that no claimed validation misses its session.
+  std::unique_ptr<ValidationWorker> worker_;
+  std::unique_ptr<ValidationResources> resources_;
   std::unique_ptr<ValidationService> service_;
   std::unique_ptr<grpc::Server> server_;
   std::string address_;

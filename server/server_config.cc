@@ -80,6 +80,11 @@ absl::Status ValidateConfig(const ServerConfig& config) {
   if (config.sweep_interval <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("sweep interval must be positive");
   }
+  if (config.job_lease < absl::Seconds(1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--job_lease must be at least 1s (renewed about every second), got ",
+                     absl::FormatDuration(config.job_lease)));
+  }
   return absl::OkStatus();
 }
 
@@ -123,6 +128,7 @@ std::string DescribeConfig(const ServerConfig& config) {
       absl::StrCat("max_job_cells=", j.max_job_cells),
       absl::StrCat("max_session_ttl=", absl::FormatDuration(s.max_session_ttl)),
       absl::StrCat("shutdown_grace=", absl::FormatDuration(config.shutdown_grace)),
+      absl::StrCat("job_lease=", absl::FormatDuration(config.job_lease)),
       absl::StrCat("keepalive_min_client_ping_interval=",
                    absl::FormatDuration(k.min_client_ping_interval)),
       absl::StrCat("keepalive_server_ping_interval=", absl::FormatDuration(k.server_ping_interval)),

@@ -83,6 +83,9 @@ struct ServerConfig {
   // principal:token lines (auth_tokens.h). Empty: no access control, every
   // caller is the anonymous principal "".
   std::string auth_tokens_file;
+  // --job_lease: a replica that stops renewing its lease on a running validation (it died)
+  // loses it this long after, and another replica runs the validation again.
+  absl::Duration job_lease = absl::Seconds(30);
   // The directory whose database keeps sessions and runs across restarts
   // (session_database.h). Empty: in memory only, the default of in-process
   // servers (tests, benchmarks); the server binary's --data_dir defaults to

@@ -189,7 +189,7 @@ absl::StatusOr<SessionRef> SessionStore::Open(std::string_view id, std::string_v
   Session* session = FindOwned(id, owner, now);
   if (session == nullptr) return NotFound(id);
   session->last_use = now;
-  return SessionRef{std::string(id), session->instance};
+  return SessionRef{std::string(id), session->instance, session->key()};
 }
 
 absl::StatusOr<SessionSnapshot> SessionStore::Snapshot(std::string_view id,
@@ -202,6 +202,7 @@ absl::StatusOr<SessionSnapshot> SessionStore::Snapshot(std::string_view id,
   ++session->leases;
   SessionSnapshot snapshot;
   snapshot.id = std::string(id);
+  snapshot.key = session->key();
   snapshot.lease = SessionLease(this, snapshot.id, session->instance);
   snapshot.default_parameters = session->settings.default_parameters;
   for (const StoredRun& run : session->runs) {
@@ -317,6 +318,13 @@ std::vector<std::string> SessionStore::ExpireIdle(absl::Time now) {
 int64_t SessionStore::total_bytes() const {
   absl::MutexLock lock(&mu_);
   return total_held_ + total_reserved_;
+}
+
+std::set<int64_t> SessionStore::Keys() const {
+  absl::MutexLock lock(&mu_);
+  std::set<int64_t> keys;
+  for (const auto& [id, session] : sessions_) keys.insert(session.key());
+  return keys;
 }
 
 SessionStore::Totals SessionStore::totals() const {

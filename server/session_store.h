@@ -46,6 +46,7 @@ struct StoredRun {
 
 struct SessionSnapshot {
   std::string id;
+  int64_t key = 0;  // SessionRef::key
   SessionLease lease;
   wire::ParameterOverrides default_parameters;
   std::vector<StoredRun> simulation;  // in commit order
@@ -67,6 +68,9 @@ struct SessionSettings {
 struct SessionRef {
   std::string id;
   uint64_t instance = 0;
+  // Never reused, also across restarts with a database (its key there): what validations
+  // are stored under.
+  int64_t key = 0;
 };
 
 // The sample data bytes of a run: 8 per time and per value.
@@ -125,6 +129,8 @@ class SessionStore {
   std::vector<std::string> ExpireIdle(absl::Time now);
 
   int64_t total_bytes() const;
+  // SessionRef::key of every session held, expired or not.
+  std::set<int64_t> Keys() const;
 
   // What the store holds in memory, for monitoring: expired sessions count
   // until they are dropped.
@@ -153,6 +159,9 @@ class SessionStore {
     int leases = 0;
     // The database's key of the session (0 without a database).
     int64_t database_key = 0;
+    int64_t key() const {
+      return database_key != 0 ? database_key : static_cast<int64_t>(instance);
+    }
   };
   using SessionMap = std::map<std::string, Session, std::less<>>;
 

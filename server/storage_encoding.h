@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "session_store.h"
+#include "validation_record.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp::service {
@@ -37,6 +38,12 @@ void AppendDoubles(std::string_view bytes, std::vector<double>& out);
 // IEEE bit patterns), stored with each run and checked on loading. It finds
 // damage, not deliberate tampering.
 uint64_t RunChecksum(const Series& series);
+
+// The runs of a validation, in order: each as EncodeStrings of one string holding its role
+// (the API's number, one byte), its checksum (8 bytes, little-endian) and its series id.
+std::string EncodeValidatedRuns(const std::vector<ValidatedRun>& runs);
+// std::nullopt for bytes that are not such a list.
+std::optional<std::vector<ValidatedRun>> DecodeValidatedRuns(std::string_view bytes);
 
 }  // namespace wasserwarp::service
 

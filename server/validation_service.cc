@@ -11,7 +11,7 @@
 #include "rpc_log.h"
 #include "twed_reactor.h"
 #include "upload_reactor.h"
-#include "validate_reactor.h"
+#include "validation_stream_reactor.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/twed.h"
@@ -204,11 +204,13 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
 }  // namespace
 
 ValidationService::ValidationService(const SessionLimits& limits, const JobLimits& job_limits,
-                                     SessionStore& store, JobQueue& jobs, const AuthTokens* tokens)
+                                     SessionStore& store, JobQueue& jobs,
+                                     ValidationResources& validations, const AuthTokens* tokens)
     : limits_(limits),
       validation_limits_(ValidationLimitsFor(limits, job_limits)),
       store_(store),
       jobs_(jobs),
+      validations_(validations),
       tokens_(tokens) {}
 
 grpc::ServerUnaryReactor* ValidationService::CreateSession(grpc::CallbackServerContext* context,
@@ -245,10 +247,13 @@ grpc::ServerUnaryReactor* ValidationService::DeleteSession(grpc::CallbackServerC
                 [&](const std::string& principal) -> absl::StatusOr<v1::DeleteSessionResponse> {
                   absl::StatusOr<std::string> id = wire::SessionIdFromName(request->name(), "name");
                   if (!id.ok()) return id.status();
+                  absl::StatusOr<SessionRef> session = store_.Open(*id, principal);
+                  if (!session.ok()) return session.status();
                   if (absl::Status status = store_.Delete(*id, principal); !status.ok()) {
                     return status;
                   }
                   // Validations of a deleted session have no one left to answer to.
+                  validations_.SessionDeleted(session->key);
                   jobs_.CancelGroup(*id);
                   return v1::DeleteSessionResponse();
                 });
@@ -266,7 +271,67 @@ grpc::ServerWriteReactor<v1::ValidateResponse>* ValidationService::Validate(
     grpc::CallbackServerContext* context, const v1::ValidateRequest* request) {
   return Authenticated<grpc::ServerWriteReactor<v1::ValidateResponse>>(
       context, "Validate", tokens_, [&](const std::string& principal) {
-        return new ValidateReactor(context, *request, principal, store_, jobs_, validation_limits_);
+        return new ValidationStreamReactor<v1::ValidateResponse>(context, *request, principal,
+                                                                 validations_);
+      });
+}
+
+grpc::ServerUnaryReactor* ValidationService::CreateValidation(
+    grpc::CallbackServerContext* context, const v1::CreateValidationRequest* request,
+    v1::CreateValidationResponse* response) {
+  return Answer(context, "CreateValidation", tokens_, *request, response,
+                [&](const std::string& principal) -> absl::StatusOr<v1::CreateValidationResponse> {
+                  absl::StatusOr<v1::Validation> validation =
+                      validations_.Create(request->request(), principal);
+                  if (!validation.ok()) return PrefixField(validation.status(), "request");
+                  v1::CreateValidationResponse created;
+                  *created.mutable_validation() = *std::move(validation);
+                  return created;
+                });
+}
+
+grpc::ServerUnaryReactor* ValidationService::GetValidation(grpc::CallbackServerContext* context,
+                                                           const v1::GetValidationRequest* request,
+                                                           v1::GetValidationResponse* response) {
+  return Answer(context, "GetValidation", tokens_, *request, response,
+                [&](const std::string& principal) -> absl::StatusOr<v1::GetValidationResponse> {
+                  absl::StatusOr<v1::Validation> validation =
+                      validations_.Get(request->name(), principal);
+                  if (!validation.ok()) return validation.status();
+                  v1::GetValidationResponse found;
+                  *found.mutable_validation() = *std::move(validation);
+                  return found;
+                });
+}
+
+grpc::ServerUnaryReactor* ValidationService::ListValidations(
+    grpc::CallbackServerContext* context, const v1::ListValidationsRequest* request,
+    v1::ListValidationsResponse* response) {
+  return Answer(
+      context, "ListValidations", tokens_, *request, response,
+      [&](const std::string& principal) { return validations_.List(*request, principal); });
+}
+
+grpc::ServerUnaryReactor* ValidationService::CancelValidation(
+    grpc::CallbackServerContext* context, const v1::CancelValidationRequest* request,
+    v1::CancelValidationResponse* response) {
+  return Answer(context, "CancelValidation", tokens_, *request, response,
+                [&](const std::string& principal) -> absl::StatusOr<v1::CancelValidationResponse> {
+                  absl::StatusOr<v1::Validation> validation =
+                      validations_.Cancel(request->name(), principal);
+                  if (!validation.ok()) return validation.status();
+                  v1::CancelValidationResponse cancelled;
+                  *cancelled.mutable_validation() = *std::move(validation);
+                  return cancelled;
+                });
+}
+
+grpc::ServerWriteReactor<v1::WatchValidationResponse>* ValidationService::WatchValidation(
+    grpc::CallbackServerContext* context, const v1::WatchValidationRequest* request) {
+  return Authenticated<grpc::ServerWriteReactor<v1::WatchValidationResponse>>(
+      context, "WatchValidation", tokens_, [&](const std::string& principal) {
+        return new ValidationStreamReactor<v1::WatchValidationResponse>(context, request->name(),
+                                                                        principal, validations_);
       });
 }
 

@@ -11,6 +11,7 @@
 #include "job_queue.h"
 #include "server_config.h"
 #include "session_store.h"
+#include "validation_resources.h"
 #include "wasserwarp/v1/validation.grpc.pb.h"
 
 namespace wasserwarp::service {
@@ -19,7 +20,7 @@ class ValidationService final : public v1::ValidationService::CallbackService {
  public:
   // `tokens` (not owned; null: no access control) authenticates every call.
   ValidationService(const SessionLimits& limits, const JobLimits& job_limits, SessionStore& store,
-                    JobQueue& jobs, const AuthTokens* tokens);
+                    JobQueue& jobs, ValidationResources& validations, const AuthTokens* tokens);
 
   grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* context,
                                           const v1::CreateSessionRequest* request,
@@ -40,12 +41,27 @@ class ValidationService final : public v1::ValidationService::CallbackService {
   grpc::ServerUnaryReactor* ComputeTwed(grpc::CallbackServerContext* context,
                                         const v1::ComputeTwedRequest* request,
                                         v1::ComputeTwedResponse* response) override;
+  grpc::ServerUnaryReactor* CreateValidation(grpc::CallbackServerContext* context,
+                                             const v1::CreateValidationRequest* request,
+                                             v1::CreateValidationResponse* response) override;
+  grpc::ServerUnaryReactor* GetValidation(grpc::CallbackServerContext* context,
+                                          const v1::GetValidationRequest* request,
+                                          v1::GetValidationResponse* response) override;
+  grpc::ServerUnaryReactor* ListValidations(grpc::CallbackServerContext* context,
+                                            const v1::ListValidationsRequest* request,
+                                            v1::ListValidationsResponse* response) override;
+  grpc::ServerUnaryReactor* CancelValidation(grpc::CallbackServerContext* context,
+                                             const v1::CancelValidationRequest* request,
+                                             v1::CancelValidationResponse* response) override;
+  grpc::ServerWriteReactor<v1::WatchValidationResponse>* WatchValidation(
+      grpc::CallbackServerContext* context, const v1::WatchValidationRequest* request) override;
 
  private:
   const SessionLimits limits_;
   const ValidationLimits validation_limits_;
   SessionStore& store_;
   JobQueue& jobs_;
+  ValidationResources& validations_;
   const AuthTokens* const tokens_;
 };
 

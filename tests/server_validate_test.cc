@@ -301,22 +301,24 @@ TEST_F(ValidateTest, FullQueueIsResourceExhaustedAndAWaitingJobCanBeCancelled) {
       FindDetail<google::rpc::QuotaFailure>(status);
   ASSERT_TRUE(quota.has_value());
   EXPECT_EQ(quota->violations(0).subject(), "--max_queued_jobs");
-  grpc::ClientContext twed_context;
-  v1::ComputeTwedRequest twed_request;
-  const std::vector<Series> pair = RandomWalkRuns("pair", 2, 20, 30, 1, 17);
-  *twed_request.mutable_a() = wire::InlineFromSeries(pair[0]);
-  *twed_request.mutable_b() = wire::InlineFromSeries(pair[1]);
-  v1::ComputeTwedResponse twed_response;
-  status = stub_->ComputeTwed(&twed_context, twed_request, &twed_response);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
-
   waiting_context.TryCancel();
   while (waiting->Read(&event)) {
   }
   EXPECT_EQ(waiting->Finish().error_code(), grpc::StatusCode::CANCELLED);
-  const std::optional<JobStats> dropped =
-      jobs_.WaitFor([](const JobStats& stats) { return !stats.started; });
-  ASSERT_TRUE(dropped.has_value());
+  // The waiting validation never took a job slot: it ends CANCELLED in the store, once the
+  // server has seen the call go.
+  v1::ListValidationsRequest list;
+  list.set_parent(kSession);
+  list.set_state(v1::VALIDATION_STATE_CANCELLED);
+  v1::ListValidationsResponse listed;
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(5);
+       listed.validations_size() == 0 && absl::Now() < give_up;) {
+    absl::SleepFor(absl::Milliseconds(20));
+    grpc::ClientContext list_context;
+    ASSERT_TRUE(stub_->ListValidations(&list_context, list, &listed).ok());
+  }
+  ASSERT_EQ(listed.validations_size(), 1);
+  EXPECT_EQ(listed.validations(0).attempts(), 0);
   running_context.TryCancel();
   while (running->Read(&event)) {
   }

@@ -9,6 +9,7 @@ namespace wasserwarp::wire {
 namespace {
 
 constexpr absl::string_view kSessionsPrefix = "sessions/";
+constexpr absl::string_view kValidationsInfix = "/validations/";
 constexpr size_t kMaxSessionIdLength = 63;
 
 bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
@@ -42,6 +43,33 @@ absl::StatusOr<std::string> SessionIdFromName(absl::string_view name, absl::stri
       absl::InvalidArgumentError(absl::StrCat(field, " \"", name,
                                               "\" is malformed: expected sessions/{session_id} "
                                               "with an id of [a-z0-9][a-z0-9-_.]{0,62}")),
+      field);
+}
+
+std::string ValidationName(absl::string_view session_id, absl::string_view validation_id) {
+  return absl::StrCat(kSessionsPrefix, session_id, kValidationsInfix, validation_id);
+}
+
+absl::StatusOr<ValidationIds> ValidationIdsFromName(absl::string_view name,
+                                                    absl::string_view field) {
+  absl::string_view rest = name;
+  if (absl::ConsumePrefix(&rest, kSessionsPrefix)) {
+    const size_t infix = rest.find(kValidationsInfix);
+    if (infix != absl::string_view::npos) {
+      const absl::string_view session_id = rest.substr(0, infix);
+      const absl::string_view validation_id = rest.substr(infix + kValidationsInfix.size());
+      if (ValidateSessionId(session_id).ok() && ValidateSessionId(validation_id).ok()) {
+        return ValidationIds{std::string(session_id), std::string(validation_id)};
+      }
+    }
+  }
+  const std::string expected =
+      "expected sessions/{session_id}/validations/{validation_id}, each id of "
+      "[a-z0-9][a-z0-9-_.]{0,62}";
+  return WithField(
+      absl::InvalidArgumentError(
+          name.empty() ? absl::StrCat(field, " is required: ", expected)
+                       : absl::StrCat(field, " \"", name, "\" is malformed: ", expected)),
       field);
 }
 

@@ -21,6 +21,18 @@ std::string SessionName(absl::string_view id);
 // for anything else.
 absl::StatusOr<std::string> SessionIdFromName(absl::string_view name, absl::string_view field);
 
+// `sessions/{session_id}/validations/{validation_id}`.
+std::string ValidationName(absl::string_view session_id, absl::string_view validation_id);
+
+// The session and validation ids of a validation's name; InvalidArgument naming `field` for
+// anything else. Validation ids follow the session ids' rule.
+struct ValidationIds {
+  std::string session_id;
+  std::string validation_id;
+};
+absl::StatusOr<ValidationIds> ValidationIdsFromName(absl::string_view name,
+                                                    absl::string_view field);
+
 // The id in a name the service sent, which is well formed: `name` without its prefix.
 absl::string_view SessionIdOf(absl::string_view name);
 

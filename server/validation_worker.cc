@@ -1,0 +1,400 @@
+#include "validation_worker.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "storage_encoding.h"
+#include "wire/convert.h"
+#include "wire/resource_names.h"
+
+namespace wasserwarp::service {
+namespace {
+
+// How often the store is asked for work that another replica queued, or that a lost replica
+// left behind.
+constexpr absl::Duration kPollInterval = absl::Milliseconds(500);
+constexpr int kCostMatrixProgressMs = 50;
+
+// Three renewals per lease keep it through a missed one; once a second at least, so that
+// watchers on other replicas see progress that often.
+absl::Duration RenewalInterval(absl::Duration lease) {
+  return std::min(lease / 3, absl::Seconds(1));
+}
+
+std::string NameOf(const ValidationRecord& record) {
+  return absl::StrCat(wire::SessionName(record.session_id), "/validations/", record.id);
+}
+
+}  // namespace
+
+struct ValidationWorker::Active {
+  ValidationRecord record;
+  SessionSnapshot snapshot;
+  ValidationJob job;
+  absl::Time next_renewal;
+
+  absl::Mutex mu;
+  v1::ValidateProgress progress ABSL_GUARDED_BY(mu);
+  std::optional<uint64_t> job_id ABSL_GUARDED_BY(mu);
+  // Why the job was cancelled, once it was.
+  std::optional<absl::Status> cancel_reason ABSL_GUARDED_BY(mu);
+  // Another worker holds the validation now: this one stores nothing.
+  bool lease_lost ABSL_GUARDED_BY(mu) = false;
+  // Cancelled by Stop: back to the queue rather than ended.
+  bool handed_back ABSL_GUARDED_BY(mu) = false;
+
+  void CancelJob(JobQueue& jobs, absl::Status reason) {
+    std::optional<uint64_t> id;
+    {
+      absl::MutexLock lock(&mu);
+      if (!cancel_reason.has_value()) cancel_reason = std::move(reason);
+      id = job_id;
+    }
+    if (id.has_value()) jobs.Cancel(*id);
+  }
+};
+
+ValidationWorker::ValidationWorker(WorkerConfig config, ValidationStore& validations,
+                                   SessionStore& sessions, JobQueue& jobs,
+                                   const ValidationLimits& limits)
+    : config_(std::move(config)),
+      validations_(validations),
+      sessions_(sessions),
+      jobs_(jobs),
+      limits_(limits),
+      dispatcher_([this] { Dispatch(); }) {}
+
+ValidationWorker::~ValidationWorker() { Stop(absl::ZeroDuration()); }
+
+void ValidationWorker::Queued(int64_t session_key, const std::string& id,
+                              SessionSnapshot snapshot) {
+  {
+    absl::MutexLock lock(&mu_);
+    queued_.insert_or_assign(Key(session_key, id), std::move(snapshot));
+    wake_ = true;
+  }
+}
+
+void ValidationWorker::Wake() {
+  absl::MutexLock lock(&mu_);
+  wake_ = true;
+}
+
+bool ValidationWorker::Cancel(int64_t session_key, const std::string& id,
+                              const absl::Status& reason) {
+  std::shared_ptr<Active> active;
+  {
+    absl::MutexLock lock(&mu_);
+    queued_.erase(Key(session_key, id));
+    auto it = active_.find(Key(session_key, id));
+    if (it == active_.end()) return false;
+    active = it->second;
+  }
+  active->CancelJob(jobs_, reason);
+  return true;
+}
+
+void ValidationWorker::ForgetSession(int64_t session_key) {
+  absl::MutexLock lock(&mu_);
+  std::erase_if(queued_,
+                [session_key](const auto& entry) { return entry.first.first == session_key; });
+}
+
+std::optional<v1::ValidateProgress> ValidationWorker::Progress(int64_t session_key,
+                                                               const std::string& id) const {
+  std::shared_ptr<Active> active;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = active_.find(Key(session_key, id));
+    if (it == active_.end()) return std::nullopt;
+    active = it->second;
+  }
+  absl::MutexLock lock(&active->mu);
+  return active->progress;
+}
+
+int ValidationWorker::running() const {
+  absl::MutexLock lock(&mu_);
+  return static_cast<int>(active_.size());
+}
+
+void ValidationWorker::Stop(absl::Duration grace) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (stopping_) return;
+    stopping_ = true;
+    wake_ = true;
+    queued_.clear();
+    // The dispatcher keeps renewing the leases of what still runs.
+    const auto idle = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return active_.empty(); };
+    mu_.AwaitWithTimeout(absl::Condition(&idle), grace);
+  }
+  std::vector<std::shared_ptr<Active>> remaining;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto& [key, active] : active_) remaining.push_back(active);
+  }
+  for (const std::shared_ptr<Active>& active : remaining) {
+    {
+      absl::MutexLock lock(&active->mu);
+      active->handed_back = true;
+    }
+    active->CancelJob(jobs_, absl::UnavailableError("the replica is shutting down"));
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    const auto idle = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return active_.empty(); };
+    mu_.Await(absl::Condition(&idle));
+  }
+  dispatcher_.join();
+  if (absl::Status status = validations_.Release(config_.name); !status.ok()) {
+    spdlog::warn("validations of {} not handed back to the queue: {}", config_.name,
+                 status.ToString());
+  }
+}
+
+void ValidationWorker::Dispatch() {
+  for (;;) {
+    bool stopping = false;
+    {
+      absl::MutexLock lock(&mu_);
+      const auto woken = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return wake_; };
+      mu_.AwaitWithTimeout(absl::Condition(&woken), kPollInterval);
+      wake_ = false;
+      stopping = stopping_;
+      if (stopping && active_.empty()) return;
+    }
+    const absl::Time now = absl::Now();
+    if (!stopping) ClaimWhileFree(now);
+    RenewAll(now);
+  }
+}
+
+void ValidationWorker::ClaimWhileFree(absl::Time now) {
+  for (;;) {
+    {
+      absl::MutexLock lock(&mu_);
+      if (stopping_ || static_cast<int>(active_.size()) >= config_.slots) return;
+    }
+    absl::StatusOr<std::optional<ValidationRecord>> claimed =
+        validations_.Claim(config_.name, now, config_.lease);
+    if (!claimed.ok()) {
+      spdlog::warn("claiming a validation: {}", claimed.status().ToString());
+      return;
+    }
+    if (!claimed->has_value()) return;
+    Start(**std::move(claimed));
+  }
+}
+
+absl::StatusOr<SessionSnapshot> ValidationWorker::SnapshotOf(const ValidationRecord& record) {
+  const absl::Status gone = absl::NotFoundError(absl::StrCat(
+      "session ", wire::SessionName(record.session_id), " was deleted before the validation ran"));
+  absl::StatusOr<SessionSnapshot> session = sessions_.Snapshot(record.session_id, record.owner);
+  if (!session.ok()) return absl::IsNotFound(session.status()) ? gone : session.status();
+  if (session->key != record.session_key) return gone;
+  SessionSnapshot runs;
+  runs.id = session->id;
+  runs.key = session->key;
+  runs.default_parameters = session->default_parameters;
+  for (const ValidatedRun& wanted : record.runs) {
+    const std::vector<StoredRun>& held =
+        wanted.role == wire::RunRole::kSimulation ? session->simulation : session->reference;
+    auto it = std::find_if(held.begin(), held.end(), [&](const StoredRun& run) {
+      return run.series->id == wanted.series_id;
+    });
+    if (it == held.end() || RunChecksum(*it->series) != wanted.checksum) {
+      return absl::DataLossError(absl::StrFormat(
+          "%s run \"%s\" of session %s is not the run this validation was created with",
+          wire::RoleName(wanted.role), wanted.series_id, wire::SessionName(record.session_id)));
+    }
+    (wanted.role == wire::RunRole::kSimulation ? runs.simulation : runs.reference).push_back(*it);
+  }
+  runs.lease = std::move(session->lease);
+  return runs;
+}
+
+void ValidationWorker::Start(ValidationRecord record) {
+  auto active = std::make_shared<Active>();
+  const Key key(record.session_key, record.id);
+  std::optional<SessionSnapshot> queued;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = queued_.find(key);
+    if (it != queued_.end()) {
+      queued = std::move(it->second);
+      queued_.erase(it);
+    }
+    // Stop hands what it claims now back to the queue.
+    if (stopping_) return;
+    active_.emplace(key, active);
+  }
+  active->record = std::move(record);
+  active->next_renewal = absl::Now() + RenewalInterval(config_.lease);
+  {
+    absl::MutexLock lock(&active->mu);
+    active->progress.set_phase(v1::PHASE_PREPARING);
+  }
+  absl::Status prepared = absl::OkStatus();
+  if (queued.has_value()) {
+    active->snapshot = *std::move(queued);
+  } else if (absl::StatusOr<SessionSnapshot> snapshot = SnapshotOf(active->record); snapshot.ok()) {
+    active->snapshot = *std::move(snapshot);
+  } else {
+    prepared = snapshot.status();
+  }
+  v1::ValidateRequest request;
+  if (prepared.ok() && !request.ParseFromString(active->record.request)) {
+    prepared = absl::DataLossError(
+        absl::StrCat("the stored request of ", NameOf(active->record), " does not parse"));
+  }
+  if (prepared.ok()) {
+    absl::StatusOr<ValidationJob> job = PrepareValidationJob(request, active->snapshot, limits_);
+    if (job.ok()) {
+      active->job = *std::move(job);
+    } else {
+      prepared = job.status();
+    }
+  }
+  if (!prepared.ok()) {
+    End(active, prepared, {});
+    return;
+  }
+  active->job.options.compute.max_threads = jobs_.threads_per_job();
+  active->job.options.compute.progress_interval_ms = kCostMatrixProgressMs;
+  {
+    absl::MutexLock lock(&active->mu);
+    active->progress.set_pairs_total(static_cast<int64_t>(active->snapshot.simulation.size() *
+                                                          active->snapshot.reference.size()));
+    active->progress.set_cells_total(static_cast<int64_t>(active->job.size.dp_cells));
+  }
+  Job job{
+      .label = absl::StrFormat("Validate %s (attempt %d): %d x %d runs, %d cells",
+                               NameOf(active->record), active->record.attempts,
+                               active->snapshot.simulation.size(),
+                               active->snapshot.reference.size(), active->job.size.dp_cells),
+      .group = active->snapshot.id,
+      .run = [this, active](const CancellationToken& cancel) { return Run(active, cancel); },
+      .dropped =
+          [this, active] {
+            absl::Status reason = absl::CancelledError("the validation was cancelled");
+            {
+              absl::MutexLock lock(&active->mu);
+              if (active->cancel_reason.has_value()) reason = *active->cancel_reason;
+            }
+            End(active, reason, {});
+          },
+  };
+  absl::StatusOr<uint64_t> job_id = jobs_.Submit(std::move(job));
+  if (!job_id.ok()) {
+    End(active, job_id.status(), {});
+    return;
+  }
+  bool cancelled = false;
+  {
+    absl::MutexLock lock(&active->mu);
+    active->job_id = *job_id;
+    cancelled = active->cancel_reason.has_value();
+  }
+  if (cancelled) jobs_.Cancel(*job_id);
+}
+
+JobOutcome ValidationWorker::Run(const std::shared_ptr<Active>& active,
+                                 const CancellationToken& cancel) {
+  Active& a = *active;
+  a.job.options.compute.cancel = &cancel;
+  a.job.options.compute.progress = [&a](const CostMatrixProgress& progress) {
+    absl::MutexLock lock(&a.mu);
+    a.progress.set_pairs_done(static_cast<int64_t>(progress.pairs_done));
+    a.progress.set_pairs_total(static_cast<int64_t>(progress.pairs_total));
+    a.progress.set_cells_done(static_cast<int64_t>(progress.cells_done));
+    a.progress.set_cells_total(static_cast<int64_t>(progress.cells_total));
+  };
+  a.job.options.verdict_progress = [&a](const ResamplingProgress& progress) {
+    absl::MutexLock lock(&a.mu);
+    a.progress.set_resamples_done(static_cast<int64_t>(progress.done));
+    a.progress.set_resamples_total(static_cast<int64_t>(progress.total));
+  };
+  a.job.options.on_phase = [&a](ValidationPhase phase) {
+    absl::MutexLock lock(&a.mu);
+    a.progress.set_phase(wire::ToProto(phase));
+  };
+  absl::StatusOr<v1::ValidationReport> report =
+      // The session may expire once the core is done; that counts as its last use.
+      RunValidationJob(a.job, a.snapshot, [&a] { a.snapshot.lease.Reset(); });
+  JobOutcome outcome{.status = report.status()};
+  absl::Status status = report.status();
+  {
+    absl::MutexLock lock(&a.mu);
+    outcome.cells_done = static_cast<uint64_t>(a.progress.cells_done());
+    outcome.cells_total = static_cast<uint64_t>(a.progress.cells_total());
+    if (absl::IsCancelled(status) && a.cancel_reason.has_value()) status = *a.cancel_reason;
+  }
+  End(active, std::move(status), report.ok() ? report->SerializeAsString() : std::string());
+  return outcome;
+}
+
+void ValidationWorker::End(const std::shared_ptr<Active>& active, absl::Status status,
+                           std::string report) {
+  bool store_result = true;
+  {
+    absl::MutexLock lock(&active->mu);
+    store_result = !active->lease_lost && !active->handed_back;
+  }
+  active->snapshot.lease.Reset();
+  if (store_result) {
+    const ValidationState state = status.ok()                 ? ValidationState::kSucceeded
+                                  : absl::IsCancelled(status) ? ValidationState::kCancelled
+                                                              : ValidationState::kFailed;
+    const ValidationRecord& record = active->record;
+    if (absl::Status stored = validations_.Finish(record.session_key, record.id, config_.name,
+                                                  state, status, report, absl::Now());
+        !stored.ok() && !absl::IsAborted(stored)) {
+      // The lease runs out and another replica runs it again.
+      spdlog::warn("the result of {} was not stored: {}", NameOf(record), stored.ToString());
+    }
+  }
+  absl::MutexLock lock(&mu_);
+  active_.erase(Key(active->record.session_key, active->record.id));
+  wake_ = true;
+}
+
+void ValidationWorker::RenewAll(absl::Time now) {
+  std::vector<std::shared_ptr<Active>> due;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto& [key, active] : active_) {
+      if (active->next_renewal <= now) due.push_back(active);
+    }
+  }
+  for (const std::shared_ptr<Active>& active : due) {
+    active->next_renewal = now + RenewalInterval(config_.lease);
+    std::string progress;
+    {
+      absl::MutexLock lock(&active->mu);
+      progress = active->progress.SerializeAsString();
+    }
+    absl::StatusOr<LeaseRenewal> renewal = validations_.Renew(
+        active->record.session_key, active->record.id, config_.name, now, config_.lease, progress);
+    if (absl::IsAborted(renewal.status())) {
+      {
+        absl::MutexLock lock(&active->mu);
+        active->lease_lost = true;
+      }
+      active->CancelJob(jobs_, renewal.status());
+    } else if (!renewal.ok()) {
+      spdlog::warn("renewing the lease on {}: {}", NameOf(active->record),
+                   renewal.status().ToString());
+    } else if (renewal->cancel_requested) {
+      active->CancelJob(jobs_, absl::CancelledError("the validation was cancelled"));
+    }
+  }
+}
+
+}  // namespace wasserwarp::service
