@@ -351,7 +351,8 @@ absl::Status Connection::Error(const PGresult* result, std::string_view doing) {
     }
   }
   // libpq's own errors (a lost connection) come without a primary message.
-  if (message.empty()) message = LibpqMessage(conn_, "");
+  if (message.empty())
+    message = conn_ != nullptr ? LibpqMessage(conn_, "") : "no connection (moved from)";
   if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK || EndsConnection(sqlstate))
     broken_ = true;
   return PostgresError(sqlstate, broken_, redacted_url_, doing, message);
