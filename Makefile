@@ -15,6 +15,7 @@ DEB_PACKAGES := g++ cmake ninja-build make clang-format \
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libspdlog-dev \
   python3-grpcio python3-protobuf python3-numpy python3-pandas python3-pytest \
   python3-setuptools python3-pip openssl prometheus-cpp-dev python3-yaml libsqlite3-dev zlib1g-dev \
+  libpq-dev postgresql-15 \
   golang-github-gogo-googleapis-dev \
   libjs-chart.js chromium \
   clang-14 libfuzzer-14-dev libclang-rt-14-dev
@@ -105,8 +106,10 @@ TSAN_BUILD_DIR ?= build-tsan
 FUZZ_SECONDS   ?= 60
 # The server's shared state from many threads: job slots and cancellation, the session
 # store, uploads racing deletions. Tests through gRPC are left out: Debian's gRPC hands calls
-# between its threads in code TSan cannot see, which makes every reactor look racy.
-TSAN_TESTS := server_job_queue_test server_session_store_test server_concurrency_test
+# between its threads in code TSan cannot see, which makes every reactor look racy. The
+# PostgreSQL connection pool too, lent from many threads (it runs a PostgreSQL of its own).
+TSAN_TESTS := server_job_queue_test server_session_store_test server_concurrency_test \
+  postgres_store_test
 FUZZERS    := csv_fuzz series_fuzz upload_fuzz mdf4_fuzz
 
 $(ASAN_BUILD_DIR)/build.ninja:
