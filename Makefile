@@ -109,7 +109,7 @@ FUZZ_SECONDS   ?= 60
 # between its threads in code TSan cannot see, which makes every reactor look racy. The
 # PostgreSQL connection pool too, lent from many threads (it runs a PostgreSQL of its own).
 TSAN_TESTS := server_job_queue_test server_session_store_test server_concurrency_test \
-  postgres_store_test
+  postgres_store_test sqlite_validation_store_test validation_worker_test
 FUZZERS    := csv_fuzz series_fuzz upload_fuzz mdf4_fuzz
 
 $(ASAN_BUILD_DIR)/build.ninja:

@@ -59,13 +59,14 @@ prometheus::MetricFamily GaugeFamily(std::string name, std::string help, double 
 // What the store and the queue hold, read when Prometheus asks.
 class HeldGauges final : public prometheus::Collectable {
  public:
-  HeldGauges(const ServerConfig& config, const SessionStore& store, const JobQueue& jobs)
-      : config_(config), store_(store), jobs_(jobs) {}
+  HeldGauges(const ServerConfig& config, const SessionStore& store, const JobQueue& jobs,
+             ValidationStore& validations)
+      : config_(config), store_(store), jobs_(jobs), validations_(validations) {}
 
   std::vector<prometheus::MetricFamily> Collect() const override {
     const SessionStore::Totals totals = store_.totals();
     const auto as_double = [](int64_t value) { return static_cast<double>(value); };
-    return {
+    std::vector<prometheus::MetricFamily> families = {
         GaugeFamily("wasserwarp_sessions_held",
                     "Sessions held, expired ones until the sweep drops them",
                     as_double(totals.sessions)),
@@ -84,12 +85,37 @@ class HeldGauges final : public prometheus::Collectable {
                      {{"flag", "max_concurrent_jobs"}, as_double(config_.jobs.max_concurrent_jobs)},
                      {{"flag", "max_queued_jobs"}, as_double(config_.jobs.max_queued_jobs)}}),
     };
+    // Shared by every replica on one database: the same figures from each.
+    const absl::StatusOr<ValidationStore::Counts> counts = validations_.CountAll(absl::Now());
+    if (counts.ok()) {
+      std::vector<std::pair<prometheus::ClientMetric::Label, double>> by_state;
+      for (const auto& [state, name] : kStateNames) {
+        by_state.push_back({{"state", name}, as_double(counts->by_state[static_cast<int>(state)])});
+      }
+      families.push_back(GaugeFamily("wasserwarp_validations",
+                                     "Stored validations by state, of every replica",
+                                     std::move(by_state)));
+      families.push_back(GaugeFamily(
+          "wasserwarp_validation_queue_depth", "Validations waiting for a replica's job slot",
+          as_double(counts->by_state[static_cast<int>(ValidationState::kQueued)])));
+      families.push_back(GaugeFamily("wasserwarp_validation_leases_held",
+                                     "Running validations whose worker's lease is current",
+                                     as_double(counts->leases_held)));
+    }
+    return families;
   }
 
  private:
+  static constexpr std::pair<ValidationState, const char*> kStateNames[] = {
+      {ValidationState::kQueued, "queued"},       {ValidationState::kRunning, "running"},
+      {ValidationState::kSucceeded, "succeeded"}, {ValidationState::kFailed, "failed"},
+      {ValidationState::kCancelled, "cancelled"},
+  };
+
   const ServerConfig& config_;
   const SessionStore& store_;
   const JobQueue& jobs_;
+  ValidationStore& validations_;
 };
 
 }  // namespace
@@ -134,6 +160,10 @@ ServiceMetrics::ServiceMetrics()
                             .Help("Time jobs waited for a slot before they ran")
                             .Register(*registry_)
                             .Add({}, SecondsBuckets())),
+      database_seconds_(prometheus::BuildHistogram()
+                            .Name("wasserwarp_database_call_seconds")
+                            .Help("Time calls of the validation store's database took, by call")
+                            .Register(*registry_)),
       jobs_dropped_(prometheus::BuildCounter()
                         .Name("wasserwarp_jobs_dropped_total")
                         .Help("Jobs cancelled while they waited for a slot")
@@ -162,6 +192,13 @@ void ServiceMetrics::RpcHandled(const RpcLabels& rpc, int code, double seconds) 
   rpc_handled_.Add(labels).Increment();
 }
 
+void ServiceMetrics::DatabaseCall(std::string_view call, double seconds) {
+  // From 0.1 ms: a local SQLite call takes about that, a PostgreSQL round trip a few times more.
+  static const prometheus::Histogram::BucketBoundaries kBuckets = {
+      0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3, 10};
+  database_seconds_.Add({{"call", std::string(call)}}, kBuckets).Observe(seconds);
+}
+
 void ServiceMetrics::JobEnded(const JobStats& stats) {
   if (!stats.started) {
     jobs_dropped_.Increment();
@@ -176,7 +213,7 @@ void ServiceMetrics::JobEnded(const JobStats& stats) {
 
 absl::StatusOr<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::Start(
     const std::string& listen, const ServiceMetrics& metrics, const ServerConfig& config,
-    const SessionStore& store, const JobQueue& jobs) {
+    const SessionStore& store, const JobQueue& jobs, ValidationStore& validations) {
   if (listen.starts_with('[')) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--metrics_listen: ", listen,
@@ -195,7 +232,7 @@ absl::StatusOr<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::Start(
   if (ports.empty()) {
     return absl::UnavailableError(absl::StrCat("--metrics_listen: cannot listen on ", listen));
   }
-  endpoint->held_gauges_ = std::make_shared<HeldGauges>(config, store, jobs);
+  endpoint->held_gauges_ = std::make_shared<HeldGauges>(config, store, jobs, validations);
   endpoint->exposer_->RegisterCollectable(metrics.registry());
   endpoint->exposer_->RegisterCollectable(endpoint->held_gauges_);
   const size_t colon = listen.rfind(':');

@@ -15,6 +15,7 @@
 #include "job_queue.h"
 #include "server_config.h"
 #include "session_store.h"
+#include "validation_store.h"
 
 namespace prometheus {
 class Collectable;
@@ -56,6 +57,9 @@ class ServiceMetrics {
   // A job ended or was dropped while it waited (a JobQueue::Observer).
   void JobEnded(const JobStats& stats);
 
+  // One call of a store's database (`call`: the store's method) took `seconds`.
+  void DatabaseCall(std::string_view call, double seconds);
+
   const std::shared_ptr<prometheus::Registry>& registry() const { return registry_; }
 
  private:
@@ -66,23 +70,22 @@ class ServiceMetrics {
   prometheus::Family<prometheus::Counter>& rpc_received_bytes_;
   prometheus::Family<prometheus::Histogram>& job_seconds_;
   prometheus::Histogram& job_wait_seconds_;
+  prometheus::Family<prometheus::Histogram>& database_seconds_;
   prometheus::Counter& jobs_dropped_;
   prometheus::Counter& dp_cells_;
 };
 
 // GET /metrics over HTTP (prometheus-cpp's civetweb server): the metrics'
-// registry, and the gauges of `store`, `jobs` and `config`'s limits read at
+// registry, and the gauges of `store`, `jobs`, `validations` and `config`'s limits read at
 // each scrape. Everything it reads must outlive it.
 class MetricsEndpoint {
  public:
   // Listens on `listen` (IPv4 host:port; port 0 picks a free port);
   // Unavailable naming --metrics_listen when it cannot, InvalidArgument for
   // an IPv6 address.
-  static absl::StatusOr<std::unique_ptr<MetricsEndpoint>> Start(const std::string& listen,
-                                                                const ServiceMetrics& metrics,
-                                                                const ServerConfig& config,
-                                                                const SessionStore& store,
-                                                                const JobQueue& jobs);
+  static absl::StatusOr<std::unique_ptr<MetricsEndpoint>> Start(
+      const std::string& listen, const ServiceMetrics& metrics, const ServerConfig& config,
+      const SessionStore& store, const JobQueue& jobs, ValidationStore& validations);
   // Stops serving; a scrape in progress finishes first.
   ~MetricsEndpoint();
 

@@ -104,6 +104,15 @@ ReceivedSizeFunction ReceivedSizeOf(std::string_view method) {
       {"/wasserwarp.v1.ValidationService/UploadSeries", &SerializedSize<v1::UploadSeriesRequest>},
       {"/wasserwarp.v1.ValidationService/Validate", &SerializedSize<v1::ValidateRequest>},
       {"/wasserwarp.v1.ValidationService/ComputeTwed", &SerializedSize<v1::ComputeTwedRequest>},
+      {"/wasserwarp.v1.ValidationService/CreateValidation",
+       &SerializedSize<v1::CreateValidationRequest>},
+      {"/wasserwarp.v1.ValidationService/GetValidation", &SerializedSize<v1::GetValidationRequest>},
+      {"/wasserwarp.v1.ValidationService/ListValidations",
+       &SerializedSize<v1::ListValidationsRequest>},
+      {"/wasserwarp.v1.ValidationService/CancelValidation",
+       &SerializedSize<v1::CancelValidationRequest>},
+      {"/wasserwarp.v1.ValidationService/WatchValidation",
+       &SerializedSize<v1::WatchValidationRequest>},
   };
   const auto it = sizes->find(method);
   return it == sizes->end() ? nullptr : it->second;

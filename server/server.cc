@@ -17,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "health_descriptors.h"
 #include "heap_trim.h"
+#include "measured_validation_store.h"
 #include "metrics_interceptor.h"
 #include "reflection_service.h"
 #include "server_credentials.h"
@@ -90,6 +91,10 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   std::unique_ptr<ValidationServer> server(
       new ValidationServer(config, std::move(job_observer), std::move(tokens), std::move(database),
                            *std::move(validations)));
+  if (server->metrics_ != nullptr) {
+    server->validations_ = std::make_unique<MeasuredValidationStore>(
+        std::move(server->validations_), *server->metrics_);
+  }
   if (absl::Status status = server->RestoreSessions(); !status.ok()) return status;
   server->worker_ = std::make_unique<ValidationWorker>(
       WorkerConfig{.name = WorkerName(),
@@ -103,8 +108,9 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
       config.sessions, config.jobs, *server->store_, *server->jobs_, *server->resources_,
       server->auth_tokens_.get());
   if (server->metrics_ != nullptr) {
-    absl::StatusOr<std::unique_ptr<MetricsEndpoint>> endpoint = MetricsEndpoint::Start(
-        config.metrics_listen, *server->metrics_, server->config_, *server->store_, *server->jobs_);
+    absl::StatusOr<std::unique_ptr<MetricsEndpoint>> endpoint =
+        MetricsEndpoint::Start(config.metrics_listen, *server->metrics_, server->config_,
+                               *server->store_, *server->jobs_, *server->validations_);
     if (!endpoint.ok()) return endpoint.status();
     server->metrics_endpoint_ = *std::move(endpoint);
   }

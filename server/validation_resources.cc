@@ -112,7 +112,10 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
   if (!job.ok()) return job.status();
   absl::StatusOr<int64_t> queued = validations_.CountQueued();
   if (!queued.ok()) return queued.status();
-  if (*queued >= jobs_.max_queued_jobs) {
+  // A free slot here takes the new one at once, so the capacity is the slots plus the queue, as
+  // on the job queue.
+  const int64_t free_slots = std::max(0, jobs_.max_concurrent_jobs - worker_.running());
+  if (*queued - free_slots >= jobs_.max_queued_jobs) {
     return QueueFullError(worker_.running(), *queued, jobs_);
   }
 

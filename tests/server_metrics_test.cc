@@ -260,18 +260,22 @@ TEST_F(MetricsTest, QueuedRunningAndCancelledJobs) {
   }
   grpc::ClientContext waiting_context;
   auto waiting = stub_->Validate(&waiting_context, ValidateRequestFor(kSession));
+  // The waiting validation is queued in the store, not on the job queue.
   ScrapeUntil([](const Scrape& scrape) {
     return scrape.Value("wasserwarp_jobs_running") == 1.0 &&
-           scrape.Value("wasserwarp_jobs_queued") == 1.0;
+           scrape.Value("wasserwarp_validation_queue_depth") == 1.0 &&
+           scrape.Value("wasserwarp_validation_leases_held") == 1.0 &&
+           scrape.Value("wasserwarp_validations", {{"state", "running"}}) == 1.0;
   });
 
-  // The waiting job is dropped before the running one stops, so that it
-  // never gets the slot.
+  // The waiting validation is cancelled before the running one stops, so that it never gets
+  // the slot.
   waiting_context.TryCancel();
   while (waiting->Read(&event)) {
   }
-  ScrapeUntil(
-      [](const Scrape& scrape) { return scrape.Value("wasserwarp_jobs_dropped_total") == 1.0; });
+  ScrapeUntil([](const Scrape& scrape) {
+    return scrape.Value("wasserwarp_validations", {{"state", "cancelled"}}) == 1.0;
+  });
   running_context.TryCancel();
   while (running->Read(&event)) {
   }
@@ -280,15 +284,15 @@ TEST_F(MetricsTest, QueuedRunningAndCancelledJobs) {
 
   const Scrape scrape = ScrapeUntil([](const Scrape& scrape) {
     return scrape.Count("wasserwarp_grpc_server_handled_total", Rpc("Validate")) == 2.0 &&
-           scrape.Count("wasserwarp_job_duration_seconds_count") +
-                   scrape.Count("wasserwarp_jobs_dropped_total") ==
-               2.0;
+           scrape.Count("wasserwarp_job_duration_seconds_count") == 1.0 &&
+           scrape.Value("wasserwarp_validations", {{"state", "cancelled"}}) == 2.0;
   });
   EXPECT_EQ(scrape.Count("wasserwarp_grpc_server_handled_total", Rpc("Validate", "CANCELLED")),
             2.0);
   EXPECT_EQ(scrape.Value("wasserwarp_jobs_running"), 0.0);
-  EXPECT_EQ(scrape.Value("wasserwarp_jobs_queued"), 0.0);
-  EXPECT_EQ(scrape.Value("wasserwarp_jobs_dropped_total"), 1.0);
+  EXPECT_EQ(scrape.Value("wasserwarp_validation_queue_depth"), 0.0);
+  EXPECT_EQ(scrape.Value("wasserwarp_validation_leases_held"), 0.0);
+  EXPECT_GT(scrape.Count("wasserwarp_database_call_seconds_count", {{"call", "Claim"}}), 0.0);
   EXPECT_EQ(scrape.Value("wasserwarp_job_duration_seconds_count", {{"code", "CANCELLED"}}), 1.0);
   // Cells count when a job ends, cancelled or not: what it did before it stopped.
   const std::optional<JobStats> ran =
