@@ -142,10 +142,13 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
   queued_progress.set_cells_total(static_cast<int64_t>(job->size.dp_cells));
   record.progress = queued_progress.SerializeAsString();
   record.create_time = absl::Now();
-  if (absl::Status status = validations_.Insert(record); !status.ok()) return status;
-  const v1::Validation created = ToProto(record);
+  // Handed to the worker before it can claim the validation, so that a claim finds it.
   worker_.Queued(record.session_key, record.id, *std::move(snapshot));
-  return created;
+  if (absl::Status status = validations_.Insert(record); !status.ok()) {
+    worker_.Cancel(record.session_key, record.id, status);
+    return status;
+  }
+  return ToProto(record);
 }
 
 absl::StatusOr<ValidationHandle> ValidationResources::Find(const std::string& name,

@@ -6,6 +6,7 @@
 #include "validation_worker.h"
 
 #include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
 
 #include <map>
 #include <memory>
@@ -49,6 +50,10 @@ struct Replica {
 
 class ValidationWorkerTest : public ::testing::Test {
  protected:
+  // spdlog's registry is made here, before any thread logs: TSan does not see the guard of
+  // its lazy creation inside the uninstrumented library.
+  static void SetUpTestSuite() { spdlog::set_level(spdlog::level::warn); }
+
   void SetUp() override {
     absl::StatusOr<std::unique_ptr<SqliteValidationStore>> store = SqliteValidationStore::Open("");
     ASSERT_TRUE(store.ok());
