@@ -23,6 +23,7 @@ constexpr char kColumns[] =
 int64_t ToNanos(absl::Time time) { return absl::ToUnixNanos(time); }
 Param State(ValidationState state) { return Param::Int64(static_cast<int64_t>(state)); }
 
+// Returned once the transaction is over: as the body's Aborted, RunTransaction would run it again.
 absl::Status LeaseLost(std::string_view id) {
   return absl::AbortedError(
       absl::StrCat("the lease on validation ", std::string(id), " is no longer this worker's"));
@@ -322,6 +323,7 @@ absl::StatusOr<LeaseRenewal> PostgresValidationStore::Renew(int64_t session_key,
                                                             absl::Duration lease,
                                                             std::string_view progress) {
   LeaseRenewal renewal;
+  bool lost = false;
   absl::Status status = postgres::RunTransaction(
       pool_, "renewing a lease",
       [&](Connection& connection) -> absl::Status {
@@ -332,7 +334,8 @@ absl::StatusOr<LeaseRenewal> PostgresValidationStore::Renew(int64_t session_key,
              Param::Text(id), State(ValidationState::kRunning), Param::Text(worker)},
             "renewing a lease");
         if (!renewed.ok()) return renewed.status();
-        if (renewed->rows() == 0) return LeaseLost(id);
+        lost = renewed->rows() == 0;
+        if (lost) return absl::OkStatus();
         absl::StatusOr<bool> cancel = renewed->GetBool(0, 0);
         if (!cancel.ok()) return cancel.status();
         renewal.cancel_requested = *cancel;
@@ -340,6 +343,7 @@ absl::StatusOr<LeaseRenewal> PostgresValidationStore::Renew(int64_t session_key,
       },
       options_);
   if (!status.ok()) return status;
+  if (lost) return LeaseLost(id);
   return renewal;
 }
 
@@ -349,10 +353,12 @@ absl::Status PostgresValidationStore::Finish(int64_t session_key, std::string_vi
                                              absl::Time now) {
   const std::string error_message(error.message());
   int attempt = 0;
-  return postgres::RunTransaction(
+  bool lost = false;
+  const absl::Status status = postgres::RunTransaction(
       pool_, "storing a validation's result",
       [&](Connection& connection) -> absl::Status {
         ++attempt;
+        lost = false;
         absl::StatusOr<Result> finished = connection.Exec(
             "UPDATE validations SET state = $1, end_time_ns = $2, error_code = $3,"
             " error_message = $4, report = $5, lease_owner = NULL, lease_expire_ns = NULL,"
@@ -367,7 +373,8 @@ absl::Status PostgresValidationStore::Finish(int64_t session_key, std::string_vi
             "storing a validation's result");
         if (!finished.ok()) return finished.status();
         if (finished->affected_rows() == 1) return absl::OkStatus();
-        if (attempt == 1) return LeaseLost(id);
+        lost = true;
+        if (attempt == 1) return absl::OkStatus();
         // An earlier attempt whose COMMIT lost its answer may have ended it just so.
         absl::StatusOr<Result> ended = connection.Exec(
             "SELECT 1 FROM validations WHERE session_key = $1 AND id = $2 AND state = $3"
@@ -375,9 +382,12 @@ absl::Status PostgresValidationStore::Finish(int64_t session_key, std::string_vi
             {Param::Int64(session_key), Param::Text(id), State(state), Param::Int64(ToNanos(now))},
             "storing a validation's result");
         if (!ended.ok()) return ended.status();
-        return ended->rows() == 1 ? absl::OkStatus() : LeaseLost(id);
+        lost = ended->rows() == 0;
+        return absl::OkStatus();
       },
       options_);
+  if (!status.ok()) return status;
+  return lost ? LeaseLost(id) : absl::OkStatus();
 }
 
 absl::Status PostgresValidationStore::Release(std::string_view worker) {

@@ -31,6 +31,7 @@ namespace wasserwarp::service {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 const absl::Time kStart = absl::FromUnixSeconds(1'800'000'000);
 constexpr absl::Duration kLease = absl::Seconds(30);
@@ -179,8 +180,12 @@ TEST_P(ValidationStoreTest, AnExpiredLeaseIsClaimedAgainAndOnlyTheNewHolderEndsI
 
   const absl::Time later = kStart + kLease + absl::Seconds(1);
   EXPECT_TRUE(absl::IsAborted(store().Renew(1, "a", "lost", later, kLease, "").status()));
-  EXPECT_TRUE(absl::IsAborted(store().Finish(1, "a", "lost", ValidationState::kSucceeded,
-                                             absl::OkStatus(), "stale report", later)));
+  const absl::Status stale = store().Finish(1, "a", "lost", ValidationState::kSucceeded,
+                                            absl::OkStatus(), "stale report", later);
+  EXPECT_TRUE(absl::IsAborted(stale)) << stale;
+  // Told at once, not after retries of a transaction that cannot succeed.
+  EXPECT_THAT(std::string(stale.message()), HasSubstr("no longer this worker's"));
+  EXPECT_THAT(std::string(stale.message()), Not(HasSubstr("attempts")));
   absl::StatusOr<LeaseRenewal> renewed = store().Renew(1, "a", "w2", later, kLease, "progress");
   ASSERT_TRUE(renewed.ok()) << renewed.status();
   EXPECT_FALSE(renewed->cancel_requested);
@@ -426,6 +431,10 @@ TEST_F(PostgresReplicasTest, AnExpiredLeaseGoesToTheOtherReplica) {
   ASSERT_TRUE(
       b.store.Finish(1, "a", "b", ValidationState::kSucceeded, absl::OkStatus(), "fresh", later)
           .ok());
+  EXPECT_EQ(a.store.Get(1, "a", /*with_report=*/true)->report, "fresh");
+  // Even ending it just as the new holder did, the old one is refused.
+  EXPECT_TRUE(absl::IsAborted(
+      a.store.Finish(1, "a", "a", ValidationState::kSucceeded, absl::OkStatus(), "stale", later)));
   EXPECT_EQ(a.store.Get(1, "a", /*with_report=*/true)->report, "fresh");
 }
 
