@@ -107,9 +107,10 @@ FUZZ_SECONDS   ?= 60
 # The server's shared state from many threads: job slots and cancellation, the session
 # store, uploads racing deletions. Tests through gRPC are left out: Debian's gRPC hands calls
 # between its threads in code TSan cannot see, which makes every reactor look racy. The
-# PostgreSQL connection pool too, lent from many threads (it runs a PostgreSQL of its own).
+# PostgreSQL connection pool too, lent from many threads (it runs a PostgreSQL of its own),
+# and replicas racing for the PostgreSQL validation queue.
 TSAN_TESTS := server_job_queue_test server_session_store_test server_concurrency_test \
-  postgres_store_test sqlite_validation_store_test validation_worker_test
+  postgres_store_test validation_store_test validation_worker_test
 FUZZERS    := csv_fuzz series_fuzz upload_fuzz mdf4_fuzz
 
 $(ASAN_BUILD_DIR)/build.ninja:

@@ -40,14 +40,15 @@ const Migration kMigration1 = {
         " PRIMARY KEY (run_key, first_sample))",
         "CREATE TABLE validations (key bigserial PRIMARY KEY,"
         " session_key bigint NOT NULL REFERENCES sessions (key) ON DELETE CASCADE,"
-        " id text NOT NULL, owner text NOT NULL, state smallint NOT NULL,"
-        " request bytea NOT NULL, runs bytea NOT NULL, create_time_ns bigint NOT NULL,"
+        " session_id text NOT NULL, id text NOT NULL, owner text NOT NULL,"
+        " state smallint NOT NULL, request bytea NOT NULL, effective_parameters bytea NOT NULL,"
+        " runs bytea NOT NULL, create_time_ns bigint NOT NULL,"
         " start_time_ns bigint, end_time_ns bigint, lease_owner text, lease_expire_ns bigint,"
         " attempts integer NOT NULL DEFAULT 0, cancel_requested boolean NOT NULL DEFAULT false,"
         " progress bytea, error_code integer, error_message text, report bytea,"
         " UNIQUE (session_key, id))",
-        // Workers take the oldest validation of a state.
-        "CREATE INDEX validations_queue ON validations (state, create_time_ns)",
+        // Workers claim the oldest queued validation, oldest by key (PostgresValidationStore).
+        "CREATE INDEX validations_queue ON validations (state, key)",
     }};
 
 absl::Status Refusal(Connection& connection, const std::string& why) {

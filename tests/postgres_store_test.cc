@@ -238,8 +238,9 @@ TEST_F(PostgresSchemaTest, CreatesTablesOnceAndForAll) {
   Must(connection, "INSERT INTO run_samples VALUES ($1, 0, '\\x00', '\\x00')",
        {Param::Int64(run.GetInt64(0, 0).value())});
   Must(connection,
-       "INSERT INTO validations (session_key, id, owner, state, request, runs, create_time_ns)"
-       " VALUES ($1, 'v', 'alice', 0, '', '', 0)",
+       "INSERT INTO validations (session_key, session_id, id, owner, state, request,"
+       " effective_parameters, runs, create_time_ns) VALUES ($1, 's', 'v', 'alice', 0, '', '',"
+       " '', 0)",
        {Param::Int64(key)});
   Must(connection, "DELETE FROM sessions");
   EXPECT_EQ(Count(connection,
