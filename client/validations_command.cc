@@ -131,17 +131,6 @@ absl::Status StoredError(const v1::Validation& validation) {
   return absl::Status(code, message);
 }
 
-// An ended validation as validate would have shown it; a SUCCEEDED one as WatchValidation
-// returns it, with the values of its report's bulky parts.
-absl::StatusOr<Judgement> ShowEnded(const ParsedArgs& args, Client& client,
-                                    v1::Validation validation, Clock::time_point start) {
-  if (validation.state() != v1::VALIDATION_STATE_SUCCEEDED) return StoredError(validation);
-  std::string page;
-  absl::StatusOr<ValidationReport> report = client.ReportOf(validation, &page);
-  if (!report.ok()) return report.status();
-  return WriteResults(args, *std::move(report), page, start);
-}
-
 // --report needs the page, which a validation has only when it asked for it.
 absl::Status CheckPageAsked(const ParsedArgs& args, const v1::Validation& validation) {
   if (!args.Has(kReportFlag.name) || validation.request().include_html_report()) {
@@ -151,6 +140,18 @@ absl::Status CheckPageAsked(const ParsedArgs& args, const v1::Validation& valida
       absl::StrCat("validation ", validation.name(),
                    " did not ask for the HTML page, so there is none to write to --report; "
                    "create the validation with 'validate --report'"));
+}
+
+// An ended validation as validate would have shown it; a SUCCEEDED one as WatchValidation
+// returns it, with the values of its report's bulky parts.
+absl::StatusOr<Judgement> ShowEnded(const ParsedArgs& args, Client& client,
+                                    v1::Validation validation, Clock::time_point start) {
+  if (validation.state() != v1::VALIDATION_STATE_SUCCEEDED) return StoredError(validation);
+  if (absl::Status asked = CheckPageAsked(args, validation); !asked.ok()) return asked;
+  std::string page;
+  absl::StatusOr<ValidationReport> report = client.ReportOf(validation, &page);
+  if (!report.ok()) return report.status();
+  return WriteResults(args, *std::move(report), page, start);
 }
 
 absl::StatusOr<Action> List(const ParsedArgs& args) {
@@ -232,7 +233,6 @@ absl::StatusOr<Action> Watch(const ParsedArgs& args) {
         name, [&bar](const v1::ValidateProgress& progress) { bar.Update(progress); });
     bar.Clear();
     if (!validation.ok()) return validation.status();
-    if (absl::Status asked = CheckPageAsked(args, *validation); !asked.ok()) return asked;
     return ShowEnded(args, client, *std::move(validation), start);
   };
 }
@@ -316,7 +316,10 @@ absl::StatusOr<Judgement> RunValidations(const ParsedArgs& args) {
 // The parser takes ValidationsFlags(); these are the same flags, as a person reads them.
 std::vector<FlagSection> ValidationsSections() {
   std::vector<DocumentedFlag> options = {
-      kServerFlag, DescribedAs(kSessionFlag, "the session the validations belong to (required)"),
+      kServerFlag,
+      DescribedAs(kSessionFlag,
+                  "the session the validations belong to (required, but for a\n"
+                  "--validation that gives the full name)"),
       kValidationFlag, kLimitFlag, kStateFlag};
   const std::vector<DocumentedFlag> security = SecurityFlags();
   options.insert(options.end(), security.begin(), security.end());

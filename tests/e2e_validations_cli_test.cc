@@ -93,6 +93,12 @@ TEST_F(E2eValidationsCliTest, DetachedValidationShowsWhatValidateShows) {
   EXPECT_EQ(shown.out, watched.out);
   EXPECT_EQ(SummaryWithoutTime(shown.err), SummaryWithoutTime(direct.err));
 
+  // The full name needs no --session.
+  const ProgramResult by_name = Cli(
+      {"validations", "show", "--server", server_->address(), "--validation", name, "--json", "-"});
+  ASSERT_EQ(by_name.exit_code, 0) << by_name.err;
+  EXPECT_EQ(by_name.out, watched.out);
+
   const ProgramResult text = OnSession({"validations", "show", "--validation", IdOf(name)});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_EQ(SummaryWithoutTime(text.out), SummaryWithoutTime(direct.err));
