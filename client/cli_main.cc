@@ -19,6 +19,7 @@
 #include "twed_command.h"
 #include "upload_command.h"
 #include "validate_command.h"
+#include "validations_command.h"
 #include "wasserwarp/field_error.h"
 
 namespace wasserwarp::cli {
@@ -28,6 +29,7 @@ constexpr int kExitSuccess = 0;
 constexpr int kExitFail = 1;  // a judging command's negative judgement
 constexpr int kExitBadInput = 2;
 constexpr int kExitInternal = 3;
+constexpr int kExitNotEnded = 4;  // `validations show` of a validation still queued or running
 
 // Codes a user can fix by changing the input or the command line; every other code is a
 // failure of the program or its environment.
@@ -72,7 +74,7 @@ std::string Usage(const std::vector<Command>& commands) {
       "  wasserwarp --version\n"
       "\n"
       "exit status: 0 success (validate: PASS), 1 validate's verdict FAIL, 2 bad input or usage,\n"
-      "3 internal error\n");
+      "3 internal error, 4 the validation has not ended yet (validations show)\n");
   return usage;
 }
 
@@ -83,9 +85,9 @@ int Fail(const absl::Status& error) {
 }
 
 int Main(const std::vector<std::string>& args) {
-  const std::vector<Command> commands = {TwedCommand(),   ValidateCommand(), CompareCommand(),
-                                         UploadCommand(), SessionsCommand(), InspectCommand(),
-                                         ConvertCommand()};
+  const std::vector<Command> commands = {TwedCommand(),    ValidateCommand(), CompareCommand(),
+                                         UploadCommand(),  SessionsCommand(), ValidationsCommand(),
+                                         InspectCommand(), ConvertCommand()};
   const auto find = [&commands](const std::string& name) -> const Command* {
     for (const Command& command : commands) {
       if (command.name == name) return &command;
@@ -142,7 +144,15 @@ int Main(const std::vector<std::string>& args) {
   if (std::fflush(stdout) != 0) {
     return Fail(absl::UnavailableError("cannot write to standard output"));
   }
-  return judgement == Judgement::kPass ? kExitSuccess : kExitFail;
+  switch (judgement) {
+    case Judgement::kPass:
+      return kExitSuccess;
+    case Judgement::kFail:
+      return kExitFail;
+    case Judgement::kNotEnded:
+      return kExitNotEnded;
+  }
+  return kExitInternal;
 }
 
 }  // namespace

@@ -13,7 +13,9 @@
 
 namespace wasserwarp::cli {
 
-enum class Judgement { kPass, kFail };
+// kNotEnded: what was to be judged (a validation on a server) has not ended yet, so there is
+// no judgement; its own exit status tells a pipeline to look again later.
+enum class Judgement { kPass, kFail, kNotEnded };
 
 struct Command {
   absl::string_view name;

@@ -14,6 +14,23 @@ constexpr int kBarWidth = 30;
 // Carriage return, then erase to the end of the line.
 constexpr char kEraseLine[] = "\r\033[K";
 
+// DP cells measure the work of the cost matrix better than pairs, whose lengths differ.
+double Fraction(const v1::ValidateProgress& progress) {
+  if (progress.phase() == v1::PHASE_RESAMPLING && progress.resamples_total() > 0) {
+    return static_cast<double>(progress.resamples_done()) /
+           static_cast<double>(progress.resamples_total());
+  }
+  if (progress.cells_total() > 0) {
+    return static_cast<double>(progress.cells_done()) / static_cast<double>(progress.cells_total());
+  }
+  if (progress.pairs_total() > 0) {
+    return static_cast<double>(progress.pairs_done()) / static_cast<double>(progress.pairs_total());
+  }
+  return 0.0;
+}
+
+}  // namespace
+
 const char* PhaseName(v1::Phase phase) {
   switch (phase) {
     case v1::PHASE_QUEUED:
@@ -34,23 +51,6 @@ const char* PhaseName(v1::Phase phase) {
       return "working";
   }
 }
-
-// DP cells measure the work of the cost matrix better than pairs, whose lengths differ.
-double Fraction(const v1::ValidateProgress& progress) {
-  if (progress.phase() == v1::PHASE_RESAMPLING && progress.resamples_total() > 0) {
-    return static_cast<double>(progress.resamples_done()) /
-           static_cast<double>(progress.resamples_total());
-  }
-  if (progress.cells_total() > 0) {
-    return static_cast<double>(progress.cells_done()) / static_cast<double>(progress.cells_total());
-  }
-  if (progress.pairs_total() > 0) {
-    return static_cast<double>(progress.pairs_done()) / static_cast<double>(progress.pairs_total());
-  }
-  return 0.0;
-}
-
-}  // namespace
 
 ProgressBar::ProgressBar(std::FILE* stream)
     : stream_(stream), enabled_(isatty(fileno(stream)) == 1) {}

@@ -10,6 +10,9 @@
 
 namespace wasserwarp::cli {
 
+// "queued", "cost matrix", ...: the phase as the bar names it.
+const char* PhaseName(v1::Phase phase);
+
 class ProgressBar {
  public:
   // Draws on `stream` when it is a terminal, and is silent otherwise.

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "flag_definition.h"
+#include "resource_format.h"
 #include "server_flags.h"
 #include "validation_client.h"
 #include "validation_flags.h"
@@ -24,7 +25,6 @@ namespace wasserwarp::cli {
 namespace {
 
 using Client = client::ValidationClient;
-using Row = std::vector<std::string>;
 
 // What a subcommand does on the server, once its flags have been read and checked: a usage
 // error should not depend on the server being up.
@@ -36,13 +36,6 @@ struct Subcommand {
   std::vector<DocumentedFlag> flags;
   absl::StatusOr<Action> (*prepare)(const ParsedArgs& args);
 };
-
-std::string FormatTimestamp(const google::protobuf::Timestamp& timestamp) {
-  if (timestamp.seconds() == 0 && timestamp.nanos() == 0) return "-";
-  const absl::Time time =
-      absl::FromUnixSeconds(timestamp.seconds()) + absl::Nanoseconds(timestamp.nanos());
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", time, absl::UTCTimeZone());
-}
 
 std::string FormatDuration(const google::protobuf::Duration& duration) {
   return absl::FormatDuration(absl::Seconds(duration.seconds()) +
@@ -94,26 +87,6 @@ std::string FormatParameters(const v1::ValidationParameters& params) {
     set.push_back(absl::StrCat("channels ", absl::StrJoin(params.channels(), ",")));
   }
   return set.empty() ? "the server's" : absl::StrJoin(set, ", ");
-}
-
-// Columns padded to their widest cell; the last column is not padded.
-std::string FormatTable(const std::vector<Row>& rows) {
-  std::vector<size_t> widths;
-  for (const Row& row : rows) {
-    widths.resize(std::max(widths.size(), row.size()));
-    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
-  }
-  std::string out;
-  for (const Row& row : rows) {
-    for (size_t i = 0; i < row.size(); ++i) {
-      if (i + 1 == row.size()) {
-        absl::StrAppend(&out, row[i], "\n");
-      } else {
-        absl::StrAppendFormat(&out, "%-*s  ", static_cast<int>(widths[i]), row[i]);
-      }
-    }
-  }
-  return out;
 }
 
 absl::Status ReadTtl(absl::string_view flag, const ParsedArgs& args, v1::Session& settings) {

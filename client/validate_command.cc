@@ -16,14 +16,14 @@
 #include "flag_definition.h"
 #include "one_off_validation.h"
 #include "output_file.h"
+#include "report_output.h"
+#include "resource_format.h"
 #include "run_flags.h"
 #include "server_flags.h"
-#include "summary.h"
 #include "validation_client.h"
 #include "validation_flags.h"
 #include "verdict_flags.h"
 #include "wasserwarp/html_report.h"
-#include "wasserwarp/report_json.h"
 #include "wasserwarp/validation.h"
 #include "wire/convert.h"
 #include "wire/parameters.h"
@@ -33,15 +33,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Their values are read where the report is written.
-constexpr DocumentedFlag kReportFlag = {
-    "--report", Arity::kOne, "FILE.html",
-    "write a self-contained HTML report (verdict, charts of the\n"
-    "worst and best runs, cost matrix, map of all runs, metrics)"};
-constexpr DocumentedFlag kCostMatrixFlag = {
-    "--cost-matrix", Arity::kSwitch, "",
-    "include the TWED cost matrix in the JSON report, and with a\n"
-    "verdict the pooled matrix of all runs"};
+constexpr DocumentedFlag kDetachFlag = {
+    "--detach", Arity::kSwitch, "",
+    "with --session: queue the validation and print its name at once\n"
+    "(with --json, the validation as JSON); see 'wasserwarp validations'.\n"
+    "--report and --cost-matrix ask the server to keep the page and the\n"
+    "matrices for 'validations show'; no file is written now"};
 
 absl::StatusOr<ValidationOptions> ReadOptions(const ParsedArgs& args) {
   absl::StatusOr<ParameterSettings> parameters = ReadValidationParameterFlags(args);
@@ -79,27 +76,6 @@ absl::StatusOr<std::string> RenderIfAsked(const ParsedArgs& args, const Validati
                                           const RunSets& runs) {
   if (!args.Has(kReportFlag.name)) return std::string();
   return RenderHtmlReport(report, runs.simulation, runs.reference, HtmlOptionsNow());
-}
-
-// The same output whether the report was computed here or on a server.
-absl::StatusOr<Judgement> WriteResults(const ParsedArgs& args, ValidationReport report,
-                                       const std::string& html_report, Clock::time_point start) {
-  if (const std::string* report_path = args.Value(kReportFlag.name)) {
-    if (absl::Status written = WriteOutputFile(*report_path, html_report); !written.ok()) {
-      return written;
-    }
-  }
-  if (!args.Has(kCostMatrixFlag.name)) {
-    report.cost_matrix.reset();
-    report.pooled_cost_matrix.reset();
-  }
-  absl::StatusOr<std::FILE*> summary_stream =
-      WriteJsonIfAsked(args, [&] { return ReportToJson(report); });
-  if (!summary_stream.ok()) return summary_stream.status();
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  std::fputs(FormatSummary(report, seconds).c_str(), *summary_stream);
-  const bool failed = report.verdict.has_value() && report.verdict->pass == false;
-  return failed ? Judgement::kFail : Judgement::kPass;
 }
 
 absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point start) {
@@ -180,6 +156,17 @@ absl::StatusOr<Judgement> ValidateSession(const ParsedArgs& args, Clock::time_po
   if (!client.ok()) return client.status();
   v1::ValidateRequest request = RequestFor(*overrides, *options);
   request.set_include_html_report(args.Has(kReportFlag.name));
+  if (args.Has(kDetachFlag.name)) {
+    absl::StatusOr<v1::Validation> created =
+        (*client)->CreateValidation(*args.Value(kSessionFlag.name), std::move(request));
+    if (!created.ok()) return created.status();
+    absl::StatusOr<std::FILE*> name_stream =
+        WriteJsonIfAsked(args, [&] { return ValidationToJson(*created); });
+    if (!name_stream.ok()) return name_stream.status();
+    // The name alone, so that a script can capture it.
+    std::fprintf(*name_stream, "%s\n", created->name().c_str());
+    return Judgement::kPass;
+  }
   std::string page;
   absl::StatusOr<ValidationReport> report =
       ValidateShowingProgress(**client, *args.Value(kSessionFlag.name), std::move(request), &page);
@@ -193,6 +180,11 @@ absl::StatusOr<Judgement> RunValidate(const ParsedArgs& args) {
     return absl::InvalidArgumentError(
         absl::StrCat("validate: unexpected argument \"", args.positional().front(),
                      "\"; give the runs with --sim PATH... and --ref PATH..."));
+  }
+  if (args.Has(kDetachFlag.name) && (!args.Has(kServerFlag.name) || !args.Has(kSessionFlag.name))) {
+    return absl::InvalidArgumentError(
+        "validate: --detach needs --server HOST:PORT and --session ID: a detached validation "
+        "runs on the server, on the runs a session holds, after this command has ended");
   }
   if (!args.Has(kServerFlag.name)) {
     if (args.Has(kSessionFlag.name)) {
@@ -213,7 +205,7 @@ std::vector<FlagSection> ValidateSections() {
       DescribedAs(kServerFlag,
                   "validate on this wasserwarp-server; a progress bar shows on\n"
                   "stderr when it is a terminal"),
-      DescribedAs(kSessionFlag, "validate the runs this session on the server holds")};
+      DescribedAs(kSessionFlag, "validate the runs this session on the server holds"), kDetachFlag};
   const std::vector<DocumentedFlag> security = SecurityFlags();
   server.insert(server.end(), security.begin(), security.end());
   return {
@@ -238,10 +230,10 @@ Command ValidateCommand() {
       .name = "validate",
       .synopsis =
           "validate --sim PATH... --ref PATH... [options]\n"
-          "validate --server HOST:PORT --session ID [options]",
+          "validate --server HOST:PORT --session ID [--detach] [options]",
       .usage = HelpText("usage: wasserwarp validate --sim PATH... --ref PATH... [options]\n"
                         "       wasserwarp validate --server HOST:PORT --session ID "
-                        "[options]\n"
+                        "[--detach] [options]\n"
                         "\n"
                         "Computes the TWED between every simulated and every reference run "
                         "and the\n"
@@ -262,7 +254,11 @@ Command ValidateCommand() {
                         "given --session, on the runs that session holds (see 'wasserwarp "
                         "upload'), with the\n"
                         "session's default parameters where no comparison option is given "
-                        "here.\n",
+                        "here.\n"
+                        "With --detach, the validation is queued on the server and this "
+                        "command ends at once;\n"
+                        "'wasserwarp validations' follows it, shows its report and cancels "
+                        "it.\n",
                         sections),
       .flags = FlagSpecs(sections),
       .judge = &RunValidate,

@@ -4,6 +4,7 @@
 #include <grpcpp/security/credentials.h>
 #include <grpcpp/support/channel_arguments.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <utility>
@@ -232,14 +233,141 @@ absl::StatusOr<ValidationReport> ValidationClient::Validate(absl::string_view se
     return absl::InternalError(absl::StrCat(
         "server ", target_, " sent a malformed validation stream: ", report.status().message()));
   }
-  if (html_report != nullptr) *html_report = std::move(*report->mutable_html_report());
-  absl::StatusOr<ValidationReport> converted = wire::ReportFromProto(*report);
+  return Converted(*report, html_report);
+}
+
+absl::StatusOr<ValidationReport> ValidationClient::Converted(v1::ValidationReport& report,
+                                                             std::string* html_report) const {
+  if (html_report != nullptr) *html_report = std::move(*report.mutable_html_report());
+  absl::StatusOr<ValidationReport> converted = wire::ReportFromProto(report);
   // An inconsistent report is the server's fault, not the caller's input.
   if (!converted.ok()) {
     return absl::InternalError(absl::StrCat(
         "server ", target_, " sent an inconsistent report: ", converted.status().message()));
   }
   return converted;
+}
+
+absl::StatusOr<v1::Validation> ValidationClient::CreateValidation(absl::string_view session_id,
+                                                                  v1::ValidateRequest request) {
+  v1::CreateValidationRequest create;
+  request.set_session(wire::SessionName(session_id));
+  *create.mutable_request() = std::move(request);
+  v1::CreateValidationResponse response;
+  grpc::ClientContext context;
+  SetCallDeadline(context);
+  if (grpc::Status status = stub_->CreateValidation(&context, create, &response); !status.ok()) {
+    return FromGrpc(status);
+  }
+  return std::move(*response.mutable_validation());
+}
+
+absl::StatusOr<v1::Validation> ValidationClient::GetValidation(absl::string_view name) {
+  v1::GetValidationRequest request;
+  request.set_name(std::string(name));
+  v1::GetValidationResponse response;
+  grpc::ClientContext context;
+  SetCallDeadline(context);
+  if (grpc::Status status = stub_->GetValidation(&context, request, &response); !status.ok()) {
+    return FromGrpc(status);
+  }
+  return std::move(*response.mutable_validation());
+}
+
+absl::StatusOr<std::vector<v1::Validation>> ValidationClient::ListValidations(
+    absl::string_view session_id, v1::ValidationState state, int limit) {
+  std::vector<v1::Validation> validations;
+  v1::ListValidationsRequest request;
+  request.set_parent(wire::SessionName(session_id));
+  request.set_state(state);
+  do {
+    const int wanted = limit > 0 ? limit - static_cast<int>(validations.size()) : 0;
+    request.set_page_size(wanted > 0 ? std::min(wanted, options_.list_page_size)
+                                     : options_.list_page_size);
+    v1::ListValidationsResponse response;
+    grpc::ClientContext context;
+    SetCallDeadline(context);
+    if (grpc::Status status = stub_->ListValidations(&context, request, &response); !status.ok()) {
+      return FromGrpc(status);
+    }
+    for (v1::Validation& validation : *response.mutable_validations()) {
+      if (limit > 0 && validations.size() >= static_cast<size_t>(limit)) break;
+      validations.push_back(std::move(validation));
+    }
+    request.set_page_token(response.next_page_token());
+  } while (!request.page_token().empty() &&
+           (limit <= 0 || validations.size() < static_cast<size_t>(limit)));
+  return validations;
+}
+
+absl::StatusOr<v1::Validation> ValidationClient::CancelValidation(absl::string_view name) {
+  v1::CancelValidationRequest request;
+  request.set_name(std::string(name));
+  v1::CancelValidationResponse response;
+  grpc::ClientContext context;
+  SetCallDeadline(context);
+  if (grpc::Status status = stub_->CancelValidation(&context, request, &response); !status.ok()) {
+    return FromGrpc(status);
+  }
+  return std::move(*response.mutable_validation());
+}
+
+absl::StatusOr<v1::Validation> ValidationClient::WatchValidation(
+    absl::string_view name, const ProgressCallback& on_progress) {
+  v1::WatchValidationRequest request;
+  request.set_name(std::string(name));
+  grpc::ClientContext context;
+  std::unique_ptr<grpc::ClientReader<v1::WatchValidationResponse>> reader =
+      stub_->WatchValidation(&context, request);
+  v1::WatchValidationResponse event;
+  std::optional<v1::Validation> validation;
+  wire::ReportAssembler assembler;
+  absl::Status assembled;
+  while (assembled.ok() && reader->Read(&event)) {
+    if (event.has_progress()) {
+      if (on_progress) on_progress(event.progress());
+    } else if (event.has_validation()) {
+      if (validation.has_value()) {
+        assembled = absl::InvalidArgumentError("a second validation message");
+        break;
+      }
+      validation = std::move(*event.mutable_validation());
+      if (validation->state() == v1::VALIDATION_STATE_SUCCEEDED) {
+        assembled = assembler.AddReport(std::move(*validation->mutable_report()));
+      }
+    } else if (event.has_chunk()) {
+      assembled = validation.has_value()
+                      ? assembler.AddChunk(event.chunk())
+                      : absl::InvalidArgumentError("a report chunk before the validation");
+    }
+  }
+  if (assembled.ok()) {
+    if (grpc::Status status = reader->Finish(); !status.ok()) return FromGrpc(status);
+    if (!validation.has_value()) assembled = absl::InvalidArgumentError("no validation message");
+  } else {
+    // The rest of a malformed stream is of no use.
+    context.TryCancel();
+    reader->Finish();
+  }
+  if (assembled.ok() && validation->state() == v1::VALIDATION_STATE_SUCCEEDED) {
+    absl::StatusOr<v1::ValidationReport> report = assembler.Finish();
+    if (report.ok()) {
+      *validation->mutable_report() = *std::move(report);
+    } else {
+      assembled = report.status();
+    }
+  }
+  // A malformed stream is the server's fault, not the caller's input.
+  if (!assembled.ok()) {
+    return absl::InternalError(absl::StrCat(
+        "server ", target_, " sent a malformed validation stream: ", assembled.message()));
+  }
+  return *std::move(validation);
+}
+
+absl::StatusOr<ValidationReport> ValidationClient::ReportOf(v1::Validation& validation,
+                                                            std::string* html_report) const {
+  return Converted(*validation.mutable_report(), html_report);
 }
 
 absl::StatusOr<v1::ComputeTwedResponse> ValidationClient::ComputeTwed(

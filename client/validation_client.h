@@ -95,6 +95,31 @@ class ValidationClient {
                                             const ProgressCallback& on_progress = nullptr,
                                             std::string* html_report = nullptr);
 
+  // Validations as stored resources (`sessions/{session_id}/validations/{validation_id}`).
+  // Queues the validation `request` asks for (its session field is set from `session_id`) and
+  // returns it at once, QUEUED.
+  absl::StatusOr<v1::Validation> CreateValidation(absl::string_view session_id,
+                                                  v1::ValidateRequest request);
+  // `name` is the validation's full name. Its report, once it succeeded, lacks the values of
+  // the bulky parts; WatchValidation has them.
+  absl::StatusOr<v1::Validation> GetValidation(absl::string_view name);
+  // The session's validations newest first, in `state` (UNSPECIFIED: every state): all pages,
+  // or the first `limit` when `limit` > 0.
+  absl::StatusOr<std::vector<v1::Validation>> ListValidations(absl::string_view session_id,
+                                                              v1::ValidationState state,
+                                                              int limit = 0);
+  // The validation after the request: CANCELLED when it was queued, as it was when it ended.
+  absl::StatusOr<v1::Validation> CancelValidation(absl::string_view name);
+  // Follows the validation until it ends, `on_progress` seeing each progress event on the
+  // calling thread, and returns it with its complete report: the matrices with their values,
+  // html_report with the page.
+  absl::StatusOr<v1::Validation> WatchValidation(absl::string_view name,
+                                                 const ProgressCallback& on_progress = nullptr);
+  // The report of a SUCCEEDED validation that WatchValidation returned, its HTML page moved to
+  // `html_report`; Internal when the server's report is inconsistent.
+  absl::StatusOr<ValidationReport> ReportOf(v1::Validation& validation,
+                                            std::string* html_report = nullptr) const;
+
   // TWED(a, b) with its diagnostics; `parameters` provides nu, deletion_penalty, p,
   // time_window, align and channels.
   absl::StatusOr<v1::ComputeTwedResponse> ComputeTwed(const Series& a, const Series& b,
@@ -106,6 +131,8 @@ class ValidationClient {
 
   void SetCallDeadline(grpc::ClientContext& context) const;
   absl::Status FromGrpc(const grpc::Status& status) const;
+  absl::StatusOr<ValidationReport> Converted(v1::ValidationReport& report,
+                                             std::string* html_report) const;
 
   std::string target_;
   ClientOptions options_;

@@ -87,6 +87,27 @@ TEST_F(CliTest, HelpGoesToStdoutWithSuccess) {
                     HasSubstr("--cost-matrix"), HasSubstr("--scale none|reference-std")));
 }
 
+TEST_F(CliTest, ValidationsHelpDocumentsTheNotEndedExitStatus) {
+  EXPECT_THAT(Run({"--help"}).out, AllOf(HasSubstr("validations list|show|cancel|watch --server"),
+                                         HasSubstr("4 the validation has not ended yet")));
+  const ProgramResult help = Run({"validations", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_THAT(help.out, AllOf(StartsWith("usage: wasserwarp validations list"),
+                              HasSubstr("--validation V"), HasSubstr("exit status 4"),
+                              HasSubstr("--state STATE"), HasSubstr("--token-file")));
+  EXPECT_THAT(Run({"validate", "--help"}).out, HasSubstr("--detach"));
+}
+
+TEST_F(CliTest, DetachNeedsAServerAndASession) {
+  ExpectBadInput({"validate", "--detach"}, "--detach needs --server HOST:PORT and --session ID");
+  ExpectBadInput({"validate", "--detach", "--server", "127.0.0.1:1"},
+                 "--detach needs --server HOST:PORT and --session ID");
+  ExpectBadInput({"validations", "show", "--server", "127.0.0.1:1", "--session", "s"},
+                 "validations show: --validation V is required");
+  ExpectBadInput({"validations", "list", "--server", "127.0.0.1:1"},
+                 "validations list: --session ID is required");
+}
+
 TEST_F(CliTest, VersionIsPrinted) {
   const ProgramResult result = Run({"--version"});
   EXPECT_EQ(result.exit_code, 0);

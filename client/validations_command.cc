@@ -1,0 +1,383 @@
+#include "validations_command.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "flag_definition.h"
+#include "output_file.h"
+#include "progress_bar.h"
+#include "report_output.h"
+#include "resource_format.h"
+#include "server_flags.h"
+#include "validation_client.h"
+#include "wire/resource_names.h"
+
+namespace wasserwarp::cli {
+namespace {
+
+using Client = client::ValidationClient;
+using Clock = std::chrono::steady_clock;
+
+constexpr DocumentedFlag kValidationFlag = {
+    "--validation", Arity::kOne, "V",
+    "the validation: its id, or its name sessions/ID/validations/V\n"
+    "(as 'validate --detach' prints it)"};
+constexpr DocumentedFlag kLimitFlag = {"--limit", Arity::kOne, "N",
+                                       "list: only the N newest (default: every one)"};
+constexpr DocumentedFlag kStateFlag = {
+    "--state", Arity::kOne, "STATE",
+    "list: only those in this state: queued, running, succeeded,\n"
+    "failed or cancelled"};
+
+// What a subcommand does on the server, once its flags have been read and checked: a usage
+// error should not depend on the server being up.
+using Action = std::function<absl::StatusOr<Judgement>(Client& client)>;
+
+struct Subcommand {
+  absl::string_view name;
+  // Flags besides --server and the security flags that it takes.
+  std::vector<DocumentedFlag> flags;
+  absl::StatusOr<Action> (*prepare)(const ParsedArgs& args);
+};
+
+bool HasEnded(const v1::Validation& validation) {
+  return validation.state() == v1::VALIDATION_STATE_SUCCEEDED ||
+         validation.state() == v1::VALIDATION_STATE_FAILED ||
+         validation.state() == v1::VALIDATION_STATE_CANCELLED;
+}
+
+// The validation's full name from --validation, an id or a full name, and --session.
+absl::StatusOr<std::string> ValidationNameOf(const ParsedArgs& args, absl::string_view command) {
+  const std::string* validation = args.Value(kValidationFlag.name);
+  if (validation == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(command, ": ", kValidationFlag.name, " ",
+                                                   kValidationFlag.value_name, " is required"));
+  }
+  const std::string* session = args.Value(kSessionFlag.name);
+  if (absl::StartsWith(*validation, "sessions/")) {
+    absl::StatusOr<wire::ValidationIds> ids =
+        wire::ValidationIdsFromName(*validation, kValidationFlag.name);
+    if (!ids.ok()) {
+      return FlagError(
+          kValidationFlag.name,
+          absl::StrCat("expected an id or sessions/ID/validations/V, got \"", *validation, "\""));
+    }
+    if (session != nullptr && *session != ids->session_id) {
+      return FlagError(kValidationFlag.name,
+                       absl::StrCat("names a validation of session ", ids->session_id,
+                                    ", not of --session ", *session));
+    }
+    return *validation;
+  }
+  absl::StatusOr<std::string> session_id = RequiredSession(args, command);
+  if (!session_id.ok()) return session_id.status();
+  if (!wire::ValidateSessionId(*validation).ok()) {
+    return FlagError(kValidationFlag.name,
+                     absl::StrCat("expected an id of [a-z0-9][a-z0-9-_.]{0,62} or "
+                                  "sessions/ID/validations/V, got \"",
+                                  *validation, "\""));
+  }
+  return wire::ValidationName(*session_id, *validation);
+}
+
+// A validation still queued or running: what it is doing, for a person.
+std::string FormatPending(const v1::Validation& validation) {
+  std::string out = absl::StrFormat("validation %s is %s", validation.name(),
+                                    ValidationStateName(validation.state()));
+  if (validation.attempts() > 1)
+    absl::StrAppendFormat(&out, " (attempt %d)", validation.attempts());
+  absl::StrAppendFormat(&out, "\ncreated: %s\n", FormatTimestamp(validation.create_time()));
+  if (validation.state() == v1::VALIDATION_STATE_RUNNING) {
+    absl::StrAppendFormat(&out, "started: %s\n", FormatTimestamp(validation.start_time()));
+    const v1::ValidateProgress& progress = validation.progress();
+    // Until its worker first records progress, a running validation still shows the queue's.
+    const bool started =
+        progress.phase() != v1::PHASE_UNSPECIFIED && progress.phase() != v1::PHASE_QUEUED;
+    absl::StrAppendFormat(&out, "progress: %s, %d/%d pairs",
+                          started ? PhaseName(progress.phase()) : "starting", progress.pairs_done(),
+                          progress.pairs_total());
+    if (progress.resamples_total() > 0) {
+      absl::StrAppendFormat(&out, ", %d/%d resamples", progress.resamples_done(),
+                            progress.resamples_total());
+    }
+    absl::StrAppend(&out, "\n");
+  }
+  absl::StrAppend(&out, "it has not ended; 'wasserwarp validations watch' follows it\n");
+  return out;
+}
+
+// What validate would have ended with: the stored error, with the exit status of its code.
+absl::Status StoredError(const v1::Validation& validation) {
+  const auto code = static_cast<absl::StatusCode>(validation.error().code());
+  const bool cancelled = validation.state() == v1::VALIDATION_STATE_CANCELLED;
+  const std::string message =
+      absl::StrCat("validation ", validation.name(),
+                   cancelled ? " was cancelled: " : " failed: ", validation.error().message());
+  if (code == absl::StatusCode::kOk) {
+    return cancelled ? absl::CancelledError(message) : absl::UnknownError(message);
+  }
+  return absl::Status(code, message);
+}
+
+// --report needs the page, which a validation has only when it asked for it.
+absl::Status CheckPageAsked(const ParsedArgs& args, const v1::Validation& validation) {
+  if (!args.Has(kReportFlag.name) || validation.request().include_html_report()) {
+    return absl::OkStatus();
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("validation ", validation.name(),
+                   " did not ask for the HTML page, so there is none to write to --report; "
+                   "create the validation with 'validate --report'"));
+}
+
+// An ended validation as validate would have shown it; a SUCCEEDED one as WatchValidation
+// returns it, with the values of its report's bulky parts.
+absl::StatusOr<Judgement> ShowEnded(const ParsedArgs& args, Client& client,
+                                    v1::Validation validation, Clock::time_point start) {
+  if (validation.state() != v1::VALIDATION_STATE_SUCCEEDED) return StoredError(validation);
+  if (absl::Status asked = CheckPageAsked(args, validation); !asked.ok()) return asked;
+  std::string page;
+  absl::StatusOr<ValidationReport> report = client.ReportOf(validation, &page);
+  if (!report.ok()) return report.status();
+  return WriteResults(args, *std::move(report), page, start);
+}
+
+absl::StatusOr<Action> List(const ParsedArgs& args) {
+  absl::StatusOr<std::string> session_id = RequiredSession(args, "validations list");
+  if (!session_id.ok()) return session_id.status();
+  absl::StatusOr<std::optional<int>> limit = args.Integer(kLimitFlag.name);
+  if (!limit.ok()) return limit.status();
+  if (limit->has_value() && **limit < 1) {
+    return FlagError(kLimitFlag.name, absl::StrCat("must be at least 1, got ", **limit));
+  }
+  v1::ValidationState state = v1::VALIDATION_STATE_UNSPECIFIED;
+  if (const std::string* name = args.Value(kStateFlag.name)) {
+    std::optional<v1::ValidationState> named = ValidationStateNamed(*name);
+    if (!named.has_value()) {
+      return FlagError(kStateFlag.name,
+                       absl::StrCat("expected queued, running, succeeded, failed or cancelled, "
+                                    "got \"",
+                                    *name, "\""));
+    }
+    state = *named;
+  }
+  return [&args, session_id = *std::move(session_id), limit = limit->value_or(0),
+          state](Client& client) -> absl::StatusOr<Judgement> {
+    absl::StatusOr<std::vector<v1::Validation>> validations =
+        client.ListValidations(session_id, state, limit);
+    if (!validations.ok()) return validations.status();
+    absl::StatusOr<std::FILE*> table_stream =
+        WriteJsonIfAsked(args, [&] { return ValidationsToJson(*validations); });
+    if (!table_stream.ok()) return table_stream.status();
+    if (validations->empty()) {
+      std::fputs("no validations\n", *table_stream);
+      return Judgement::kPass;
+    }
+    // ListValidations gives no reports, so no distance or verdict: the state says how it ended.
+    std::vector<Row> rows = {{"id", "state", "created", "ended", "attempts", "error"}};
+    for (const v1::Validation& validation : *validations) {
+      rows.push_back({std::string(validation.name().substr(validation.name().rfind('/') + 1)),
+                      std::string(ValidationStateName(validation.state())),
+                      FormatTimestamp(validation.create_time()),
+                      FormatTimestamp(validation.end_time()), absl::StrCat(validation.attempts()),
+                      validation.has_error() ? validation.error().message() : "-"});
+    }
+    std::fputs(FormatTable(rows).c_str(), *table_stream);
+    return Judgement::kPass;
+  };
+}
+
+absl::StatusOr<Action> Show(const ParsedArgs& args) {
+  const Clock::time_point start = Clock::now();
+  absl::StatusOr<std::string> name = ValidationNameOf(args, "validations show");
+  if (!name.ok()) return name.status();
+  return [&args, name = *std::move(name), start](Client& client) -> absl::StatusOr<Judgement> {
+    absl::StatusOr<v1::Validation> validation = client.GetValidation(name);
+    if (!validation.ok()) return validation.status();
+    if (!HasEnded(*validation)) {
+      absl::StatusOr<std::FILE*> stream =
+          WriteJsonIfAsked(args, [&] { return ValidationToJson(*validation); });
+      if (!stream.ok()) return stream.status();
+      std::fputs(FormatPending(*validation).c_str(), *stream);
+      return Judgement::kNotEnded;
+    }
+    if (validation->state() != v1::VALIDATION_STATE_SUCCEEDED) return StoredError(*validation);
+    if (absl::Status asked = CheckPageAsked(args, *validation); !asked.ok()) return asked;
+    // GetValidation's report lacks the values of the matrices and the page; the stream of an
+    // ended validation has them, at once.
+    absl::StatusOr<v1::Validation> full = client.WatchValidation(name);
+    if (!full.ok()) return full.status();
+    return ShowEnded(args, client, *std::move(full), start);
+  };
+}
+
+absl::StatusOr<Action> Watch(const ParsedArgs& args) {
+  const Clock::time_point start = Clock::now();
+  absl::StatusOr<std::string> name = ValidationNameOf(args, "validations watch");
+  if (!name.ok()) return name.status();
+  return [&args, name = *std::move(name), start](Client& client) -> absl::StatusOr<Judgement> {
+    ProgressBar bar(stderr);
+    absl::StatusOr<v1::Validation> validation = client.WatchValidation(
+        name, [&bar](const v1::ValidateProgress& progress) { bar.Update(progress); });
+    bar.Clear();
+    if (!validation.ok()) return validation.status();
+    return ShowEnded(args, client, *std::move(validation), start);
+  };
+}
+
+absl::StatusOr<Action> Cancel(const ParsedArgs& args) {
+  absl::StatusOr<std::string> name = ValidationNameOf(args, "validations cancel");
+  if (!name.ok()) return name.status();
+  return [&args, name = *std::move(name)](Client& client) -> absl::StatusOr<Judgement> {
+    absl::StatusOr<v1::Validation> validation = client.CancelValidation(name);
+    if (!validation.ok()) return validation.status();
+    absl::StatusOr<std::FILE*> stream =
+        WriteJsonIfAsked(args, [&] { return ValidationToJson(*validation); });
+    if (!stream.ok()) return stream.status();
+    // A running validation ends when its job stops, so it may still be running here.
+    std::fprintf(*stream, "%s: %s\n", validation->name().c_str(),
+                 std::string(ValidationStateName(validation->state())).c_str());
+    return Judgement::kPass;
+  };
+}
+
+const std::vector<Subcommand>& Subcommands() {
+  static const std::vector<Subcommand>* const subcommands = new std::vector<Subcommand>{
+      {"list", {kSessionFlag, kLimitFlag, kStateFlag, kJsonFlag}, &List},
+      {"show", {kSessionFlag, kValidationFlag, kJsonFlag, kReportFlag, kCostMatrixFlag}, &Show},
+      {"cancel", {kSessionFlag, kValidationFlag, kJsonFlag}, &Cancel},
+      {"watch", {kSessionFlag, kValidationFlag, kJsonFlag, kReportFlag, kCostMatrixFlag}, &Watch},
+  };
+  return *subcommands;
+}
+
+// Every flag of every subcommand, for the parser; each subcommand then refuses the others.
+std::vector<FlagSpec> ValidationsFlags() {
+  std::vector<FlagSpec> flags = {kServerFlag};
+  const std::vector<DocumentedFlag> security = SecurityFlags();
+  flags.insert(flags.end(), security.begin(), security.end());
+  for (const Subcommand& subcommand : Subcommands()) {
+    for (const FlagSpec& flag : subcommand.flags) {
+      const bool known = std::any_of(flags.begin(), flags.end(),
+                                     [&](const FlagSpec& seen) { return seen.name == flag.name; });
+      if (!known) flags.push_back(flag);
+    }
+  }
+  return flags;
+}
+
+absl::StatusOr<Judgement> RunValidations(const ParsedArgs& args) {
+  const std::vector<std::string>& positional = args.positional();
+  const auto subcommand = positional.empty()
+                              ? Subcommands().end()
+                              : std::find_if(Subcommands().begin(), Subcommands().end(),
+                                             [&](const Subcommand& candidate) {
+                                               return candidate.name == positional[0];
+                                             });
+  if (subcommand == Subcommands().end()) {
+    return absl::InvalidArgumentError(
+        positional.empty() ? "validations: expected list, show, cancel or watch"
+                           : absl::StrCat("validations: unknown subcommand \"", positional[0],
+                                          "\"; expected list, show, cancel or watch"));
+  }
+  const std::string command = absl::StrCat("validations ", subcommand->name);
+  if (positional.size() > 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(command, ": unexpected argument \"", positional[1], "\""));
+  }
+  for (const FlagSpec& flag : ValidationsFlags()) {
+    const bool allowed =
+        flag.name == kServerFlag.name || IsSecurityFlag(flag.name) ||
+        std::any_of(subcommand->flags.begin(), subcommand->flags.end(),
+                    [&](const DocumentedFlag& own) { return own.name == flag.name; });
+    if (!allowed && args.Has(flag.name)) {
+      return absl::InvalidArgumentError(absl::StrCat(command, ": ", flag.name, " does not apply"));
+    }
+  }
+  absl::StatusOr<Action> action = subcommand->prepare(args);
+  if (!action.ok()) return action.status();
+  absl::StatusOr<std::unique_ptr<Client>> client = ConnectToServer(args, command);
+  if (!client.ok()) return client.status();
+  return (*action)(**client);
+}
+
+// The parser takes ValidationsFlags(); these are the same flags, as a person reads them.
+std::vector<FlagSection> ValidationsSections() {
+  std::vector<DocumentedFlag> options = {
+      kServerFlag,
+      DescribedAs(kSessionFlag,
+                  "the session the validations belong to (required, but for a\n"
+                  "--validation that gives the full name)"),
+      kValidationFlag, kLimitFlag, kStateFlag};
+  const std::vector<DocumentedFlag> security = SecurityFlags();
+  options.insert(options.end(), security.begin(), security.end());
+  return {
+      {"options", options},
+      {"output",
+       {DescribedAs(kJsonFlag,
+                    "show, watch: write the JSON report as 'validate --json' does;\n"
+                    "list: the validations as a JSON array; cancel: the validation\n"
+                    "as JSON (FILE, or - for stdout and the text on stderr)"),
+        DescribedAs(kReportFlag,
+                    "show, watch: write the HTML page, which the validation\n"
+                    "must have asked for ('validate --report')"),
+        DescribedAs(kCostMatrixFlag,
+                    "show, watch: include the cost matrices the validation asked\n"
+                    "for in the JSON report")}},
+  };
+}
+
+}  // namespace
+
+Command ValidationsCommand() {
+  return {
+      .name = "validations",
+      .synopsis = "validations list|show|cancel|watch --server HOST:PORT --session ID [options]",
+      .usage = HelpText(
+          "usage: wasserwarp validations list --server HOST:PORT --session ID [--limit N]\n"
+          "                                   [--state STATE] [--json FILE|-]\n"
+          "       wasserwarp validations show|watch --server HOST:PORT --session ID\n"
+          "                                   --validation V [--json FILE|-] [--report FILE]\n"
+          "                                   [--cost-matrix]\n"
+          "       wasserwarp validations cancel --server HOST:PORT --session ID --validation V\n"
+          "\n"
+          "A server keeps each validation of a session, with its report, as long as the "
+          "session:\n"
+          "those of 'validate --session' and those queued with 'validate --detach', which "
+          "prints\n"
+          "the validation's name and ends at once.\n"
+          "\n"
+          "  list     the session's validations, newest first: id, state, times, attempts, "
+          "error\n"
+          "  show     an ended validation's report, exactly as 'validate' prints it, with its "
+          "exit\n"
+          "           status: 0 PASS (or no verdict), 1 FAIL; a failed or cancelled one's "
+          "error,\n"
+          "           with the exit status validate gives it (2 or 3); a validation still "
+          "queued\n"
+          "           or running: its state and progress, exit status 4\n"
+          "  watch    follows the validation with a progress bar (on a terminal) until it "
+          "ends,\n"
+          "           then shows it as 'show' does\n"
+          "  cancel   cancels the validation and prints its state: a queued one ends "
+          "cancelled at\n"
+          "           once, a running one when its job stops\n",
+          ValidationsSections()),
+      .flags = ValidationsFlags(),
+      .judge = &RunValidations,
+  };
+}
+
+}  // namespace wasserwarp::cli
