@@ -79,8 +79,9 @@ constexpr char kSessionColumns[] = "key, id, owner, settings, create_time_ns, la
 
 }  // namespace
 
-PostgresSessions::PostgresSessions(postgres::Pool& pool, const SessionLimits& limits)
-    : pool_(pool), limits_(limits) {}
+PostgresSessions::PostgresSessions(postgres::Pool& pool, const SessionLimits& limits,
+                                   postgres::TransactionOptions options)
+    : pool_(pool), limits_(limits), options_(std::move(options)) {}
 
 absl::StatusOr<int64_t> PostgresSessions::InsertSession(const std::string& id,
                                                         const SessionSettings& settings,
@@ -89,7 +90,8 @@ absl::StatusOr<int64_t> PostgresSessions::InsertSession(const std::string& id,
   int64_t ttl_storage = 0;
   int64_t key = 0;
   absl::Status status = postgres::RunTransaction(
-      pool_, "creating a session", [&](Connection& connection) -> absl::Status {
+      pool_, "creating a session",
+      [&](Connection& connection) -> absl::Status {
         if (absl::Status locked = connection
                                       .Exec("SELECT pg_advisory_xact_lock($1)",
                                             {Param::Int64(kCreateLock)}, "creating a session")
@@ -135,7 +137,8 @@ absl::StatusOr<int64_t> PostgresSessions::InsertSession(const std::string& id,
         if (!new_key.ok()) return new_key.status();
         key = *new_key;
         return absl::OkStatus();
-      });
+      },
+      options_);
   if (!status.ok()) return status;
   return key;
 }
@@ -143,7 +146,8 @@ absl::StatusOr<int64_t> PostgresSessions::InsertSession(const std::string& id,
 absl::StatusOr<std::optional<SharedSession>> PostgresSessions::FindSession(const std::string& id) {
   std::optional<SharedSession> found;
   absl::Status status = postgres::RunTransaction(
-      pool_, "reading a session", [&](Connection& connection) -> absl::Status {
+      pool_, "reading a session",
+      [&](Connection& connection) -> absl::Status {
         absl::StatusOr<Result> result = connection.Exec(
             absl::StrCat("SELECT ", kSessionColumns, " FROM sessions WHERE id = $1"),
             {Param::Text(id)}, "reading a session");
@@ -154,7 +158,8 @@ absl::StatusOr<std::optional<SharedSession>> PostgresSessions::FindSession(const
         if (!session.ok()) return session.status();
         found = *std::move(session);
         return absl::OkStatus();
-      });
+      },
+      options_);
   if (!status.ok()) return status;
   return found;
 }
@@ -162,7 +167,8 @@ absl::StatusOr<std::optional<SharedSession>> PostgresSessions::FindSession(const
 absl::StatusOr<std::vector<int64_t>> PostgresSessions::RunKeys(int64_t session_key) {
   std::vector<int64_t> keys;
   absl::Status status = postgres::RunTransaction(
-      pool_, "reading a session's runs", [&](Connection& connection) -> absl::Status {
+      pool_, "reading a session's runs",
+      [&](Connection& connection) -> absl::Status {
         absl::StatusOr<Result> result =
             connection.Exec("SELECT key FROM runs WHERE session_key = $1 ORDER BY key",
                             {Param::Int64(session_key)}, "reading a session's runs");
@@ -174,7 +180,8 @@ absl::StatusOr<std::vector<int64_t>> PostgresSessions::RunKeys(int64_t session_k
           keys.push_back(*key);
         }
         return absl::OkStatus();
-      });
+      },
+      options_);
   if (!status.ok()) return status;
   return keys;
 }
@@ -184,8 +191,9 @@ absl::StatusOr<std::vector<SharedRun>> PostgresSessions::LoadRuns(
   std::vector<SharedRun> runs;
   if (run_keys.empty()) return runs;
   const std::string key_array = absl::StrCat("{", absl::StrJoin(run_keys, ","), "}");
-  absl::Status status =
-      postgres::RunTransaction(pool_, "reading runs", [&](Connection& connection) -> absl::Status {
+  absl::Status status = postgres::RunTransaction(
+      pool_, "reading runs",
+      [&](Connection& connection) -> absl::Status {
         runs.clear();
         absl::StatusOr<Result> result = connection.Exec(
             "SELECT key, role, series_id, channels, weight, samples, commit_time_ns, checksum, "
@@ -248,7 +256,8 @@ absl::StatusOr<std::vector<SharedRun>> PostgresSessions::LoadRuns(
           runs.push_back(std::move(shared));
         }
         return absl::OkStatus();
-      });
+      },
+      options_);
   if (!status.ok()) return status;
   return runs;
 }
@@ -262,7 +271,8 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
   const std::string label = RunLabel(session_id, run.role, series.id);
   int64_t run_key = 0;
   absl::Status status = postgres::RunTransaction(
-      pool_, "committing a run", [&](Connection& connection) -> absl::Status {
+      pool_, "committing a run",
+      [&](Connection& connection) -> absl::Status {
         const auto exec = [&](const std::string& sql, const std::vector<Param>& params) {
           return connection.Exec(sql, params, "committing a run");
         };
@@ -364,14 +374,16 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
         }
         run_key = *key;
         return absl::OkStatus();
-      });
+      },
+      options_);
   if (!status.ok()) return status;
   return run_key;
 }
 
 absl::Status PostgresSessions::DeleteSession(int64_t session_key, const std::string& session_id) {
   return postgres::RunTransaction(
-      pool_, "deleting a session", [&](Connection& connection) -> absl::Status {
+      pool_, "deleting a session",
+      [&](Connection& connection) -> absl::Status {
         absl::StatusOr<Result> deleted =
             connection.Exec("DELETE FROM sessions WHERE key = $1 RETURNING key",
                             {Param::Int64(session_key)}, "deleting a session");
@@ -381,7 +393,8 @@ absl::Status PostgresSessions::DeleteSession(int64_t session_key, const std::str
               absl::StrCat("session ", wire::SessionName(session_id), " not found"));
         }
         return absl::OkStatus();
-      });
+      },
+      options_);
 }
 
 absl::Status PostgresSessions::SaveLastUse(
@@ -396,7 +409,8 @@ absl::Status PostgresSessions::SaveLastUse(
   const std::string key_array = absl::StrCat("{", absl::StrJoin(keys, ","), "}");
   const std::string time_array = absl::StrCat("{", absl::StrJoin(times, ","), "}");
   return postgres::RunTransaction(
-      pool_, "saving last uses", [&](Connection& connection) -> absl::Status {
+      pool_, "saving last uses",
+      [&](Connection& connection) -> absl::Status {
         return connection
             .Exec(
                 "UPDATE sessions s SET last_use_ns = greatest(s.last_use_ns, u.last_use) "
@@ -404,14 +418,16 @@ absl::Status PostgresSessions::SaveLastUse(
                 "u.key",
                 {Param::Text(key_array), Param::Text(time_array)}, "saving last uses")
             .status();
-      });
+      },
+      options_);
 }
 
 absl::StatusOr<std::vector<std::string>> PostgresSessions::ExpireIdle(absl::Time now,
                                                                       absl::Duration grace) {
   std::vector<std::string> expired;
   absl::Status status = postgres::RunTransaction(
-      pool_, "expiring idle sessions", [&](Connection& connection) -> absl::Status {
+      pool_, "expiring idle sessions",
+      [&](Connection& connection) -> absl::Status {
         absl::StatusOr<Result> deleted = connection.Exec(
             "DELETE FROM sessions s WHERE s.last_use_ns + coalesce(s.idle_ttl_ns, $1) + $2 <= $3 "
             "AND NOT EXISTS (SELECT 1 FROM validations v WHERE v.session_key = s.key AND "
@@ -425,7 +441,8 @@ absl::StatusOr<std::vector<std::string>> PostgresSessions::ExpireIdle(absl::Time
           expired.emplace_back(deleted->GetText(row, 0));
         }
         return absl::OkStatus();
-      });
+      },
+      options_);
   if (!status.ok()) return status;
   return expired;
 }
@@ -434,7 +451,8 @@ absl::StatusOr<std::vector<SharedSessionSummary>> PostgresSessions::List(
     const std::string& owner, const std::string& after_id, int limit, absl::Time now) {
   std::vector<SharedSessionSummary> page;
   absl::Status status = postgres::RunTransaction(
-      pool_, "listing sessions", [&](Connection& connection) -> absl::Status {
+      pool_, "listing sessions",
+      [&](Connection& connection) -> absl::Status {
         page.clear();
         absl::StatusOr<Result> result = connection.Exec(
             "SELECT s.key, s.id, s.owner, s.settings, s.create_time_ns, s.last_use_ns, "
@@ -464,7 +482,8 @@ absl::StatusOr<std::vector<SharedSessionSummary>> PostgresSessions::List(
                                               .bytes = *bytes});
         }
         return absl::OkStatus();
-      });
+      },
+      options_);
   if (!status.ok()) return status;
   return page;
 }

@@ -47,8 +47,10 @@ struct SharedSessionSummary {
 
 class PostgresSessions {
  public:
-  // `pool` must outlive this; `limits` are every replica's (they must agree).
-  PostgresSessions(postgres::Pool& pool, const SessionLimits& limits);
+  // `pool` must outlive this; `limits` are every replica's (they must agree). Every call's
+  // transaction runs with `options`.
+  PostgresSessions(postgres::Pool& pool, const SessionLimits& limits,
+                   postgres::TransactionOptions options = {});
 
   // A new session's key. AlreadyExists for a taken id; ResourceExhausted naming --max_sessions
   // when every replica together holds that many live sessions.
@@ -81,6 +83,7 @@ class PostgresSessions {
  private:
   postgres::Pool& pool_;
   const SessionLimits limits_;
+  const postgres::TransactionOptions options_;
 };
 
 }  // namespace wasserwarp::service

@@ -61,6 +61,17 @@ JobQueue::Observer ObserveJobs(ServiceMetrics* metrics, JobQueue::Observer obser
 // beside it (docker compose, a Kubernetes pod) gets this long.
 constexpr absl::Duration kPostgresStartWait = absl::Seconds(30);
 
+// How the service's calls use the database: a call that cannot get a connection within 1 s
+// (the database is down, or restarting) is UNAVAILABLE soon rather than held, so that its
+// client retries with its own backoff; a second attempt covers a pooled connection that broke
+// since its last use.
+postgres::TransactionOptions PostgresCallOptions() {
+  postgres::TransactionOptions options;
+  options.acquire_wait = absl::Seconds(1);
+  options.max_attempts = 2;
+  return options;
+}
+
 // A pool on config.postgres_url with the schema up to date; FailedPrecondition naming the
 // database when it is another application's or of a newer schema.
 absl::StatusOr<std::unique_ptr<postgres::Pool>> OpenPostgres(const ServerConfig& config) {
@@ -109,7 +120,8 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   std::unique_ptr<ValidationServer> server(new ValidationServer(
       config, std::move(job_observer), std::move(tokens), std::move(database), std::move(pool)));
   if (server->pool_ != nullptr) {
-    server->validations_ = std::make_unique<PostgresValidationStore>(*server->pool_);
+    server->validations_ =
+        std::make_unique<PostgresValidationStore>(*server->pool_, PostgresCallOptions());
   } else {
     // In --data_dir, whose lock the session database holds; in memory without one.
     absl::StatusOr<std::unique_ptr<SqliteValidationStore>> validations =
@@ -187,8 +199,9 @@ ValidationServer::ValidationServer(const ServerConfig& config, JobQueue::Observe
       database_(std::move(database)),
       sync_(database_ != nullptr ? std::make_unique<SessionSync>(*database_) : nullptr),
       pool_(std::move(pool)),
-      shared_sessions_(
-          pool_ != nullptr ? std::make_unique<PostgresSessions>(*pool_, config.sessions) : nullptr),
+      shared_sessions_(pool_ != nullptr ? std::make_unique<PostgresSessions>(
+                                              *pool_, config.sessions, PostgresCallOptions())
+                                        : nullptr),
       store_(std::make_unique<SessionStore>(config.sessions, sync_.get(), shared_sessions_.get())),
       sweeper_(std::make_unique<SessionSweeper>(*store_, sync_.get())),
       jobs_(std::make_unique<JobQueue>(config.jobs,

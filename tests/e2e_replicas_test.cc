@@ -129,6 +129,11 @@ TEST_F(E2eReplicasTest, ASessionSpreadOverThreeReplicasValidatesAsOneProcessDoes
   ASSERT_TRUE(on_b->DeleteSession("bench").ok());
   EXPECT_EQ(on_a->GetSession("bench").status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(on_c->Validate("bench", request).status().code(), absl::StatusCode::kNotFound);
+  // An open channel holds a stopping server for seconds.
+  on_a.reset();
+  on_b.reset();
+  on_c.reset();
+  single.reset();
   for (e2e::ServerProcess* replica : {a.get(), b.get(), c.get()}) {
     EXPECT_EQ(replica->Stop(), 0) << replica->Log();
   }
@@ -177,8 +182,157 @@ TEST_F(E2eReplicasTest, AKilledReplicasValidationRunsAgainElsewhereAndAWatcherSe
   absl::StatusOr<ValidationReport> rerun = on_watcher->ReportOf(*ended);
   ASSERT_TRUE(rerun.ok());
   EXPECT_EQ(Comparable(*rerun), Comparable(*again));
+  on_survivor.reset();
+  on_watcher.reset();
   EXPECT_EQ(survivor->Stop(), 0);
   EXPECT_EQ(watcher->Stop(), 0);
+}
+
+TEST_F(E2eReplicasTest, TwoReplicasRacingOnOneQueueRunEachValidationOnce) {
+  std::unique_ptr<e2e::ServerProcess> a = StartReplica();
+  std::unique_ptr<e2e::ServerProcess> b = StartReplica();
+  ASSERT_TRUE(a && b);
+  std::unique_ptr<client::ValidationClient> on_a = Connect(*a);
+  std::unique_ptr<client::ValidationClient> on_b = Connect(*b);
+  ASSERT_TRUE(on_a->CreateSession("race", {}).ok());
+  ASSERT_TRUE(on_b->UploadRuns("race", test_data::RandomWalkRuns("sim", 3, 200, 300, 1, 31),
+                               test_data::RandomWalkRuns("ref", 3, 200, 300, 1, 32))
+                  .ok());
+  std::vector<std::string> names;
+  for (int i = 0; i < 12; ++i) {
+    v1::ValidateRequest request;
+    request.mutable_verdict()->set_permutations(199);
+    request.mutable_verdict()->set_seed(static_cast<uint64_t>(i));
+    absl::StatusOr<v1::Validation> created =
+        (i % 2 == 0 ? on_a : on_b)->CreateValidation("race", request);
+    ASSERT_TRUE(created.ok()) << created.status();
+    names.push_back(created->name());
+  }
+  for (const std::string& name : names) {
+    absl::StatusOr<v1::Validation> ended = on_a->WatchValidation(name);
+    ASSERT_TRUE(ended.ok()) << ended.status();
+    EXPECT_EQ(ended->state(), v1::VALIDATION_STATE_SUCCEEDED) << name;
+    EXPECT_EQ(ended->attempts(), 1) << name;
+  }
+  absl::StatusOr<std::vector<v1::Validation>> listed =
+      on_b->ListValidations("race", v1::VALIDATION_STATE_UNSPECIFIED);
+  ASSERT_TRUE(listed.ok());
+  std::vector<std::string> listed_names;
+  for (const v1::Validation& validation : *listed) listed_names.push_back(validation.name());
+  // Newest first, each once.
+  std::vector<std::string> expected(names.rbegin(), names.rend());
+  EXPECT_EQ(listed_names, expected);
+  // Both replicas took work from the queue.
+  EXPECT_THAT(a->Log(), HasSubstr("job 1 start"));
+  EXPECT_THAT(b->Log(), HasSubstr("job 1 start"));
+  on_a.reset();
+  on_b.reset();
+  EXPECT_EQ(a->Stop(), 0);
+  EXPECT_EQ(b->Stop(), 0);
+}
+
+TEST_F(E2eReplicasTest, QuotasHoldForTheReplicasTogether) {
+  std::unique_ptr<e2e::ServerProcess> a = StartReplica({"--max_sessions=2"});
+  std::unique_ptr<e2e::ServerProcess> b = StartReplica({"--max_sessions=2"});
+  ASSERT_TRUE(a && b);
+  std::unique_ptr<client::ValidationClient> on_a = Connect(*a);
+  std::unique_ptr<client::ValidationClient> on_b = Connect(*b);
+  ASSERT_TRUE(on_a->CreateSession("one", {}).ok());
+  ASSERT_TRUE(on_b->CreateSession("two", {}).ok());
+  absl::StatusOr<v1::Session> third = on_a->CreateSession("three", {});
+  EXPECT_EQ(third.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(third.status().message(), HasSubstr("--max_sessions=2"));
+  ASSERT_TRUE(on_a->DeleteSession("two").ok());
+  EXPECT_TRUE(on_b->CreateSession("three", {}).ok());
+  on_a.reset();
+  on_b.reset();
+  EXPECT_EQ(a->Stop(), 0);
+  EXPECT_EQ(b->Stop(), 0);
+}
+
+TEST_F(E2eReplicasTest, SigtermHandsRunningWorkBackToTheQueue) {
+  std::unique_ptr<e2e::ServerProcess> leaving =
+      StartReplica({"--shutdown_grace=0s", "--max_concurrent_jobs=1"});
+  ASSERT_TRUE(leaving);
+  std::unique_ptr<client::ValidationClient> on_leaving = Connect(*leaving);
+  ASSERT_TRUE(on_leaving->CreateSession("long", {}).ok());
+  ASSERT_TRUE(on_leaving
+                  ->UploadRuns("long", test_data::RandomWalkRuns("sim", 6, 3000, 3000, 1, 7),
+                               test_data::RandomWalkRuns("ref", 6, 3000, 3000, 1, 8))
+                  .ok());
+  absl::StatusOr<v1::Validation> created = on_leaving->CreateValidation("long", {});
+  ASSERT_TRUE(created.ok());
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(20);;) {
+    absl::StatusOr<v1::Validation> now = on_leaving->GetValidation(created->name());
+    ASSERT_TRUE(now.ok());
+    if (now->state() == v1::VALIDATION_STATE_RUNNING) break;
+    ASSERT_LT(absl::Now(), give_up);
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  on_leaving.reset();
+  EXPECT_EQ(leaving->Stop(), 0) << leaving->Log();
+
+  std::unique_ptr<e2e::ServerProcess> staying = StartReplica();
+  ASSERT_TRUE(staying);
+  std::unique_ptr<client::ValidationClient> on_staying = Connect(*staying);
+  absl::StatusOr<v1::Validation> queued = on_staying->GetValidation(created->name());
+  ASSERT_TRUE(queued.ok());
+  absl::StatusOr<v1::Validation> ended = on_staying->WatchValidation(created->name());
+  ASSERT_TRUE(ended.ok()) << ended.status();
+  EXPECT_EQ(ended->state(), v1::VALIDATION_STATE_SUCCEEDED);
+  EXPECT_EQ(ended->attempts(), 2);
+  on_staying.reset();
+  EXPECT_EQ(staying->Stop(), 0);
+}
+
+TEST_F(E2eReplicasTest, ADatabaseRestartLosesNoAcknowledgedRunAndCallsSucceedOnRetry) {
+  std::unique_ptr<e2e::ServerProcess> replica = StartReplica();
+  ASSERT_TRUE(replica);
+  std::unique_ptr<client::ValidationClient> client = Connect(*replica);
+  ASSERT_TRUE(client->CreateSession("bench", {}).ok());
+  const std::vector<Series> runs = test_data::RandomWalkRuns("run", 40, 500, 2000, 2, 41);
+  std::vector<std::string> acknowledged;
+  int unavailable = 0;
+  bool restarted = false;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (i == runs.size() / 2) {
+      ASSERT_TRUE(postgres_->Stop());
+      restarted = true;
+    }
+    for (int attempt = 0;; ++attempt) {
+      absl::StatusOr<v1::UploadSeriesResponse> uploaded = client->UploadRuns(
+          "bench", i % 2 == 0 ? std::vector<Series>{runs[i]} : std::vector<Series>{},
+          i % 2 == 0 ? std::vector<Series>{} : std::vector<Series>{runs[i]});
+      if (uploaded.ok()) {
+        acknowledged.push_back(runs[i].id);
+        break;
+      }
+      ASSERT_EQ(uploaded.status().code(), absl::StatusCode::kUnavailable) << uploaded.status();
+      ++unavailable;
+      if (restarted && unavailable == 2) ASSERT_TRUE(postgres_->Start());
+      ASSERT_LT(attempt, 100) << "never succeeded on retry";
+      absl::SleepFor(absl::Milliseconds(100));
+    }
+  }
+  EXPECT_GE(unavailable, 2);
+  absl::StatusOr<v1::Session> session = client->GetSession("bench");
+  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_EQ(session->runs_size(), static_cast<int>(runs.size()));
+  for (int i = 0; i < session->runs_size(); ++i) {
+    EXPECT_EQ(session->runs(i).series_id(), acknowledged[i]);
+    EXPECT_EQ(session->runs(i).samples(), static_cast<int64_t>(runs[i].samples()));
+  }
+  // A second replica, started after the restart, sees the same.
+  std::unique_ptr<e2e::ServerProcess> other = StartReplica();
+  ASSERT_TRUE(other);
+  absl::StatusOr<v1::Session> seen = Connect(*other)->GetSession("bench");
+  ASSERT_TRUE(seen.ok());
+  EXPECT_EQ(seen->runs_size(), session->runs_size());
+  absl::StatusOr<ValidationReport> report = client->Validate("bench", v1::ValidateRequest());
+  EXPECT_TRUE(report.ok()) << report.status();
+  client.reset();
+  EXPECT_EQ(replica->Stop(), 0) << replica->Log();
+  EXPECT_EQ(other->Stop(), 0);
 }
 
 TEST_F(E2eReplicasTest, ADatabaseOfAnotherApplicationIsRefusedWithExitStatus2) {
