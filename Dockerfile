@@ -45,6 +45,7 @@ RUN apt-get update \
       libprometheus-cpp-pull1.0 \
       libprotobuf32 \
       libspdlog1.10 \
+      libpq5 \
       libsqlite3-0 \
       libtbb12 \
  && rm -rf /var/lib/apt/lists/*

@@ -56,6 +56,12 @@ ABSL_FLAG(int64_t, max_job_cells, kDefaults.jobs.max_job_cells,
           "transport solves read) at most, computed before it starts");
 ABSL_FLAG(absl::Duration, max_session_ttl, kDefaults.sessions.max_session_ttl,
           "the longest idle TTL a session may ask for");
+ABSL_FLAG(std::string, postgres_url, "",
+          "libpq connection URI (postgresql://user@host/db?sslmode=verify-full); set, the "
+          "sessions, runs and validations of every replica on it are shared and --data_dir is "
+          "not used");
+ABSL_FLAG(int, postgres_pool_size, kDefaults.postgres_pool_size,
+          "connections to --postgres_url at most");
 ABSL_FLAG(absl::Duration, job_lease, kDefaults.job_lease,
           "A replica renews its lease on each validation it runs about every second; one that "
           "stops (it died) loses the validation this long after, and another replica runs it "
@@ -92,6 +98,8 @@ wasserwarp::service::ServerConfig ConfigFromFlags() {
   config.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   config.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   config.job_lease = absl::GetFlag(FLAGS_job_lease);
+  config.postgres_url = absl::GetFlag(FLAGS_postgres_url);
+  config.postgres_pool_size = absl::GetFlag(FLAGS_postgres_pool_size);
   config.sessions.max_sessions = absl::GetFlag(FLAGS_max_sessions);
   config.sessions.max_runs_per_session = absl::GetFlag(FLAGS_max_runs_per_session);
   config.sessions.max_samples_per_run = absl::GetFlag(FLAGS_max_samples_per_run);

@@ -27,13 +27,13 @@ const Migration kMigration1 = {
         "CREATE TABLE wasserwarp_meta (key text PRIMARY KEY, value text NOT NULL)",
         "INSERT INTO wasserwarp_meta (key, value) VALUES ('application', 'wasserwarp')",
         "CREATE TABLE sessions (key bigserial PRIMARY KEY, id text NOT NULL UNIQUE,"
-        " owner text NOT NULL, settings bytea NOT NULL, create_time_ns bigint NOT NULL,"
-        " last_use_ns bigint NOT NULL)",
+        " owner text NOT NULL, settings bytea NOT NULL, idle_ttl_ns bigint,"
+        " create_time_ns bigint NOT NULL, last_use_ns bigint NOT NULL)",
         "CREATE TABLE runs (key bigserial PRIMARY KEY,"
         " session_key bigint NOT NULL REFERENCES sessions (key) ON DELETE CASCADE,"
         " role smallint NOT NULL, series_id text NOT NULL, channels bytea NOT NULL,"
         " weight double precision, samples bigint NOT NULL, commit_time_ns bigint NOT NULL,"
-        " checksum bigint NOT NULL, UNIQUE (session_key, role, series_id))",
+        " checksum bigint NOT NULL, bytes bigint NOT NULL, UNIQUE (session_key, role, series_id))",
         "CREATE TABLE run_samples ("
         " run_key bigint NOT NULL REFERENCES runs (key) ON DELETE CASCADE,"
         " first_sample bigint NOT NULL, time_data bytea NOT NULL, value_data bytea NOT NULL,"

@@ -19,6 +19,8 @@
 #include "heap_trim.h"
 #include "measured_validation_store.h"
 #include "metrics_interceptor.h"
+#include "postgres_schema.h"
+#include "postgres_validation_store.h"
 #include "reflection_service.h"
 #include "server_credentials.h"
 #include "spdlog/spdlog.h"
@@ -55,6 +57,32 @@ JobQueue::Observer ObserveJobs(ServiceMetrics* metrics, JobQueue::Observer obser
   };
 }
 
+// How long a starting server waits for PostgreSQL before it gives up: a database that starts
+// beside it (docker compose, a Kubernetes pod) gets this long.
+constexpr absl::Duration kPostgresStartWait = absl::Seconds(30);
+
+// How the service's calls use the database: a call that cannot get a connection within 1 s
+// (the database is down, or restarting) is UNAVAILABLE soon rather than held, so that its
+// client retries with its own backoff; a second attempt covers a pooled connection that broke
+// since its last use.
+postgres::TransactionOptions PostgresCallOptions() {
+  postgres::TransactionOptions options;
+  options.acquire_wait = absl::Seconds(1);
+  options.max_attempts = 2;
+  return options;
+}
+
+// A pool on config.postgres_url with the schema up to date; FailedPrecondition naming the
+// database when it is another application's or of a newer schema.
+absl::StatusOr<std::unique_ptr<postgres::Pool>> OpenPostgres(const ServerConfig& config) {
+  auto pool = std::make_unique<postgres::Pool>(config.postgres_url, config.postgres_pool_size);
+  absl::StatusOr<postgres::PooledConnection> connection = pool->Acquire(kPostgresStartWait);
+  if (!connection.ok()) return connection.status();
+  if (absl::Status status = postgres::Migrate(**connection); !status.ok()) return status;
+  spdlog::info("sessions, runs and validations are shared in PostgreSQL {}", pool->redacted_url());
+  return pool;
+}
+
 // Unique among replicas, and among the lifetimes of one: host, process and a random part.
 std::string WorkerName() {
   char host[256] = {};
@@ -78,19 +106,29 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
     tokens = *std::move(loaded);
   }
   std::unique_ptr<SessionDatabase> database;
-  if (!config.data_dir.empty()) {
+  std::unique_ptr<postgres::Pool> pool;
+  if (!config.postgres_url.empty()) {
+    absl::StatusOr<std::unique_ptr<postgres::Pool>> opened = OpenPostgres(config);
+    if (!opened.ok()) return opened.status();
+    pool = *std::move(opened);
+  } else if (!config.data_dir.empty()) {
     absl::StatusOr<std::unique_ptr<SessionDatabase>> opened =
         SessionDatabase::Open(config.data_dir);
     if (!opened.ok()) return opened.status();
     database = *std::move(opened);
   }
-  // In --data_dir, whose lock the session database holds; in memory without one.
-  absl::StatusOr<std::unique_ptr<SqliteValidationStore>> validations =
-      SqliteValidationStore::Open(config.data_dir);
-  if (!validations.ok()) return validations.status();
-  std::unique_ptr<ValidationServer> server(
-      new ValidationServer(config, std::move(job_observer), std::move(tokens), std::move(database),
-                           *std::move(validations)));
+  std::unique_ptr<ValidationServer> server(new ValidationServer(
+      config, std::move(job_observer), std::move(tokens), std::move(database), std::move(pool)));
+  if (server->pool_ != nullptr) {
+    server->validations_ =
+        std::make_unique<PostgresValidationStore>(*server->pool_, PostgresCallOptions());
+  } else {
+    // In --data_dir, whose lock the session database holds; in memory without one.
+    absl::StatusOr<std::unique_ptr<SqliteValidationStore>> validations =
+        SqliteValidationStore::Open(config.data_dir);
+    if (!validations.ok()) return validations.status();
+    server->validations_ = *std::move(validations);
+  }
   if (server->metrics_ != nullptr) {
     server->validations_ = std::make_unique<MeasuredValidationStore>(
         std::move(server->validations_), *server->metrics_);
@@ -155,22 +193,26 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
 ValidationServer::ValidationServer(const ServerConfig& config, JobQueue::Observer job_observer,
                                    std::unique_ptr<AuthTokens> tokens,
                                    std::unique_ptr<SessionDatabase> database,
-                                   std::unique_ptr<ValidationStore> validations)
+                                   std::unique_ptr<postgres::Pool> pool)
     : config_(config),
       metrics_(config.metrics_listen.empty() ? nullptr : std::make_unique<ServiceMetrics>()),
       database_(std::move(database)),
       sync_(database_ != nullptr ? std::make_unique<SessionSync>(*database_) : nullptr),
-      store_(std::make_unique<SessionStore>(config.sessions, sync_.get())),
+      pool_(std::move(pool)),
+      shared_sessions_(pool_ != nullptr ? std::make_unique<PostgresSessions>(
+                                              *pool_, config.sessions, PostgresCallOptions())
+                                        : nullptr),
+      store_(std::make_unique<SessionStore>(config.sessions, sync_.get(), shared_sessions_.get())),
       sweeper_(std::make_unique<SessionSweeper>(*store_, sync_.get())),
       jobs_(std::make_unique<JobQueue>(config.jobs,
                                        ObserveJobs(metrics_.get(), std::move(job_observer)))),
       auth_tokens_(std::move(tokens)),
-      validation_limits_(ValidationLimitsFor(config.sessions, config.jobs)),
-      validations_(std::move(validations)) {}
+      validation_limits_(ValidationLimitsFor(config.sessions, config.jobs)) {}
 
 ValidationServer::~ValidationServer() { Shutdown(absl::ZeroDuration()); }
 
 absl::Status ValidationServer::RestoreSessions() {
+  if (pool_ != nullptr) return absl::OkStatus();
   if (database_ == nullptr) {
     spdlog::info("sessions are held in memory only (no --data_dir)");
     return absl::OkStatus();

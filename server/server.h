@@ -20,6 +20,8 @@
 #include "auth_tokens.h"
 #include "job_queue.h"
 #include "metrics.h"
+#include "postgres_pool.h"
+#include "postgres_sessions.h"
 #include "server_config.h"
 #include "session_database.h"
 #include "session_store.h"
@@ -68,7 +70,7 @@ class ValidationServer {
  private:
   ValidationServer(const ServerConfig& config, JobQueue::Observer job_observer,
                    std::unique_ptr<AuthTokens> tokens, std::unique_ptr<SessionDatabase> database,
-                   std::unique_ptr<ValidationStore> validations);
+                   std::unique_ptr<postgres::Pool> pool);
   // The database's sessions into the store, before any call can come.
   absl::Status RestoreSessions();
   // Every few seconds until shutdown: drops idle sessions once per
@@ -83,6 +85,9 @@ class ValidationServer {
   // outlive the store that writes through them.
   std::unique_ptr<SessionDatabase> database_;
   std::unique_ptr<SessionSync> sync_;
+  // Null without config.postgres_url; with it, database_ and sync_ are null.
+  std::unique_ptr<postgres::Pool> pool_;
+  std::unique_ptr<PostgresSessions> shared_sessions_;
   std::unique_ptr<SessionStore> store_;
   std::unique_ptr<SessionSweeper> sweeper_;
   std::unique_ptr<JobQueue> jobs_;

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "postgres.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -80,6 +81,10 @@ absl::Status ValidateConfig(const ServerConfig& config) {
   if (config.sweep_interval <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("sweep interval must be positive");
   }
+  if (config.postgres_pool_size < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--postgres_pool_size must be at least 1, got ", config.postgres_pool_size));
+  }
   if (config.job_lease < absl::Seconds(1)) {
     return absl::InvalidArgumentError(
         absl::StrCat("--job_lease must be at least 1s (renewed about every second), got ",
@@ -114,6 +119,8 @@ std::string DescribeConfig(const ServerConfig& config) {
       absl::StrCat("auth_tokens_file=", text(config.auth_tokens_file)),
       absl::StrCat("metrics_listen=", text(config.metrics_listen)),
       absl::StrCat("data_dir=", text(config.data_dir)),
+      absl::StrCat("postgres_url=", text(postgres::RedactedUrl(config.postgres_url))),
+      absl::StrCat("postgres_pool_size=", config.postgres_pool_size),
       absl::StrCat("max_sessions=", s.max_sessions),
       absl::StrCat("max_runs_per_session=", s.max_runs_per_session),
       absl::StrCat("max_samples_per_run=", s.max_samples_per_run),

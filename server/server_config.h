@@ -86,6 +86,11 @@ struct ServerConfig {
   // --job_lease: a replica that stops renewing its lease on a running validation (it died)
   // loses it this long after, and another replica runs the validation again.
   absl::Duration job_lease = absl::Seconds(30);
+  // --postgres_url: a libpq connection URI. Set, every replica on that database shares its
+  // sessions, runs and validations (data_dir is not used); empty: data_dir as below.
+  std::string postgres_url;
+  // --postgres_pool_size: connections to it at most.
+  int postgres_pool_size = 8;
   // The directory whose database keeps sessions and runs across restarts
   // (session_database.h). Empty: in memory only, the default of in-process
   // servers (tests, benchmarks); the server binary's --data_dir defaults to

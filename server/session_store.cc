@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
+#include "postgres_sessions.h"
 #include "session_database.h"
 #include "session_sync.h"
 #include "wasserwarp/field_error.h"
@@ -38,8 +39,8 @@ int64_t HeaderBytes(std::string_view series_id, const std::vector<std::string>& 
   return bytes;
 }
 
-SessionStore::SessionStore(const SessionLimits& limits, SessionSync* sync)
-    : limits_(limits), sync_(sync) {}
+SessionStore::SessionStore(const SessionLimits& limits, SessionSync* sync, PostgresSessions* shared)
+    : limits_(limits), sync_(sync), shared_(shared) {}
 
 std::vector<absl::Status> SessionStore::Adopt(std::vector<PersistedSession> sessions) {
   absl::MutexLock lock(&mu_);
@@ -101,6 +102,9 @@ std::vector<std::pair<int64_t, absl::Time>> SessionStore::LastUses() const {
 }
 
 absl::StatusOr<wire::SessionRecord> SessionStore::Create(std::string id, SessionSettings settings) {
+  if (!id.empty()) {
+    if (absl::Status status = Refresh(id); !status.ok()) return status;
+  }
   absl::MutexLock write_lock(&write_mu_);
   const absl::Time now = absl::Now();
   {
@@ -123,8 +127,9 @@ absl::StatusOr<wire::SessionRecord> SessionStore::Create(std::string id, Session
   }
   // Under write_mu_ the id stays free and the slot stays open meanwhile.
   int64_t database_key = 0;
-  if (sync_ != nullptr) {
-    absl::StatusOr<int64_t> key = sync_->InsertSession(id, settings, now);
+  if (sync_ != nullptr || shared_ != nullptr) {
+    absl::StatusOr<int64_t> key = shared_ != nullptr ? shared_->InsertSession(id, settings, now)
+                                                     : sync_->InsertSession(id, settings, now);
     if (!key.ok()) return key.status();
     database_key = *key;
   }
@@ -141,14 +146,17 @@ absl::StatusOr<wire::SessionRecord> SessionStore::Create(std::string id, Session
 }
 
 absl::StatusOr<wire::SessionRecord> SessionStore::Get(std::string_view id, std::string_view owner) {
+  if (absl::Status status = Refresh(id); !status.ok()) return status;
   absl::MutexLock lock(&mu_);
   const Session* session = FindOwned(id, owner, absl::Now());
   if (session == nullptr) return NotFound(id);
   return RecordOf(std::string(id), *session, /*with_runs=*/true);
 }
 
-std::vector<wire::SessionRecord> SessionStore::List(std::string_view after_id, int limit,
-                                                    bool& more, std::string_view owner) {
+absl::StatusOr<std::vector<wire::SessionRecord>> SessionStore::List(std::string_view after_id,
+                                                                    int limit, bool& more,
+                                                                    std::string_view owner) {
+  if (shared_ != nullptr) return ListShared(after_id, limit, more, owner);
   const absl::Time now = absl::Now();
   absl::MutexLock lock(&mu_);
   std::vector<wire::SessionRecord> page;
@@ -174,26 +182,42 @@ std::vector<wire::SessionRecord> SessionStore::List(std::string_view after_id, i
 }
 
 absl::Status SessionStore::Delete(std::string_view id, std::string_view owner) {
+  if (absl::Status status = Refresh(id); !status.ok()) return status;
+  int64_t database_key = 0;
   {
     absl::MutexLock lock(&mu_);
-    if (FindOwned(id, owner, absl::Now()) == nullptr) return NotFound(id);
+    const Session* session = FindOwned(id, owner, absl::Now());
+    if (session == nullptr) return NotFound(id);
+    database_key = session->database_key;
     Erase(sessions_.find(id));
+  }
+  if (shared_ != nullptr) {
+    absl::Status status = shared_->DeleteSession(database_key, std::string(id));
+    // Another replica deleted it first: gone all the same.
+    return absl::IsNotFound(status) ? NotFound(id) : status;
   }
   // Acknowledged once off the disk, as a commit is once on it.
   return sync_ != nullptr ? sync_->DeleteDropped() : absl::OkStatus();
 }
 
 absl::StatusOr<SessionRef> SessionStore::Open(std::string_view id, std::string_view owner) {
+  if (absl::Status status = Refresh(id); !status.ok()) return status;
   const absl::Time now = absl::Now();
-  absl::MutexLock lock(&mu_);
-  Session* session = FindOwned(id, owner, now);
-  if (session == nullptr) return NotFound(id);
-  session->last_use = now;
-  return SessionRef{std::string(id), session->instance, session->key()};
+  SessionRef ref;
+  {
+    absl::MutexLock lock(&mu_);
+    Session* session = FindOwned(id, owner, now);
+    if (session == nullptr) return NotFound(id);
+    session->last_use = now;
+    ref = SessionRef{std::string(id), session->instance, session->key()};
+  }
+  SaveUse(ref.key, now);
+  return ref;
 }
 
 absl::StatusOr<SessionSnapshot> SessionStore::Snapshot(std::string_view id,
                                                        std::string_view owner) {
+  if (absl::Status status = Refresh(id); !status.ok()) return status;
   const absl::Time now = absl::Now();
   absl::MutexLock lock(&mu_);
   Session* session = FindOwned(id, owner, now);
@@ -284,19 +308,27 @@ absl::StatusOr<wire::RunRecord> SessionStore::Commit(const SessionRef& ref, Stor
       return status;
     }
   }
+  if (shared_ != nullptr) {
+    absl::StatusOr<int64_t> run_key = shared_->InsertRun(database_key, ref.id, run);
+    if (absl::IsNotFound(run_key.status())) {
+      // Deleted through another replica: gone here too.
+      absl::MutexLock lock(&mu_);
+      if (FindInstance(ref, absl::Now()) != nullptr) Erase(sessions_.find(ref.id));
+    }
+    if (!run_key.ok()) return run_key.status();
+    run.database_key = *run_key;
+  }
   absl::MutexLock lock(&mu_);
   Session* session = FindInstance(ref, absl::Now());
   // Deleted or expired meanwhile: its rows, this run's included, leave the
   // database with its key.
   if (session == nullptr) return NotFound(ref.id);
-  session->run_keys.emplace(run.role, run.series->id);
   session->reserved_bytes -= run.bytes;
-  session->held_bytes += run.bytes;
   total_reserved_ -= run.bytes;
-  total_held_ += run.bytes;
   session->last_use = std::max(session->last_use, run.commit_time);
-  session->runs.push_back(std::move(run));
-  return RecordOf(session->runs.back());
+  const wire::RunRecord record = RecordOf(run);
+  AddRun(*session, std::move(run));
+  return record;
 }
 
 void SessionStore::EndLease(const std::string& id, uint64_t instance) {
@@ -311,8 +343,14 @@ void SessionStore::EndLease(const std::string& id, uint64_t instance) {
 }
 
 std::vector<std::string> SessionStore::ExpireIdle(absl::Time now) {
+  std::vector<std::string> expired = ExpireShared(now);
   absl::MutexLock lock(&mu_);
-  return ExpireIdleLocked(now);
+  for (const std::string& id : expired) {
+    if (auto it = sessions_.find(id); it != sessions_.end()) Erase(it);
+  }
+  std::vector<std::string> local = ExpireIdleLocked(now);
+  expired.insert(expired.end(), local.begin(), local.end());
+  return expired;
 }
 
 int64_t SessionStore::total_bytes() const {

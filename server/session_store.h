@@ -33,6 +33,7 @@
 
 namespace wasserwarp::service {
 
+class PostgresSessions;
 class SessionSync;
 struct PersistedSession;
 
@@ -42,6 +43,8 @@ struct StoredRun {
   std::optional<double> weight;
   absl::Time commit_time;
   int64_t bytes = 0;
+  // The shared database's key of the run (0 without one): runs are in the order of their keys.
+  int64_t database_key = 0;
 };
 
 struct SessionSnapshot {
@@ -82,7 +85,13 @@ class SessionStore {
  public:
   // With a `sync` (optional; it must outlive the store), every creation,
   // committed run and deletion is on disk before it is acknowledged.
-  explicit SessionStore(const SessionLimits& limits, SessionSync* sync = nullptr);
+  //
+  // With `shared` instead (PostgreSQL, --postgres_url; it must outlive the store), the
+  // database holds every replica's sessions and this store is this replica's view of them: each
+  // use of a session reads the session's row and any runs it lacks first, and every write goes
+  // to the database first, which enforces the limits for all replicas.
+  explicit SessionStore(const SessionLimits& limits, SessionSync* sync = nullptr,
+                        PostgresSessions* shared = nullptr);
 
   // Sessions read back from disk (SessionSync::Restore), into an empty store
   // before it serves. Each is held whatever the limits; the errors name what
@@ -102,8 +111,8 @@ class SessionStore {
   absl::StatusOr<wire::SessionRecord> Get(std::string_view id, std::string_view owner = {});
   // At most `limit` sessions with ids after `after_id`, without their runs;
   // `more` tells whether any follow.
-  std::vector<wire::SessionRecord> List(std::string_view after_id, int limit, bool& more,
-                                        std::string_view owner = {});
+  absl::StatusOr<std::vector<wire::SessionRecord>> List(std::string_view after_id, int limit,
+                                                        bool& more, std::string_view owner = {});
   absl::Status Delete(std::string_view id, std::string_view owner = {});
 
   // Uses of a session: each resets its idle TTL. The snapshot's lease keeps
@@ -153,6 +162,8 @@ class SessionStore {
     absl::Time last_use;
     std::vector<StoredRun> runs;
     std::set<std::pair<wire::RunRole, std::string>> run_keys;
+    // With a shared database: the keys of the runs held.
+    std::set<int64_t> run_database_keys;
     int64_t held_bytes = 0;
     int64_t reserved_bytes = 0;
     // Live leases: a validation may wait and run far longer than the TTL.
@@ -181,12 +192,25 @@ class SessionStore {
   absl::Status CheckNewRunLocked(const std::string& id, const Session& session, wire::RunRole role,
                                  std::string_view series_id) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   std::string UnusedRandomId() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // The shared database's view of session `id` into this store (session_store_shared.cc): its
+  // row (a session gone there goes here too) and the runs this store lacks. OK without one.
+  absl::Status Refresh(std::string_view id) ABSL_LOCKS_EXCLUDED(mu_);
+  // A use of a session, saved to the shared database so that other replicas' sweeps see it.
+  void SaveUse(int64_t database_key, absl::Time now);
+  absl::StatusOr<std::vector<wire::SessionRecord>> ListShared(std::string_view after_id, int limit,
+                                                              bool& more, std::string_view owner);
+  // With a shared database: saves this replica's last uses there and deletes the sessions idle
+  // there (their ids); errors are logged, and the next sweep tries again.
+  std::vector<std::string> ExpireShared(absl::Time now) ABSL_LOCKS_EXCLUDED(mu_);
+  // Adds `run` to `session` in the order of database keys; false when it holds it already.
+  bool AddRun(Session& session, StoredRun run) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   static wire::RunRecord RecordOf(const StoredRun& run);
   static wire::SessionRecord RecordOf(const std::string& id, const Session& session,
                                       bool with_runs);
 
   const SessionLimits limits_;
   SessionSync* const sync_;
+  PostgresSessions* const shared_;
   // Serializes creations and commits, whose database writes happen outside
   // mu_: nothing else can take an id, a session slot or a run slot while
   // one is written, and runs reach the disk in their commit order.

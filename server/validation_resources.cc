@@ -148,6 +148,7 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
     worker_.Cancel(record.session_key, record.id, status);
     return status;
   }
+  worker_.Wake();
   return ToProto(record);
 }
 

@@ -187,9 +187,11 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
     after = *std::move(id);
   }
   bool more = false;
-  const std::vector<wire::SessionRecord> sessions = store.List(after, page_size, more, principal);
+  absl::StatusOr<std::vector<wire::SessionRecord>> sessions =
+      store.List(after, page_size, more, principal);
+  if (!sessions.ok()) return sessions.status();
   v1::ListSessionsResponse response;
-  for (const wire::SessionRecord& session : sessions) {
+  for (const wire::SessionRecord& session : *sessions) {
     *response.add_sessions() = wire::ToProto(session, /*with_runs=*/false);
   }
   if (more) {

@@ -74,11 +74,8 @@ ValidationWorker::~ValidationWorker() { Stop(absl::ZeroDuration()); }
 
 void ValidationWorker::Queued(int64_t session_key, const std::string& id,
                               SessionSnapshot snapshot) {
-  {
-    absl::MutexLock lock(&mu_);
-    queued_.insert_or_assign(Key(session_key, id), std::move(snapshot));
-    wake_ = true;
-  }
+  absl::MutexLock lock(&mu_);
+  queued_.insert_or_assign(Key(session_key, id), std::move(snapshot));
 }
 
 void ValidationWorker::Wake() {

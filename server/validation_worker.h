@@ -49,7 +49,7 @@ class ValidationWorker {
 
   // A validation this replica is queueing, before it is in the store: its snapshot (taken when
   // it was checked) runs it if this replica claims it, and its lease keeps the session from
-  // expiring while it waits. Cancel forgets it again.
+  // expiring while it waits. Cancel forgets it again; Wake once it is stored.
   void Queued(int64_t session_key, const std::string& id, SessionSnapshot snapshot);
   // Something may be claimable now (a validation was queued, a job ended).
   void Wake();

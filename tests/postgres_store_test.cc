@@ -232,7 +232,7 @@ TEST_F(PostgresSchemaTest, CreatesTablesOnceAndForAll) {
   const int64_t key = session.GetInt64(0, 0).value();
   Result run = Must(connection,
                     "INSERT INTO runs (session_key, role, series_id, channels, weight, samples,"
-                    " commit_time_ns, checksum) VALUES ($1, 1, 'r', '', NULL, 3, 0, $2)"
+                    " commit_time_ns, checksum, bytes) VALUES ($1, 1, 'r', '', NULL, 3, 0, $2, 48)"
                     " RETURNING key",
                     {Param::Int64(key), Param::Int64(std::numeric_limits<int64_t>::min())});
   Must(connection, "INSERT INTO run_samples VALUES ($1, 0, '\\x00', '\\x00')",

@@ -123,9 +123,9 @@ TEST_F(ConcurrencyTest, UploadsReadsDeletionsAndSweepsAtOnceKeepTheBooks) {
   threads.emplace_back([&] {
     while (uploading) {
       bool more = false;
-      for (const wire::SessionRecord& session : store.List("", 100, more)) {
-        (void)store.Get(session.id);
-      }
+      // Held by name: a range over *store.List(...) would outlive the StatusOr it points into.
+      const absl::StatusOr<std::vector<wire::SessionRecord>> listed = store.List("", 100, more);
+      for (const wire::SessionRecord& session : listed.value()) (void)store.Get(session.id);
       if (absl::StatusOr<SessionSnapshot> snapshot = store.Snapshot("shared"); snapshot.ok()) {
         for (const StoredRun& run : snapshot->simulation)
           ASSERT_EQ(run.series->samples(), kSamples);

@@ -51,12 +51,13 @@ TEST(SessionStoreTest, ListsInIdOrderAfterAnId) {
   for (const char* id : {"c", "a", "d", "b"}) ASSERT_TRUE(store.Create(id, {}).ok());
   bool more = false;
   std::vector<std::string> names;
-  for (const v1::Session& session : test_data::AsProtos(store.List("a", 2, more))) {
+  const absl::StatusOr<std::vector<wire::SessionRecord>> listed = store.List("a", 2, more);
+  for (const v1::Session& session : test_data::AsProtos(listed.value())) {
     names.push_back(session.name());
   }
   EXPECT_THAT(names, ElementsAre("sessions/b", "sessions/c"));
   EXPECT_TRUE(more);
-  EXPECT_EQ(store.List("c", 2, more).size(), 1u);
+  EXPECT_EQ(store.List("c", 2, more)->size(), 1u);
   EXPECT_FALSE(more);
 }
 

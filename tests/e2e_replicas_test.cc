@@ -1,0 +1,353 @@
+// Several real `wasserwarp-server` processes on one real PostgreSQL (Debian's, started in a
+// scratch directory) behave as one service: a session created through one replica, filled
+// through another and validated through a third gives the report one process gives; a
+// validation whose replica is killed runs again elsewhere and a watcher on a third replica sees
+// it end; replicas refuse a database of another application.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "e2e_process.h"
+#include "postgres.h"
+#include "postgres_server.h"
+#include "process_runner.h"
+#include "random_runs.h"
+#include "scratch_dir.h"
+#include "validation_client.h"
+#include "wasserwarp/report_json.h"
+
+namespace wasserwarp {
+namespace {
+
+using ::testing::HasSubstr;
+
+class E2eReplicasTest : public ::testing::Test {
+ protected:
+  // One PostgreSQL for the suite: initdb is most of its cost. A database for each test.
+  static void SetUpTestSuite() { postgres_ = new test_support::PostgresServer(); }
+  static void TearDownTestSuite() {
+    delete postgres_;
+    postgres_ = nullptr;
+  }
+
+  void SetUp() override {
+    ASSERT_TRUE(postgres_->ok()) << postgres_->error();
+    database_ = absl::StrCat("replicas_", ++databases_);
+    ASSERT_TRUE(postgres_->CreateDatabase(database_));
+  }
+
+  std::unique_ptr<e2e::ServerProcess> StartReplica(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"--postgres_url", postgres_->url(database_),
+                                     "--log_level=info", "--job_lease=2s", "--job_threads=1"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    absl::StatusOr<std::unique_ptr<e2e::ServerProcess>> server =
+        e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch_.root().string(), args);
+    EXPECT_TRUE(server.ok()) << server.status();
+    return server.ok() ? *std::move(server) : nullptr;
+  }
+
+  static std::unique_ptr<client::ValidationClient> Connect(const e2e::ServerProcess& server) {
+    absl::StatusOr<std::unique_ptr<client::ValidationClient>> connected =
+        client::ValidationClient::Connect(server.address());
+    EXPECT_TRUE(connected.ok()) << connected.status();
+    return connected.ok() ? *std::move(connected) : nullptr;
+  }
+
+  static std::string Comparable(ValidationReport report) {
+    report.seconds = 0.0;
+    return ReportToJson(report);
+  }
+
+  static inline test_support::PostgresServer* postgres_ = nullptr;
+  static inline int databases_ = 0;
+  const test_support::ScratchDir scratch_{"e2e_replicas_"};
+  std::string database_;
+};
+
+TEST_F(E2eReplicasTest, ASessionSpreadOverThreeReplicasValidatesAsOneProcessDoes) {
+  std::unique_ptr<e2e::ServerProcess> a = StartReplica();
+  std::unique_ptr<e2e::ServerProcess> b = StartReplica();
+  std::unique_ptr<e2e::ServerProcess> c = StartReplica();
+  ASSERT_TRUE(a && b && c);
+  std::unique_ptr<client::ValidationClient> on_a = Connect(*a);
+  std::unique_ptr<client::ValidationClient> on_b = Connect(*b);
+  std::unique_ptr<client::ValidationClient> on_c = Connect(*c);
+  const std::vector<Series> sim = test_data::RandomWalkRuns("sim", 5, 60, 140, 2, 21);
+  const std::vector<Series> ref = test_data::RandomWalkRuns("ref", 4, 60, 140, 2, 22);
+
+  ASSERT_TRUE(on_a->CreateSession("bench", {}).ok());
+  EXPECT_EQ(on_b->CreateSession("bench", {}).status().code(), absl::StatusCode::kAlreadyExists);
+  ASSERT_TRUE(on_b->UploadRuns("bench", {sim[0], sim[1], sim[2]}, {}).ok());
+  ASSERT_TRUE(on_c->UploadRuns("bench", {sim[3], sim[4]}, ref).ok());
+  // A duplicate through another replica than the one that committed it.
+  EXPECT_EQ(on_a->UploadRuns("bench", {sim[0]}, {}).status().code(),
+            absl::StatusCode::kAlreadyExists);
+  absl::StatusOr<v1::Session> seen = on_a->GetSession("bench");
+  ASSERT_TRUE(seen.ok()) << seen.status();
+  ASSERT_EQ(seen->runs_size(), 9);
+  EXPECT_EQ(seen->runs(3).series_id(), "sim3");
+
+  v1::ValidateRequest request;
+  request.mutable_verdict()->set_permutations(99);
+  absl::StatusOr<ValidationReport> on_three = on_c->Validate("bench", request);
+  ASSERT_TRUE(on_three.ok()) << on_three.status() << c->Log();
+
+  // One process, one session, the runs in the same order.
+  std::unique_ptr<e2e::ServerProcess> alone;
+  {
+    absl::StatusOr<std::unique_ptr<e2e::ServerProcess>> started =
+        e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch_.root().string(), {});
+    ASSERT_TRUE(started.ok());
+    alone = *std::move(started);
+  }
+  std::unique_ptr<client::ValidationClient> single = Connect(*alone);
+  ASSERT_TRUE(single->CreateSession("bench", {}).ok());
+  ASSERT_TRUE(single->UploadRuns("bench", sim, ref).ok());
+  absl::StatusOr<ValidationReport> on_one = single->Validate("bench", request);
+  ASSERT_TRUE(on_one.ok());
+  EXPECT_EQ(Comparable(*on_three), Comparable(*on_one));
+
+  // Listed through the first replica, with the validation that ran on the third.
+  absl::StatusOr<std::vector<v1::Session>> listed = on_a->ListSessions();
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ((*listed)[0].simulation_run_count(), 5);
+  EXPECT_EQ((*listed)[0].reference_run_count(), 4);
+  absl::StatusOr<std::vector<v1::Validation>> validations =
+      on_a->ListValidations("bench", v1::VALIDATION_STATE_UNSPECIFIED);
+  ASSERT_TRUE(validations.ok()) << validations.status();
+  ASSERT_EQ(validations->size(), 1u);
+  EXPECT_EQ((*validations)[0].state(), v1::VALIDATION_STATE_SUCCEEDED);
+
+  // Deleted through one replica: gone through every other.
+  ASSERT_TRUE(on_b->DeleteSession("bench").ok());
+  EXPECT_EQ(on_a->GetSession("bench").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(on_c->Validate("bench", request).status().code(), absl::StatusCode::kNotFound);
+  // An open channel holds a stopping server for seconds.
+  on_a.reset();
+  on_b.reset();
+  on_c.reset();
+  single.reset();
+  for (e2e::ServerProcess* replica : {a.get(), b.get(), c.get()}) {
+    EXPECT_EQ(replica->Stop(), 0) << replica->Log();
+  }
+}
+
+TEST_F(E2eReplicasTest, AKilledReplicasValidationRunsAgainElsewhereAndAWatcherSeesItEnd) {
+  std::unique_ptr<e2e::ServerProcess> worker = StartReplica({"--max_concurrent_jobs=1"});
+  ASSERT_TRUE(worker);
+  std::unique_ptr<client::ValidationClient> on_worker = Connect(*worker);
+  ASSERT_TRUE(on_worker->CreateSession("long", {}).ok());
+  // About 3e9 DP cells on one thread: seconds, so that the kill comes while it runs.
+  ASSERT_TRUE(on_worker
+                  ->UploadRuns("long", test_data::RandomWalkRuns("sim", 6, 3000, 3000, 1, 7),
+                               test_data::RandomWalkRuns("ref", 6, 3000, 3000, 1, 8))
+                  .ok());
+  absl::StatusOr<v1::Validation> created = on_worker->CreateValidation("long", {});
+  ASSERT_TRUE(created.ok()) << created.status();
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(20);;) {
+    absl::StatusOr<v1::Validation> now = on_worker->GetValidation(created->name());
+    ASSERT_TRUE(now.ok());
+    if (now->state() == v1::VALIDATION_STATE_RUNNING) break;
+    ASSERT_LT(absl::Now(), give_up) << "it never ran";
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  kill(worker->pid(), SIGKILL);
+  const absl::Time killed = absl::Now();
+
+  std::unique_ptr<e2e::ServerProcess> survivor = StartReplica();
+  std::unique_ptr<e2e::ServerProcess> watcher = StartReplica();
+  ASSERT_TRUE(survivor && watcher);
+  std::unique_ptr<client::ValidationClient> on_watcher = Connect(*watcher);
+  absl::StatusOr<v1::Validation> ended = on_watcher->WatchValidation(created->name());
+  ASSERT_TRUE(ended.ok()) << ended.status() << survivor->Log();
+  EXPECT_EQ(ended->state(), v1::VALIDATION_STATE_SUCCEEDED);
+  EXPECT_EQ(ended->attempts(), 2);
+  const absl::Duration to_rerun = absl::FromUnixSeconds(ended->start_time().seconds()) +
+                                  absl::Nanoseconds(ended->start_time().nanos()) - killed;
+  RecordProperty("seconds_from_kill_to_rerun", absl::StrCat(absl::ToDoubleSeconds(to_rerun)));
+  EXPECT_LT(to_rerun, absl::Seconds(10));
+  EXPECT_THAT(survivor->Log() + watcher->Log(), HasSubstr("(attempt 2)"));
+
+  // Equal to the same validation run once, from the start.
+  std::unique_ptr<client::ValidationClient> on_survivor = Connect(*survivor);
+  absl::StatusOr<ValidationReport> again = on_survivor->Validate("long", v1::ValidateRequest());
+  ASSERT_TRUE(again.ok());
+  absl::StatusOr<ValidationReport> rerun = on_watcher->ReportOf(*ended);
+  ASSERT_TRUE(rerun.ok());
+  EXPECT_EQ(Comparable(*rerun), Comparable(*again));
+  on_survivor.reset();
+  on_watcher.reset();
+  EXPECT_EQ(survivor->Stop(), 0);
+  EXPECT_EQ(watcher->Stop(), 0);
+}
+
+TEST_F(E2eReplicasTest, TwoReplicasRacingOnOneQueueRunEachValidationOnce) {
+  std::unique_ptr<e2e::ServerProcess> a = StartReplica();
+  std::unique_ptr<e2e::ServerProcess> b = StartReplica();
+  ASSERT_TRUE(a && b);
+  std::unique_ptr<client::ValidationClient> on_a = Connect(*a);
+  std::unique_ptr<client::ValidationClient> on_b = Connect(*b);
+  ASSERT_TRUE(on_a->CreateSession("race", {}).ok());
+  ASSERT_TRUE(on_b->UploadRuns("race", test_data::RandomWalkRuns("sim", 3, 200, 300, 1, 31),
+                               test_data::RandomWalkRuns("ref", 3, 200, 300, 1, 32))
+                  .ok());
+  std::vector<std::string> names;
+  for (int i = 0; i < 12; ++i) {
+    v1::ValidateRequest request;
+    request.mutable_verdict()->set_permutations(199);
+    request.mutable_verdict()->set_seed(static_cast<uint64_t>(i));
+    absl::StatusOr<v1::Validation> created =
+        (i % 2 == 0 ? on_a : on_b)->CreateValidation("race", request);
+    ASSERT_TRUE(created.ok()) << created.status();
+    names.push_back(created->name());
+  }
+  for (const std::string& name : names) {
+    absl::StatusOr<v1::Validation> ended = on_a->WatchValidation(name);
+    ASSERT_TRUE(ended.ok()) << ended.status();
+    EXPECT_EQ(ended->state(), v1::VALIDATION_STATE_SUCCEEDED) << name;
+    EXPECT_EQ(ended->attempts(), 1) << name;
+  }
+  absl::StatusOr<std::vector<v1::Validation>> listed =
+      on_b->ListValidations("race", v1::VALIDATION_STATE_UNSPECIFIED);
+  ASSERT_TRUE(listed.ok());
+  std::vector<std::string> listed_names;
+  for (const v1::Validation& validation : *listed) listed_names.push_back(validation.name());
+  // Newest first, each once.
+  std::vector<std::string> expected(names.rbegin(), names.rend());
+  EXPECT_EQ(listed_names, expected);
+  // Both replicas took work from the queue.
+  EXPECT_THAT(a->Log(), HasSubstr("job 1 start"));
+  EXPECT_THAT(b->Log(), HasSubstr("job 1 start"));
+  on_a.reset();
+  on_b.reset();
+  EXPECT_EQ(a->Stop(), 0);
+  EXPECT_EQ(b->Stop(), 0);
+}
+
+TEST_F(E2eReplicasTest, QuotasHoldForTheReplicasTogether) {
+  std::unique_ptr<e2e::ServerProcess> a = StartReplica({"--max_sessions=2"});
+  std::unique_ptr<e2e::ServerProcess> b = StartReplica({"--max_sessions=2"});
+  ASSERT_TRUE(a && b);
+  std::unique_ptr<client::ValidationClient> on_a = Connect(*a);
+  std::unique_ptr<client::ValidationClient> on_b = Connect(*b);
+  ASSERT_TRUE(on_a->CreateSession("one", {}).ok());
+  ASSERT_TRUE(on_b->CreateSession("two", {}).ok());
+  absl::StatusOr<v1::Session> third = on_a->CreateSession("three", {});
+  EXPECT_EQ(third.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(third.status().message(), HasSubstr("--max_sessions=2"));
+  ASSERT_TRUE(on_a->DeleteSession("two").ok());
+  EXPECT_TRUE(on_b->CreateSession("three", {}).ok());
+  on_a.reset();
+  on_b.reset();
+  EXPECT_EQ(a->Stop(), 0);
+  EXPECT_EQ(b->Stop(), 0);
+}
+
+TEST_F(E2eReplicasTest, SigtermHandsRunningWorkBackToTheQueue) {
+  std::unique_ptr<e2e::ServerProcess> leaving =
+      StartReplica({"--shutdown_grace=0s", "--max_concurrent_jobs=1"});
+  ASSERT_TRUE(leaving);
+  std::unique_ptr<client::ValidationClient> on_leaving = Connect(*leaving);
+  ASSERT_TRUE(on_leaving->CreateSession("long", {}).ok());
+  ASSERT_TRUE(on_leaving
+                  ->UploadRuns("long", test_data::RandomWalkRuns("sim", 6, 3000, 3000, 1, 7),
+                               test_data::RandomWalkRuns("ref", 6, 3000, 3000, 1, 8))
+                  .ok());
+  absl::StatusOr<v1::Validation> created = on_leaving->CreateValidation("long", {});
+  ASSERT_TRUE(created.ok());
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(20);;) {
+    absl::StatusOr<v1::Validation> now = on_leaving->GetValidation(created->name());
+    ASSERT_TRUE(now.ok());
+    if (now->state() == v1::VALIDATION_STATE_RUNNING) break;
+    ASSERT_LT(absl::Now(), give_up);
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  on_leaving.reset();
+  EXPECT_EQ(leaving->Stop(), 0) << leaving->Log();
+
+  std::unique_ptr<e2e::ServerProcess> staying = StartReplica();
+  ASSERT_TRUE(staying);
+  std::unique_ptr<client::ValidationClient> on_staying = Connect(*staying);
+  absl::StatusOr<v1::Validation> queued = on_staying->GetValidation(created->name());
+  ASSERT_TRUE(queued.ok());
+  absl::StatusOr<v1::Validation> ended = on_staying->WatchValidation(created->name());
+  ASSERT_TRUE(ended.ok()) << ended.status();
+  EXPECT_EQ(ended->state(), v1::VALIDATION_STATE_SUCCEEDED);
+  EXPECT_EQ(ended->attempts(), 2);
+  on_staying.reset();
+  EXPECT_EQ(staying->Stop(), 0);
+}
+
+TEST_F(E2eReplicasTest, ADatabaseRestartLosesNoAcknowledgedRunAndCallsSucceedOnRetry) {
+  std::unique_ptr<e2e::ServerProcess> replica = StartReplica();
+  ASSERT_TRUE(replica);
+  std::unique_ptr<client::ValidationClient> client = Connect(*replica);
+  ASSERT_TRUE(client->CreateSession("bench", {}).ok());
+  const std::vector<Series> runs = test_data::RandomWalkRuns("run", 40, 500, 2000, 2, 41);
+  std::vector<std::string> acknowledged;
+  int unavailable = 0;
+  bool restarted = false;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (i == runs.size() / 2) {
+      ASSERT_TRUE(postgres_->Stop());
+      restarted = true;
+    }
+    for (int attempt = 0;; ++attempt) {
+      absl::StatusOr<v1::UploadSeriesResponse> uploaded = client->UploadRuns(
+          "bench", i % 2 == 0 ? std::vector<Series>{runs[i]} : std::vector<Series>{},
+          i % 2 == 0 ? std::vector<Series>{} : std::vector<Series>{runs[i]});
+      if (uploaded.ok()) {
+        acknowledged.push_back(runs[i].id);
+        break;
+      }
+      ASSERT_EQ(uploaded.status().code(), absl::StatusCode::kUnavailable) << uploaded.status();
+      ++unavailable;
+      if (restarted && unavailable == 2) ASSERT_TRUE(postgres_->Start());
+      ASSERT_LT(attempt, 100) << "never succeeded on retry";
+      absl::SleepFor(absl::Milliseconds(100));
+    }
+  }
+  EXPECT_GE(unavailable, 2);
+  absl::StatusOr<v1::Session> session = client->GetSession("bench");
+  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_EQ(session->runs_size(), static_cast<int>(runs.size()));
+  for (int i = 0; i < session->runs_size(); ++i) {
+    EXPECT_EQ(session->runs(i).series_id(), acknowledged[i]);
+    EXPECT_EQ(session->runs(i).samples(), static_cast<int64_t>(runs[i].samples()));
+  }
+  // A second replica, started after the restart, sees the same.
+  std::unique_ptr<e2e::ServerProcess> other = StartReplica();
+  ASSERT_TRUE(other);
+  absl::StatusOr<v1::Session> seen = Connect(*other)->GetSession("bench");
+  ASSERT_TRUE(seen.ok());
+  EXPECT_EQ(seen->runs_size(), session->runs_size());
+  absl::StatusOr<ValidationReport> report = client->Validate("bench", v1::ValidateRequest());
+  EXPECT_TRUE(report.ok()) << report.status();
+  client.reset();
+  EXPECT_EQ(replica->Stop(), 0) << replica->Log();
+  EXPECT_EQ(other->Stop(), 0);
+}
+
+TEST_F(E2eReplicasTest, ADatabaseOfAnotherApplicationIsRefusedWithExitStatus2) {
+  absl::StatusOr<service::postgres::Connection> connection =
+      service::postgres::Connection::Open(postgres_->url(database_));
+  ASSERT_TRUE(connection.ok());
+  ASSERT_TRUE(connection->Exec("CREATE TABLE invoices (id int)", "setting up").ok());
+  const test_support::ProgramResult result = test_support::RunProgram(
+      WASSERWARP_SERVER,
+      {"--listen", "127.0.0.1:0", "--postgres_url", postgres_->url(database_, "hunter2")},
+      scratch_.root());
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr(database_));
+  EXPECT_THAT(result.err, ::testing::Not(HasSubstr("hunter2")));
+}
+
+}  // namespace
+}  // namespace wasserwarp
