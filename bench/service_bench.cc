@@ -1,12 +1,14 @@
 // The service over loopback as a bench sees it, through the C++ client library against a
 // real `wasserwarp-server` child process: how fast sample data uploads, and how long a small
-// validation (10 x 10 runs of 500 samples) takes from request to report, as p50 and p99.
+// validation (10 x 10 runs of 500 samples) takes from request to report, as p50 and p99. The
+// server keeps its state in SQLite, or in PostgreSQL with WASSERWARP_BENCH_POSTGRES_URL set.
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,8 +33,14 @@ class Service {
       error_ = "cannot create a scratch directory";
       return;
     }
+    // With WASSERWARP_BENCH_POSTGRES_URL, the server keeps its state there (an empty database
+    // of its own, or one it made before) rather than in SQLite under its data directory.
+    std::vector<std::string> args = {"--log_level=warn"};
+    if (const char* url = std::getenv("WASSERWARP_BENCH_POSTGRES_URL"); url != nullptr) {
+      args.push_back(absl::StrCat("--postgres_url=", url));
+    }
     absl::StatusOr<std::unique_ptr<e2e::ServerProcess>> server =
-        e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch_.path(), {"--log_level=warn"});
+        e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch_.path(), args);
     if (!server.ok()) {
       error_ = std::string(server.status().message());
       return;

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -52,6 +53,10 @@ class ValidationResources {
   absl::StatusOr<v1::Validation> Read(const ValidationHandle& handle, bool with_report);
   // The full report of a SUCCEEDED validation, every part included.
   absl::StatusOr<v1::ValidationReport> FullReport(const ValidationHandle& handle);
+  // `signal` fires when the validation ends on this replica (ValidationWorker::Listen).
+  void Listen(const ValidationHandle& handle, std::shared_ptr<ValidationEndSignal> signal) {
+    worker_.Listen(handle.session_key, handle.id, std::move(signal));
+  }
   // Progress of a validation running on this replica.
   std::optional<v1::ValidateProgress> LocalProgress(const ValidationHandle& handle) const;
   // Cancels the validation (CancelValidation's work) with `reason`.

@@ -41,6 +41,8 @@ ValidationStreamReactor<Response>::ValidationStreamReactor(grpc::CallbackServerC
     return;
   }
   handle_ = *std::move(handle);
+  end_signal_ = std::make_shared<ValidationEndSignal>([this] { WakeUp(); });
+  resources_.Listen(*handle_, end_signal_);
   progress_.set_phase(v1::PHASE_QUEUED);
   Step();
 }
@@ -59,6 +61,8 @@ ValidationStreamReactor<Response>::ValidationStreamReactor(grpc::CallbackServerC
     return;
   }
   handle_ = *std::move(handle);
+  end_signal_ = std::make_shared<ValidationEndSignal>([this] { WakeUp(); });
+  resources_.Listen(*handle_, end_signal_);
   progress_.set_phase(v1::PHASE_QUEUED);
   Step();
 }
@@ -183,23 +187,49 @@ void ValidationStreamReactor<Response>::Write() {
 template <class Response>
 void ValidationStreamReactor<Response>::Arm(absl::Time deadline) {
   grpc::Alarm* alarm = nullptr;
+  bool woken = false;
   {
     absl::MutexLock lock(&mu_);
-    if (!cancelled_) {
+    woken = woken_;
+    woken_ = false;
+    if (!cancelled_ && !woken) {
       // A new alarm for each wait: an alarm cannot be set again from its own callback.
       alarm_ = std::make_unique<grpc::Alarm>();
       alarm = alarm_.get();
+      alarm_pending_ = true;
       ++refs_;
     }
+  }
+  if (woken) {
+    // The validation ended since the last look: no wait.
+    Step();
+    return;
   }
   if (alarm == nullptr) {
     End(absl::CancelledError("the call was cancelled"));
     return;
   }
   alarm->Set(absl::ToChronoTime(deadline), [this](bool /*fired*/) {
+    {
+      absl::MutexLock lock(&mu_);
+      alarm_pending_ = false;
+      woken_ = false;
+    }
     Step();
     Unref();
   });
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::WakeUp() {
+  grpc::Alarm* alarm = nullptr;
+  {
+    absl::MutexLock lock(&mu_);
+    woken_ = true;
+    // Not replaced while pending: only its own callback's step arms the next.
+    if (alarm_pending_) alarm = alarm_.get();
+  }
+  if (alarm != nullptr) alarm->Cancel();
 }
 
 template <class Response>
@@ -256,6 +286,8 @@ void ValidationStreamReactor<Response>::End(const absl::Status& status) {
 
 template <class Response>
 void ValidationStreamReactor<Response>::OnDone() {
+  // No wake-up reaches the reactor after this.
+  if (end_signal_ != nullptr) end_signal_->Detach();
   Unref();
 }
 

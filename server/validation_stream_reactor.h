@@ -24,6 +24,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "rpc_log.h"
+#include "validation_end_signal.h"
 #include "validation_resources.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wire/report_chunks.h"
@@ -55,6 +56,8 @@ class ValidationStreamReactor final : public grpc::ServerWriteReactor<Response> 
   void Write();
   void End(const absl::Status& status);
   void Arm(absl::Time deadline);
+  // The worker saw the validation end: the pending wait ends now.
+  void WakeUp();
   // Validate: a call that goes takes its validation with it.
   void Abandon();
   void Unref();
@@ -63,6 +66,7 @@ class ValidationStreamReactor final : public grpc::ServerWriteReactor<Response> 
   RpcLog log_;
   const absl::Time call_start_;
   std::optional<ValidationHandle> handle_;
+  std::shared_ptr<ValidationEndSignal> end_signal_;
   absl::Time origin_;
   bool seen_ = false;
   v1::ValidateProgress progress_;
@@ -78,6 +82,8 @@ class ValidationStreamReactor final : public grpc::ServerWriteReactor<Response> 
   // gRPC's until OnDone, and each pending alarm's: the reactor goes with the last.
   int refs_ ABSL_GUARDED_BY(mu_) = 1;
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+  bool woken_ ABSL_GUARDED_BY(mu_) = false;
+  bool alarm_pending_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
   std::unique_ptr<grpc::Alarm> alarm_ ABSL_GUARDED_BY(mu_);
 };

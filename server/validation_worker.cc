@@ -85,16 +85,46 @@ void ValidationWorker::Wake() {
 
 bool ValidationWorker::Cancel(int64_t session_key, const std::string& id,
                               const absl::Status& reason) {
+  const Key key(session_key, id);
   std::shared_ptr<Active> active;
   {
     absl::MutexLock lock(&mu_);
-    queued_.erase(Key(session_key, id));
-    auto it = active_.find(Key(session_key, id));
-    if (it == active_.end()) return false;
-    active = it->second;
+    queued_.erase(key);
+    auto it = active_.find(key);
+    if (it != active_.end()) active = it->second;
+  }
+  if (active == nullptr) {
+    // Cancelled while queued: its streams look again now.
+    Signal(key);
+    return false;
   }
   active->CancelJob(jobs_, reason);
   return true;
+}
+
+void ValidationWorker::Listen(int64_t session_key, const std::string& id,
+                              std::shared_ptr<ValidationEndSignal> signal) {
+  absl::MutexLock lock(&mu_);
+  // Streams of validations that ended elsewhere have detached by now.
+  for (auto it = signals_.begin(); it != signals_.end();) {
+    std::erase_if(it->second, [](const std::shared_ptr<ValidationEndSignal>& held) {
+      return held->detached();
+    });
+    it = it->second.empty() ? signals_.erase(it) : std::next(it);
+  }
+  signals_[Key(session_key, id)].push_back(std::move(signal));
+}
+
+void ValidationWorker::Signal(const Key& key) {
+  std::vector<std::shared_ptr<ValidationEndSignal>> signals;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = signals_.find(key);
+    if (it == signals_.end()) return;
+    signals = std::move(it->second);
+    signals_.erase(it);
+  }
+  for (const std::shared_ptr<ValidationEndSignal>& signal : signals) signal->Fire();
 }
 
 void ValidationWorker::ForgetSession(int64_t session_key) {
@@ -357,9 +387,13 @@ void ValidationWorker::End(const std::shared_ptr<Active>& active, absl::Status s
       spdlog::warn("the result of {} was not stored: {}", NameOf(record), stored.ToString());
     }
   }
-  absl::MutexLock lock(&mu_);
-  active_.erase(Key(active->record.session_key, active->record.id));
-  wake_ = true;
+  const Key key(active->record.session_key, active->record.id);
+  {
+    absl::MutexLock lock(&mu_);
+    active_.erase(key);
+    wake_ = true;
+  }
+  Signal(key);
 }
 
 void ValidationWorker::RenewAll(absl::Time now) {

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
@@ -24,6 +25,7 @@
 #include "absl/time/time.h"
 #include "job_queue.h"
 #include "session_store.h"
+#include "validation_end_signal.h"
 #include "validation_job.h"
 #include "validation_store.h"
 #include "wasserwarp/v1/validation.pb.h"
@@ -59,6 +61,10 @@ class ValidationWorker {
   bool Cancel(int64_t session_key, const std::string& id, const absl::Status& reason);
   // The session was deleted: its queued snapshots go (with the leases they hold).
   void ForgetSession(int64_t session_key);
+  // `signal` fires when the validation ends here, or when it is cancelled while queued here.
+  // Signals of validations that end elsewhere stay until their streams detach.
+  void Listen(int64_t session_key, const std::string& id,
+              std::shared_ptr<ValidationEndSignal> signal);
   // What the validation is doing, if this replica runs it.
   std::optional<v1::ValidateProgress> Progress(int64_t session_key, const std::string& id) const;
 
@@ -81,6 +87,8 @@ class ValidationWorker {
   JobOutcome Run(const std::shared_ptr<Active>& active, const CancellationToken& cancel);
   void End(const std::shared_ptr<Active>& active, absl::Status status, std::string report);
   void RenewAll(absl::Time now);
+  // Fires and forgets the signals of `key`.
+  void Signal(const Key& key);
 
   const WorkerConfig config_;
   ValidationStore& validations_;
@@ -93,6 +101,7 @@ class ValidationWorker {
   bool wake_ ABSL_GUARDED_BY(mu_) = false;
   std::map<Key, SessionSnapshot> queued_ ABSL_GUARDED_BY(mu_);
   std::map<Key, std::shared_ptr<Active>> active_ ABSL_GUARDED_BY(mu_);
+  std::map<Key, std::vector<std::shared_ptr<ValidationEndSignal>>> signals_ ABSL_GUARDED_BY(mu_);
   std::thread dispatcher_;
 };
 
