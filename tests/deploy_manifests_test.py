@@ -12,6 +12,13 @@ one `wasserwarp-server --help` lists, and the Dockerfile exposes those ports,
 runs as a non-root user, carries OCI labels and installs the packages of the
 libraries the built server links.
 
+State: the Kubernetes manifests and the chart's defaults pass --postgres_url
+from an env var that a secretKeyRef fills (no Secret is committed), mount no
+--data_dir and set no sessionAffinity, as every replica serves every call; the
+chart's postgres.secretName "" gives the single-server SQLite layout (--data_dir
+on an emptyDir, ClientIP affinity). Compose runs PostgreSQL, two replicas on it
+and a Prometheus scraping both.
+
 Usage: deploy_manifests_test.py --repo DIR --server PATH/wasserwarp-server
 """
 
@@ -24,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import urllib.parse
 from pathlib import Path
 
 import yaml
@@ -33,6 +41,9 @@ from helm_template import Chart, go_number, go_text
 ARGS = None
 HEALTH_SERVICE = "wasserwarp.v1.ValidationService"
 DATA_DIR_FLAG = "--data_dir"
+# The Secret the manifests read the database URL from; none is committed.
+POSTGRES_SECRET = ("wasserwarp-postgres", "url")
+POSTGRES_CA_DIR = "/etc/wasserwarp/postgres"
 
 
 # --- What the server, the Dockerfile and the manifests say ---------------------
@@ -60,6 +71,14 @@ def flag_values(args):
 
 def port_of(address):
     return int(address.rsplit(":", 1)[1])
+
+
+def env_reference(value):
+    """The VAR of a flag value that is exactly $(VAR), as Kubernetes expands it in args."""
+    match = re.fullmatch(r"\$\((\w+)\)", value)
+    if not match:
+        raise AssertionError(f"{value!r} is not $(VAR)")
+    return match.group(1)
 
 
 def seconds_of(duration):
@@ -143,10 +162,12 @@ class DeployTest(unittest.TestCase):
         cls.kubernetes = load_kubernetes_dir(cls.deploy / "kubernetes")
 
     # Shared checks of one set of Kubernetes objects.
-    def check_objects(self, objects, where, tls=False):
+    def check_objects(self, objects, where, tls=False, postgres=POSTGRES_SECRET):
+        """postgres: the (Secret, key) of the database URL; None for the SQLite layout."""
         kinds = by_kind(objects)
         for kind in ("Deployment", "Service", "PodDisruptionBudget"):
             self.assertIn(kind, kinds, where)
+        self.assertNotIn("Secret", kinds, f"{where}: credentials are never committed")
         self.assertEqual(len(kinds["Deployment"]), 1, where)
         deployment = kinds["Deployment"][0]
         pod = deployment["spec"]["template"]
@@ -204,7 +225,12 @@ class DeployTest(unittest.TestCase):
         services = {s["metadata"]["name"]: s for s in kinds["Service"]}
         name = deployment["metadata"]["name"]
         self.assertEqual(services[name + "-headless"]["spec"]["clusterIP"], "None", where)
-        self.assertEqual(services[name]["spec"]["sessionAffinity"], "ClientIP", where)
+        self.assertNotIn("sessionAffinity", services[name + "-headless"]["spec"], where)
+        if postgres:
+            # Every replica serves every call: nothing pins a client to one pod.
+            self.assertNotIn("sessionAffinity", services[name]["spec"], where)
+        else:
+            self.assertEqual(services[name]["spec"]["sessionAffinity"], "ClientIP", where)
 
         # Shutdown: the pod's grace outlasts the server's.
         self.assertGreater(pod["spec"]["terminationGracePeriodSeconds"],
@@ -214,18 +240,58 @@ class DeployTest(unittest.TestCase):
         self.assertEqual(str(pod["spec"]["securityContext"]["runAsUser"]),
                          self.docker.runtime_last("USER").split(":")[0], where)
         mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
-        self.assertIn(flags["data_dir"], mounts, where)
-        volumes = {v["name"] for v in pod["spec"]["volumes"]}
-        self.assertLessEqual(set(mounts.values()), volumes, where)
+        volumes = {v["name"]: v for v in pod["spec"]["volumes"]}
+        self.assertLessEqual(set(mounts.values()), set(volumes), where)
+        self.assertEqual(volumes[mounts["/tmp"]]["emptyDir"]["sizeLimit"], "256Mi", where)
+        env = {e["name"]: e for e in container.get("env", [])}
+        if postgres:
+            self.check_postgres(flags, env, mounts, volumes, postgres, where)
+        else:
+            # SQLite in --data_dir, a mounted emptyDir; no database.
+            self.assertNotIn("postgres_url", flags, where)
+            self.assertEqual(env, {}, where)
+            self.assertIn(flags["data_dir"], mounts, where)
+            self.assertIn("emptyDir", volumes[mounts[flags["data_dir"]]], where)
+            self.assertNotIn(POSTGRES_CA_DIR, mounts, where)
         return flags, mounts
+
+    def check_postgres(self, flags, env, mounts, volumes, postgres, where):
+        secret_name, secret_key = postgres
+        for flag in ("postgres_url", "postgres_pool_size"):
+            self.assertIn(flag, self.flags, f"the server has no --{flag}")
+            self.assertIn(flag, flags, where)
+        self.assertGreaterEqual(int(flags["postgres_pool_size"]), 1, where)
+        # The URL, password included, only ever in the Secret: the flag names an env var
+        # that a secretKeyRef fills.
+        variable = env_reference(flags["postgres_url"])
+        self.assertIn(variable, env, f"{where}: --postgres_url names ${variable}, not in env")
+        self.assertNotIn("value", env[variable], where)
+        self.assertEqual(env[variable]["valueFrom"]["secretKeyRef"],
+                         {"name": secret_name, "key": secret_key}, where)
+        # --data_dir is not used: no flag, no volume for it.
+        self.assertNotIn("data_dir", flags, where)
+        self.assertNotIn("/var/lib/wasserwarp", mounts, where)
+        self.assertNotIn("data", volumes, where)
+        # The database's CA for sslrootcert, from the same Secret, optional.
+        self.assertIn(POSTGRES_CA_DIR, mounts, where)
+        ca = volumes[mounts[POSTGRES_CA_DIR]]["secret"]
+        self.assertEqual(ca["secretName"], secret_name, where)
+        self.assertIs(ca["optional"], True, where)
+        self.assertEqual([item["path"] for item in ca["items"]], ["ca.crt"], where)
 
     def test_server_starts_with_the_deployment_flags_and_logs_them_as_json(self):
         deployment = by_kind(self.kubernetes)["Deployment"][0]
         args = deployment["spec"]["template"]["spec"]["containers"][0]["args"]
+        deployed = flag_values(args)
+        # No PostgreSQL here, and the server refuses to start without its database: the
+        # Secret's URL gives way to a temporary --data_dir (SQLite), every other flag as
+        # deployed (--postgres_pool_size included, unused then but parsed and logged).
+        env_reference(deployed.pop("postgres_url"))
+        self.assertNotIn("data_dir", deployed)
         with tempfile.TemporaryDirectory() as data_dir:
             local = {"listen": "127.0.0.1:0", "metrics_listen": "127.0.0.1:0",
                      "data_dir": data_dir}
-            flags = {**flag_values(args), **local}
+            flags = {**deployed, **local}
             server = subprocess.Popen([ARGS.server] + [f"--{k}={v}" for k, v in flags.items()],
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             first = server.stdout.readline()
@@ -365,6 +431,41 @@ class DeployTest(unittest.TestCase):
         self.assertEqual(set(services), {"bench", "bench-headless"})
         self.assertEqual(services["bench"]["spec"]["ports"][0]["port"], 443)
 
+    def test_chart_without_postgres_renders_the_sqlite_layout(self):
+        rendered = self.chart.render({"postgres": {"secretName": ""}, "replicaCount": 1,
+                                      "autoscaling": {"enabled": False}})
+        self.check_objects(rendered, "helm postgres.secretName=''", postgres=None)
+        kinds = by_kind(rendered)
+        self.assertNotIn("HorizontalPodAutoscaler", kinds)
+        deployment = kinds["Deployment"][0]
+        self.assertEqual(deployment["spec"]["replicas"], 1)
+        pod = deployment["spec"]["template"]["spec"]
+        container = pod["containers"][0]
+        flags = flag_values(container["args"])
+        self.assertEqual(flags["data_dir"], "/var/lib/wasserwarp")
+        self.assertNotIn("postgres_pool_size", flags)
+        self.assertNotIn("env", container)
+        volumes = {v["name"]: v for v in pod["volumes"]}
+        self.assertEqual(set(volumes), {"data", "tmp"})
+        self.assertEqual(volumes["data"]["emptyDir"], {"sizeLimit": "3Gi"})
+        service = next(s for s in kinds["Service"] if s["metadata"]["name"] == "wasserwarp")
+        self.assertEqual(service["spec"]["sessionAffinityConfig"],
+                         {"clientIP": {"timeoutSeconds": 86400}})
+        # Otherwise as the defaults: the same objects but for these differences.
+        defaults = {(o["kind"], o["metadata"]["name"]) for o in self.chart.render()}
+        self.assertEqual({(o["kind"], o["metadata"]["name"]) for o in rendered},
+                         defaults - {("HorizontalPodAutoscaler", "wasserwarp")})
+
+    def test_chart_postgres_values(self):
+        rendered = self.chart.render({"postgres": {"secretName": "bench-db", "key": "dsn",
+                                                   "caKey": "root.pem", "poolSize": 4}})
+        self.check_objects(rendered, "helm postgres values", postgres=("bench-db", "dsn"))
+        pod = by_kind(rendered)["Deployment"][0]["spec"]["template"]["spec"]
+        flags = flag_values(pod["containers"][0]["args"])
+        self.assertEqual(flags["postgres_pool_size"], "4")
+        ca = next(v for v in pod["volumes"] if v["name"] == "postgres-ca")["secret"]
+        self.assertEqual(ca["items"], [{"key": "root.pem", "path": "ca.crt"}])
+
     def test_chart_without_tls_passes_no_tls_flags(self):
         deployment = by_kind(self.chart.render())["Deployment"][0]
         container = deployment["spec"]["template"]["spec"]["containers"][0]
@@ -374,24 +475,65 @@ class DeployTest(unittest.TestCase):
 
     def test_compose_and_prometheus(self):
         compose = yaml.safe_load((self.deploy / "docker-compose.yml").read_text())
-        server = compose["services"]["wasserwarp"]
-        self.assertEqual(server["build"]["dockerfile"], "Dockerfile")
-        self.assertTrue((self.deploy / server["build"]["context"] / "Dockerfile").is_file())
-        published = {int(p.split(":")[-1]) for p in server["ports"]}
-        self.assertEqual(published, self.docker.exposed_ports())
-        flags = flag_values(self.docker.entrypoint()[1:] + server["command"])
-        for name in flags:
-            self.assertIn(name, self.flags)
-        self.assertIn(self.docker.runtime_last("WORKDIR"),
-                      [v.split(":")[1] for v in server["volumes"]])
-        self.assertGreater(int(server["stop_grace_period"].rstrip("s")),
-                           seconds_of(flags["shutdown_grace"]))
-        prometheus = compose["services"]["prometheus"]
+        services = compose["services"]
+        named_volumes = set(compose.get("volumes") or {})
+
+        # PostgreSQL for the local demo, its data in a named volume, healthy once it accepts
+        # connections.
+        postgres = services["postgres"]
+        self.assertEqual(postgres["image"], "postgres:15")
+        database = postgres["environment"]
+        for key in ("POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB"):
+            self.assertTrue(database.get(key), key)
+        data = [v.split(":") for v in postgres["volumes"]]
+        self.assertIn("/var/lib/postgresql/data", [path for _, path, *_ in data])
+        self.assertTrue({name for name, *_ in data} <= named_volumes, "named volumes")
+        self.assertIn("pg_isready", " ".join(postgres["healthcheck"]["test"]))
+        self.assertNotIn("ports", postgres, "the database stays on the Compose network")
+
+        # Two replicas on that database, each on its own host ports.
+        replicas = {"wasserwarp-1": (50051, 9464), "wasserwarp-2": (50052, 9465)}
+        self.assertLessEqual(replicas.keys(), services.keys())
+        self.assertNotIn("wasserwarp", services)
+        metrics_targets = set()
+        host_ports = []
+        for name, (grpc_host, metrics_host) in replicas.items():
+            with self.subTest(service=name):
+                server = services[name]
+                self.assertEqual(server["build"]["dockerfile"], "Dockerfile")
+                self.assertTrue(
+                    (self.deploy / server["build"]["context"] / "Dockerfile").is_file())
+                flags = flag_values(self.docker.entrypoint()[1:] + server["command"])
+                for flag in flags:
+                    self.assertIn(flag, self.flags)
+                published = dict(tuple(map(int, p.split(":")[-2:])) for p in server["ports"])
+                host_ports += list(published)
+                self.assertEqual(published, {grpc_host: port_of(flags["listen"]),
+                                             metrics_host: port_of(flags["metrics_listen"])})
+                self.assertEqual(set(published.values()), self.docker.exposed_ports())
+                url = urllib.parse.urlsplit(flags["postgres_url"])
+                self.assertEqual(url.scheme, "postgresql")
+                self.assertEqual((url.hostname, url.port), ("postgres", 5432))
+                self.assertEqual((url.username, url.password, url.path),
+                                 (database["POSTGRES_USER"], database["POSTGRES_PASSWORD"],
+                                  "/" + database["POSTGRES_DB"]))
+                self.assertGreaterEqual(int(flags["postgres_pool_size"]), 1)
+                self.assertEqual(server["depends_on"]["postgres"]["condition"],
+                                 "service_healthy")
+                self.assertNotIn("volumes", server, "state lives in PostgreSQL")
+                self.assertGreater(int(server["stop_grace_period"].rstrip("s")),
+                                   seconds_of(flags["shutdown_grace"]))
+                metrics_targets.add(f"{name}:{port_of(flags['metrics_listen'])}")
+        self.assertEqual(len(host_ports), len(set(host_ports)), "host ports collide")
+
+        # Prometheus scrapes both replicas, on the Compose network.
+        prometheus = services["prometheus"]
+        self.assertLessEqual(replicas.keys(), set(prometheus["depends_on"]))
         config_mount = next(v for v in prometheus["volumes"] if v.endswith("prometheus.yml:ro"))
         config = yaml.safe_load((self.deploy / config_mount.split(":")[0]).read_text())
         targets = [t for job in config["scrape_configs"] for c in job["static_configs"]
                    for t in c["targets"]]
-        self.assertEqual(targets, [f"wasserwarp:{port_of(flags['metrics_listen'])}"])
+        self.assertEqual(sorted(targets), sorted(metrics_targets))
         self.assertEqual(config["scrape_configs"][0]["metrics_path"], "/metrics")
 
 
