@@ -62,6 +62,9 @@ ABSL_FLAG(std::string, postgres_url, "",
           "not used");
 ABSL_FLAG(int, postgres_pool_size, kDefaults.postgres_pool_size,
           "connections to --postgres_url at most");
+ABSL_FLAG(absl::Duration, session_sweep_interval, kDefaults.sweep_interval,
+          "how often sessions idle past their TTL are deleted (expired ones are invisible "
+          "meanwhile)");
 ABSL_FLAG(absl::Duration, job_lease, kDefaults.job_lease,
           "A replica renews its lease on each validation it runs about every second; one that "
           "stops (it died) loses the validation this long after, and another replica runs it "
@@ -98,6 +101,7 @@ wasserwarp::service::ServerConfig ConfigFromFlags() {
   config.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   config.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   config.job_lease = absl::GetFlag(FLAGS_job_lease);
+  config.sweep_interval = absl::GetFlag(FLAGS_session_sweep_interval);
   config.postgres_url = absl::GetFlag(FLAGS_postgres_url);
   config.postgres_pool_size = absl::GetFlag(FLAGS_postgres_pool_size);
   config.sessions.max_sessions = absl::GetFlag(FLAGS_max_sessions);

@@ -79,7 +79,7 @@ absl::Status ValidateConfig(const ServerConfig& config) {
     return absl::InvalidArgumentError("--tls_client_ca needs --tls_cert and --tls_key");
   }
   if (config.sweep_interval <= absl::ZeroDuration()) {
-    return absl::InvalidArgumentError("sweep interval must be positive");
+    return absl::InvalidArgumentError("--session_sweep_interval must be positive");
   }
   if (config.postgres_pool_size < 1) {
     return absl::InvalidArgumentError(
@@ -136,6 +136,7 @@ std::string DescribeConfig(const ServerConfig& config) {
       absl::StrCat("max_session_ttl=", absl::FormatDuration(s.max_session_ttl)),
       absl::StrCat("shutdown_grace=", absl::FormatDuration(config.shutdown_grace)),
       absl::StrCat("job_lease=", absl::FormatDuration(config.job_lease)),
+      absl::StrCat("session_sweep_interval=", absl::FormatDuration(config.sweep_interval)),
       absl::StrCat("keepalive_min_client_ping_interval=",
                    absl::FormatDuration(k.min_client_ping_interval)),
       absl::StrCat("keepalive_server_ping_interval=", absl::FormatDuration(k.server_ping_interval)),

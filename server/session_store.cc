@@ -333,13 +333,19 @@ absl::StatusOr<wire::RunRecord> SessionStore::Commit(const SessionRef& ref, Stor
 
 void SessionStore::EndLease(const std::string& id, uint64_t instance) {
   const absl::Time now = absl::Now();
-  absl::MutexLock lock(&mu_);
-  // A deleted session took its leases with it; a reused id is another instance.
-  const auto it = sessions_.find(id);
-  if (it == sessions_.end() || it->second.instance != instance) return;
-  --it->second.leases;
-  // The TTL runs from the end of the validation, not from its start.
-  it->second.last_use = now;
+  int64_t database_key = 0;
+  {
+    absl::MutexLock lock(&mu_);
+    // A deleted session took its leases with it; a reused id is another instance.
+    const auto it = sessions_.find(id);
+    if (it == sessions_.end() || it->second.instance != instance) return;
+    --it->second.leases;
+    // The TTL runs from the end of the validation, not from its start.
+    it->second.last_use = now;
+    database_key = it->second.database_key;
+  }
+  // Also for the other replicas' sweeps.
+  SaveUse(database_key, now);
 }
 
 std::vector<std::string> SessionStore::ExpireIdle(absl::Time now) {

@@ -335,6 +335,61 @@ TEST_F(E2eReplicasTest, ADatabaseRestartLosesNoAcknowledgedRunAndCallsSucceedOnR
   EXPECT_EQ(other->Stop(), 0);
 }
 
+TEST_F(E2eReplicasTest, OneReplicasSweepSparesASessionWhoseValidationRunsOnAnother) {
+  std::unique_ptr<e2e::ServerProcess> runner = StartReplica({"--max_concurrent_jobs=1"});
+  std::unique_ptr<e2e::ServerProcess> sweeper = StartReplica({"--session_sweep_interval=200ms"});
+  ASSERT_TRUE(runner && sweeper);
+  std::unique_ptr<client::ValidationClient> on_runner = Connect(*runner);
+  v1::Session settings;
+  settings.mutable_idle_ttl()->set_seconds(1);
+  ASSERT_TRUE(on_runner->CreateSession("brief", settings).ok());
+  // About 2e10 DP cells on one thread: it runs until the test cancels it.
+  ASSERT_TRUE(on_runner
+                  ->UploadRuns("brief", test_data::RandomWalkRuns("sim", 24, 6000, 6000, 1, 51),
+                               test_data::RandomWalkRuns("ref", 24, 6000, 6000, 1, 52))
+                  .ok());
+  absl::StatusOr<v1::Validation> created = on_runner->CreateValidation("brief", {});
+  ASSERT_TRUE(created.ok()) << created.status();
+  absl::StatusOr<service::postgres::Connection> database =
+      service::postgres::Connection::Open(postgres_->url(database_));
+  ASSERT_TRUE(database.ok());
+  // Read in the database, which is no use of the session.
+  const auto count = [&](const std::string& sql) -> int64_t {
+    absl::StatusOr<service::postgres::Result> rows = database->Exec(sql, "counting");
+    return rows.ok() ? rows->GetInt64(0, 0).value_or(-1) : -1;
+  };
+  const std::string sessions = "SELECT count(*) FROM sessions WHERE id = 'brief'";
+  const std::string running = "SELECT count(*) FROM validations WHERE state = 2";
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(20); count(running) != 1;) {
+    ASSERT_LT(absl::Now(), give_up) << "it never ran";
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  // Past the TTL and the sweeps' allowance for clock skew (5 s), with a sweep every 200 ms.
+  for (const absl::Time until = absl::Now() + absl::Seconds(7); absl::Now() < until;) {
+    ASSERT_EQ(count(sessions), 1) << "swept while its validation ran";
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  ASSERT_EQ(count(running), 1);
+  absl::StatusOr<v1::Validation> cancelled = on_runner->CancelValidation(created->name());
+  ASSERT_TRUE(cancelled.ok());
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(20); count(running) != 0;) {
+    ASSERT_LT(absl::Now(), give_up) << "the cancelled job never stopped";
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  const absl::Time ended = absl::Now();
+  // The TTL runs from the validation's end: swept once, some seconds later.
+  EXPECT_EQ(count(sessions), 1);
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(30); count(sessions) == 1;) {
+    ASSERT_LT(absl::Now(), give_up) << "never swept";
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  EXPECT_GE(absl::Now() - ended, absl::Seconds(1));
+  EXPECT_EQ(count(sessions), 0);
+  on_runner.reset();
+  EXPECT_EQ(runner->Stop(), 0);
+  EXPECT_EQ(sweeper->Stop(), 0);
+}
+
 TEST_F(E2eReplicasTest, ADatabaseOfAnotherApplicationIsRefusedWithExitStatus2) {
   absl::StatusOr<service::postgres::Connection> connection =
       service::postgres::Connection::Open(postgres_->url(database_));
