@@ -390,6 +390,39 @@ TEST_F(E2eReplicasTest, OneReplicasSweepSparesASessionWhoseValidationRunsOnAnoth
   EXPECT_EQ(sweeper->Stop(), 0);
 }
 
+TEST_F(E2eReplicasTest, APrincipalsSessionsArePrivateOnEveryReplica) {
+  test_support::WriteFile(scratch_.root() / "tokens", "alice:tok-alice\nbob:tok-bob\n");
+  const std::string tokens = (scratch_.root() / "tokens").string();
+  std::unique_ptr<e2e::ServerProcess> a = StartReplica({"--auth_tokens_file", tokens});
+  std::unique_ptr<e2e::ServerProcess> b = StartReplica({"--auth_tokens_file", tokens});
+  ASSERT_TRUE(a && b);
+  const auto as = [](const e2e::ServerProcess& server, const std::string& token) {
+    client::ClientOptions options;
+    options.token = token;
+    absl::StatusOr<std::unique_ptr<client::ValidationClient>> connected =
+        client::ValidationClient::Connect(server.address(), options);
+    EXPECT_TRUE(connected.ok()) << connected.status();
+    return connected.ok() ? *std::move(connected) : nullptr;
+  };
+  std::unique_ptr<client::ValidationClient> alice_on_a = as(*a, "tok-alice");
+  std::unique_ptr<client::ValidationClient> alice_on_b = as(*b, "tok-alice");
+  std::unique_ptr<client::ValidationClient> bob_on_b = as(*b, "tok-bob");
+  ASSERT_TRUE(alice_on_a->CreateSession("rig", {}).ok());
+  EXPECT_TRUE(alice_on_b->GetSession("rig").ok());
+  // To bob the session does not exist, and its id is taken all the same.
+  EXPECT_EQ(bob_on_b->GetSession("rig").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(bob_on_b->DeleteSession("rig").code(), absl::StatusCode::kNotFound);
+  absl::StatusOr<std::vector<v1::Session>> bobs = bob_on_b->ListSessions();
+  ASSERT_TRUE(bobs.ok());
+  EXPECT_TRUE(bobs->empty());
+  EXPECT_EQ(bob_on_b->CreateSession("rig", {}).status().code(), absl::StatusCode::kAlreadyExists);
+  alice_on_a.reset();
+  alice_on_b.reset();
+  bob_on_b.reset();
+  EXPECT_EQ(a->Stop(), 0);
+  EXPECT_EQ(b->Stop(), 0);
+}
+
 TEST_F(E2eReplicasTest, ADatabaseOfAnotherApplicationIsRefusedWithExitStatus2) {
   absl::StatusOr<service::postgres::Connection> connection =
       service::postgres::Connection::Open(postgres_->url(database_));
