@@ -21,6 +21,7 @@
 #include "scratch_dir.h"
 #include "validation_client.h"
 #include "wasserwarp/report_json.h"
+#include "wasserwarp/validation.h"
 
 namespace wasserwarp {
 namespace {
@@ -112,6 +113,13 @@ TEST_F(E2eReplicasTest, ASessionSpreadOverThreeReplicasValidatesAsOneProcessDoes
   absl::StatusOr<ValidationReport> on_one = single->Validate("bench", request);
   ASSERT_TRUE(on_one.ok());
   EXPECT_EQ(Comparable(*on_three), Comparable(*on_one));
+  // And without a verdict, number for number what the embedded engine (the CLI without
+  // --server) computes.
+  absl::StatusOr<ValidationReport> served = on_b->Validate("bench", v1::ValidateRequest());
+  ASSERT_TRUE(served.ok()) << served.status();
+  absl::StatusOr<ValidationReport> embedded = Validate(sim, ref, ValidationOptions());
+  ASSERT_TRUE(embedded.ok());
+  EXPECT_EQ(Comparable(*served), Comparable(*embedded));
 
   // Listed through the first replica, with the validation that ran on the third.
   absl::StatusOr<std::vector<v1::Session>> listed = on_a->ListSessions();
@@ -122,8 +130,10 @@ TEST_F(E2eReplicasTest, ASessionSpreadOverThreeReplicasValidatesAsOneProcessDoes
   absl::StatusOr<std::vector<v1::Validation>> validations =
       on_a->ListValidations("bench", v1::VALIDATION_STATE_UNSPECIFIED);
   ASSERT_TRUE(validations.ok()) << validations.status();
-  ASSERT_EQ(validations->size(), 1u);
-  EXPECT_EQ((*validations)[0].state(), v1::VALIDATION_STATE_SUCCEEDED);
+  ASSERT_EQ(validations->size(), 2u);
+  for (const v1::Validation& validation : *validations) {
+    EXPECT_EQ(validation.state(), v1::VALIDATION_STATE_SUCCEEDED);
+  }
 
   // Deleted through one replica: gone through every other.
   ASSERT_TRUE(on_b->DeleteSession("bench").ok());
