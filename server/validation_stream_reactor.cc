@@ -36,15 +36,7 @@ ValidationStreamReactor<Response>::ValidationStreamReactor(grpc::CallbackServerC
   absl::StatusOr<v1::Validation> created = resources_.Create(request, principal);
   absl::StatusOr<ValidationHandle> handle =
       created.ok() ? resources_.Find(created->name(), principal) : created.status();
-  if (!handle.ok()) {
-    End(handle.status());
-    return;
-  }
-  handle_ = *std::move(handle);
-  end_signal_ = std::make_shared<ValidationEndSignal>([this] { WakeUp(); });
-  resources_.Listen(*handle_, end_signal_);
-  progress_.set_phase(v1::PHASE_QUEUED);
-  Step();
+  Follow(std::move(handle));
 }
 
 template <class Response>
@@ -56,6 +48,11 @@ ValidationStreamReactor<Response>::ValidationStreamReactor(grpc::CallbackServerC
   log_.Received(name.size());
   origin_ = call_start_;
   absl::StatusOr<ValidationHandle> handle = resources_.Find(name, principal);
+  Follow(std::move(handle));
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::Follow(absl::StatusOr<ValidationHandle> handle) {
   if (!handle.ok()) {
     End(handle.status());
     return;

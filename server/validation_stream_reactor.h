@@ -49,6 +49,8 @@ class ValidationStreamReactor final : public grpc::ServerWriteReactor<Response> 
  private:
   static constexpr bool kCreates = std::is_same_v<Response, v1::ValidateResponse>;
 
+  // Both constructors end here: the call ends with `handle`'s error, or follows it.
+  void Follow(absl::StatusOr<ValidationHandle> handle);
   void Step();
   // Reads the store when due; sets ending_ or end_ once the validation has ended.
   void Poll(absl::Time now);
