@@ -59,7 +59,10 @@ struct CostTile {
 std::vector<CostTile> PlanCostTiles(CostMatrixKind matrix, const std::vector<Series>& rows,
                                     const std::vector<Series>& cols, uint64_t target_cells);
 
-// The tile's TWEDs, tile.rows() x tile.cols(), row-major, as ComputeCostMatrix gives them.
+// The tile's TWEDs, tile.rows() x tile.cols(), row-major, as ComputeCostMatrix gives them. A
+// pair whose TWED fails (it overflows) is NaN instead, which no TWED of valid runs is, so that
+// the tile can be stored like any other and the assembled matrix fail as a whole one would
+// (FirstFailingPair). Cancelled when the token is set.
 absl::StatusOr<CostMatrix> ComputeCostTile(const CostTile& tile, const std::vector<Series>& rows,
                                            const std::vector<Series>& cols,
                                            const TwedParams& params,
@@ -69,6 +72,13 @@ absl::StatusOr<CostMatrix> ComputeCostTile(const CostTile& tile, const std::vect
 // the pairs i < j and their mirror images. InvalidArgument when the sizes do not fit.
 absl::Status PlaceCostTile(const CostTile& tile, const std::vector<double>& values,
                            CostMatrix& matrix);
+
+// Ok when no pair of the assembled `matrix` of `kind` is NaN; otherwise the error of the first
+// such pair (row-major; pairs i < j of a within-group kind), computed again: what
+// ComputeCostMatrix on the whole matrix reports.
+absl::Status FirstFailingPair(CostMatrixKind kind, const std::vector<Series>& rows,
+                              const std::vector<Series>& cols, const TwedParams& params,
+                              const CostMatrix& matrix);
 
 }  // namespace wasserwarp
 
