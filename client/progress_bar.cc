@@ -68,9 +68,9 @@ void ProgressBar::Update(const v1::ValidateProgress& progress) {
   const int filled = static_cast<int>(fraction * kBarWidth);
   const double elapsed =
       static_cast<double>(progress.elapsed().seconds()) + progress.elapsed().nanos() * 1e-9;
-  absl::FPrintF(stream_, "%s[%s%s] %3.0f%%  %s  %s  %.1f s", kEraseLine,
-                std::string(filled, '#'), std::string(kBarWidth - filled, '.'), 100.0 * fraction,
-                PhaseName(progress.phase()), WorkDone(progress), elapsed);
+  absl::FPrintF(stream_, "%s[%s%s] %3.0f%%  %s  %s  %.1f s", kEraseLine, std::string(filled, '#'),
+                std::string(kBarWidth - filled, '.'), 100.0 * fraction, PhaseName(progress.phase()),
+                WorkDone(progress), elapsed);
   std::fflush(stream_);
   drawn_ = true;
 }
