@@ -9,8 +9,8 @@
 #include <spdlog/spdlog.h>
 
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
