@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "sqlite.h"
+#include "sqlite_validation_store_internal.h"
 #include "storage_encoding.h"
 
 namespace wasserwarp::service {
@@ -23,6 +24,9 @@ using sqlite::PragmaInt;
 using sqlite::SqliteError;
 using sqlite::Statement;
 using sqlite::Transaction;
+using sqlite_store_internal::Damaged;
+using sqlite_store_internal::StepToEnd;
+using sqlite_store_internal::ToNanos;
 
 constexpr char kFileName[] = "validations.db";
 constexpr char kMemoryPath[] = "(validations in memory)";
@@ -60,16 +64,11 @@ constexpr char kColumns[] =
     "create_time_ns, start_time_ns, end_time_ns, attempts, cancel_requested, progress, "
     "error_code, error_message, lease_owner, lease_expire_ns";
 
-int64_t ToNanos(absl::Time time) { return absl::ToUnixNanos(time); }
 absl::Time FromNanos(int64_t nanos) { return absl::FromUnixNanos(nanos); }
 
 std::optional<absl::Time> OptionalTime(const Statement& row, int column) {
   if (row.IsNull(column)) return std::nullopt;
   return FromNanos(row.Int(column));
-}
-
-absl::Status Damaged(const std::string& path, std::string_view what) {
-  return absl::DataLossError(absl::StrCat(path, " is damaged: ", std::string(what)));
 }
 
 // The row `query` stands on, selected with kColumns (and the report after them when asked).
@@ -128,16 +127,6 @@ absl::Status CheckFormat(sqlite3* db, const std::string& path) {
         *version > kValidationDatabaseFormatVersion ? "; run the newer server that wrote it" : ""));
   }
   return absl::OkStatus();
-}
-
-// A statement with RETURNING holds its write open until it has stepped to the end; errors
-// there (a failed commit) are the statement's.
-absl::Status StepToEnd(Statement& statement, std::string_view doing) {
-  for (;;) {
-    absl::StatusOr<bool> row = statement.Step(doing);
-    if (!row.ok()) return row.status();
-    if (!*row) return absl::OkStatus();
-  }
 }
 
 std::string CreateSql() {
