@@ -175,6 +175,7 @@ absl::StatusOr<std::unique_ptr<SqliteValidationStore>> SqliteValidationStore::Op
       return status;
     }
   }
+  if (absl::Status status = OpenTiles(db, path); !status.ok()) return status;
   std::move(close_db).Cancel();
   return std::unique_ptr<SqliteValidationStore>(new SqliteValidationStore(path, db));
 }
@@ -297,6 +298,10 @@ absl::StatusOr<ValidationRecord> SqliteValidationStore::RequestCancel(int64_t se
   }
   absl::StatusOr<ValidationRecord> record = GetLocked(session_key, id, /*with_report=*/false);
   if (!record.ok()) return record.status();
+  // Cancelled while queued, it may still have tiles of a run that was cut off.
+  if (IsFinal(record->state)) {
+    if (absl::Status status = DeleteTilesLocked(session_key, id); !status.ok()) return status;
+  }
   if (absl::Status status = transaction.Commit(); !status.ok()) return status;
   return record;
 }
@@ -372,6 +377,8 @@ absl::Status SqliteValidationStore::Finish(int64_t session_key, std::string_view
                                            const absl::Status& error, std::string_view report,
                                            absl::Time now) {
   absl::MutexLock lock(&mu_);
+  Transaction transaction(db_, path_);
+  if (absl::Status status = transaction.Begin(); !status.ok()) return status;
   Statement finish(db_, path_,
                    "UPDATE validations SET state = ?, end_time_ns = ?, error_code = ?, "
                    "error_message = ?, report = ?, lease_owner = NULL, lease_expire_ns = NULL, "
@@ -402,18 +409,28 @@ absl::Status SqliteValidationStore::Finish(int64_t session_key, std::string_view
     return absl::AbortedError(
         absl::StrCat("the lease on validation ", std::string(id), " is no longer this worker's"));
   }
-  return StepToEnd(finish, "storing a validation's result");
+  if (absl::Status status = StepToEnd(finish, "storing a validation's result"); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = DeleteTilesLocked(session_key, id); !status.ok()) return status;
+  return transaction.Commit();
 }
 
 absl::Status SqliteValidationStore::Release(std::string_view worker) {
   absl::MutexLock lock(&mu_);
+  Transaction transaction(db_, path_);
+  if (absl::Status status = transaction.Begin(); !status.ok()) return status;
   Statement release(db_, path_,
                     "UPDATE validations SET state = ?, lease_owner = NULL, lease_expire_ns = NULL, "
                     "start_time_ns = NULL, progress = NULL WHERE state = ? AND lease_owner = ?");
   release.Bind(1, static_cast<int64_t>(ValidationState::kQueued));
   release.Bind(2, static_cast<int64_t>(ValidationState::kRunning));
   release.BindText(3, worker);
-  return release.Run("handing validations back to the queue");
+  if (absl::Status status = release.Run("handing validations back to the queue"); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = ReleaseTilesLocked(worker); !status.ok()) return status;
+  return transaction.Commit();
 }
 
 absl::Status SqliteValidationStore::DeleteSession(int64_t session_key) {
