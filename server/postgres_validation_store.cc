@@ -16,7 +16,9 @@ using postgres::Connection;
 using postgres::Param;
 using postgres::Result;
 using postgres_store_internal::Cells;
+using postgres_store_internal::DeleteTilesOn;
 using postgres_store_internal::NotFound;
+using postgres_store_internal::ReleaseTilesOn;
 using postgres_store_internal::State;
 using postgres_store_internal::ToNanos;
 
@@ -217,7 +219,10 @@ absl::StatusOr<ValidationRecord> PostgresValidationStore::RequestCancel(int64_t 
             "cancelling a validation");
         if (!running.ok()) return running.status();
         record = GetOn(connection, session_key, id, /*with_report=*/false);
-        return record.status();
+        if (!record.ok()) return record.status();
+        // Cancelled while queued, it may still have tiles of a run that was cut off.
+        return IsFinal(record->state) ? DeleteTilesOn(connection, session_key, id)
+                                      : absl::OkStatus();
       },
       options_);
   if (!status.ok()) return status;
@@ -337,7 +342,7 @@ absl::Status PostgresValidationStore::Finish(int64_t session_key, std::string_vi
              Param::Text(worker)},
             "storing a validation's result");
         if (!finished.ok()) return finished.status();
-        if (finished->affected_rows() == 1) return absl::OkStatus();
+        if (finished->affected_rows() == 1) return DeleteTilesOn(connection, session_key, id);
         lost = true;
         if (attempt == 1) return absl::OkStatus();
         // An earlier attempt whose COMMIT lost its answer may have ended it just so.
@@ -358,15 +363,15 @@ absl::Status PostgresValidationStore::Finish(int64_t session_key, std::string_vi
 absl::Status PostgresValidationStore::Release(std::string_view worker) {
   return postgres::RunTransaction(
       pool_, "handing validations back to the queue",
-      [&](Connection& connection) {
-        return connection
-            .Exec(
-                "UPDATE validations SET state = $1, lease_owner = NULL, lease_expire_ns = NULL,"
-                " start_time_ns = NULL, progress = NULL WHERE state = $2 AND lease_owner = $3",
-                {State(ValidationState::kQueued), State(ValidationState::kRunning),
-                 Param::Text(worker)},
-                "handing validations back to the queue")
-            .status();
+      [&](Connection& connection) -> absl::Status {
+        absl::StatusOr<Result> released = connection.Exec(
+            "UPDATE validations SET state = $1, lease_owner = NULL, lease_expire_ns = NULL,"
+            " start_time_ns = NULL, progress = NULL WHERE state = $2 AND lease_owner = $3",
+            {State(ValidationState::kQueued), State(ValidationState::kRunning),
+             Param::Text(worker)},
+            "handing validations back to the queue");
+        if (!released.ok()) return released.status();
+        return ReleaseTilesOn(connection, worker);
       },
       options_);
 }

@@ -62,6 +62,12 @@ class Cells {
   absl::Status status_;
 };
 
+// Within the caller's transaction (postgres_validation_tiles.cc): the validation's tiles, which
+// its end takes along; and Release's part, `worker`'s running tiles queued again.
+absl::Status DeleteTilesOn(postgres::Connection& connection, int64_t session_key,
+                           std::string_view id);
+absl::Status ReleaseTilesOn(postgres::Connection& connection, std::string_view worker);
+
 }  // namespace wasserwarp::service::postgres_store_internal
 
 #endif  // WASSERWARP_SERVER_POSTGRES_VALIDATION_STORE_INTERNAL_H_
