@@ -18,25 +18,9 @@
 
 namespace wasserwarp::service::tiles_internal {
 
-// CostMatrixKindName's words. That function is only declared on this branch (the tiles' own
-// branch defines it in src/twed/cost_tiles.cc); once both are merged this should call it.
-inline std::string_view MatrixName(CostMatrixKind matrix) {
-  switch (matrix) {
-    case CostMatrixKind::kSimulationReference:
-      return "simulation-reference";
-    case CostMatrixKind::kVerdictSimulationReference:
-      return "simulation-reference on the verdict's grid";
-    case CostMatrixKind::kSimulationSimulation:
-      return "simulation-simulation";
-    case CostMatrixKind::kReferenceReference:
-      return "reference-reference";
-  }
-  return "unknown";
-}
-
 // "tile 3 of the simulation-simulation matrix of validation v1", for errors.
 inline std::string TileName(CostMatrixKind matrix, int index, std::string_view id) {
-  return absl::StrCat("tile ", index, " of the ", std::string(MatrixName(matrix)),
+  return absl::StrCat("tile ", index, " of the ", std::string(CostMatrixKindName(matrix)),
                       " matrix of validation ", std::string(id));
 }
 
