@@ -2,11 +2,14 @@
 // a child process and prints DP cells per second, wall seconds and the child's peak resident
 // memory. With --server, the same validation also goes through a real `wasserwarp-server`
 // (SQLite, loopback) twice: its cost matrix whole, and in tiles (--tile_cells), which prints the
-// overhead of tiling in one process and checks that the three reports agree.
+// overhead of tiling in one process and checks that the three reports agree. With
+// --postgres_url too, it runs the validation on 1, 2, ... --replicas servers sharing that
+// database and prints each one's share of the tiles and the wall time.
 //
 //   e2e_bench --cli build/client/wasserwarp --dir build/e2e
 //             [--runs 100] [--samples 2000] [--channels 1] [--seed 1]
 //             [--server build/server/wasserwarp-server] [--tile_cells 2147483648]
+//             [--postgres_url postgresql://...] [--replicas 3]
 
 #include <fcntl.h>
 #include <poll.h>
@@ -23,6 +26,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -162,11 +166,9 @@ void Print(const char* how, const Workload& workload, const Measured& measured) 
 }
 
 int Main(int argc, char** argv) {
-  std::map<std::string, std::string> flags = {{"--runs", "100"},
-                                              {"--samples", "2000"},
-                                              {"--channels", "1"},
-                                              {"--seed", "1"},
-                                              {"--tile_cells", "2147483648"}};
+  std::map<std::string, std::string> flags = {
+      {"--runs", "100"}, {"--samples", "2000"},          {"--channels", "1"},
+      {"--seed", "1"},   {"--tile_cells", "2147483648"}, {"--replicas", "3"}};
   for (int k = 1; k + 1 < argc; k += 2) flags[argv[k]] = argv[k + 1];
   if (argc % 2 == 0 || !flags.count("--cli") || !flags.count("--dir")) {
     return Fail(
@@ -175,11 +177,13 @@ int Main(int argc, char** argv) {
   }
   Workload workload;
   int64_t tile_cells = 0;
+  int replicas = 0;
   if (!absl::SimpleAtoi(flags["--runs"], &workload.runs) ||
       !absl::SimpleAtoi(flags["--samples"], &workload.samples) ||
       !absl::SimpleAtoi(flags["--channels"], &workload.channels) ||
       !absl::SimpleAtoi(flags["--seed"], &workload.seed) ||
-      !absl::SimpleAtoi(flags["--tile_cells"], &tile_cells) || workload.runs < 1 ||
+      !absl::SimpleAtoi(flags["--tile_cells"], &tile_cells) ||
+      !absl::SimpleAtoi(flags["--replicas"], &replicas) || replicas < 1 || workload.runs < 1 ||
       workload.samples < 1 || workload.channels < 1 || tile_cells < 1) {
     return Fail(
         "--runs, --samples, --channels and --tile_cells take positive integers, --seed an "
@@ -228,7 +232,33 @@ int Main(int argc, char** argv) {
   const bool equal = Comparable(embedded->report) == Comparable(whole.report) &&
                      Comparable(whole.report) == Comparable(tiled.report);
   std::printf("e2e: embedded, whole and tiled reports %s\n", equal ? "agree" : "DIFFER");
-  return equal ? 0 : 1;
+  if (!equal) return 1;
+  if (!flags.count("--postgres_url")) return 0;
+
+  for (int count = 1; count <= replicas; ++count) {
+    std::vector<std::unique_ptr<Server>> servers;
+    for (int k = 1; k <= count; ++k) {
+      servers.push_back(std::make_unique<Server>(
+          flags["--server"],
+          std::vector<std::string>{absl::StrCat("--postgres_url=", flags["--postgres_url"]),
+                                   "--tile_min_pairs=0", absl::StrCat("--tile_cells=", tile_cells),
+                                   absl::StrCat("--replica_name=r", k)}));
+      if (servers.back()->address().empty()) return Fail("a replica did not start");
+    }
+    std::vector<std::string> args = validate;
+    args.insert(args.begin() + 2, {"--server", servers.front()->address()});
+    const std::optional<Measured> measured = RunValidate(args, report, error);
+    if (!measured.has_value()) return Fail(error);
+    std::string shares;
+    for (const nlohmann::json& share : measured->report["tiles"]) {
+      absl::StrAppend(&shares, " ", share["replica"].get<std::string>(), ": ",
+                      share["tiles"].get<uint64_t>(), " tiles,");
+    }
+    std::printf("e2e (%d replica(s) on PostgreSQL): %.2f s;%s reports %s\n", count,
+                measured->seconds, shares.c_str(),
+                Comparable(measured->report) == Comparable(whole.report) ? "agree" : "DIFFER");
+  }
+  return 0;
 }
 
 }  // namespace

@@ -73,8 +73,9 @@ ABSL_FLAG(std::string, replica_name, "",
           "this replica's name in the reports of tiled validations (their \"tiles\" say how many "
           "tiles each replica computed); empty: the host name and the port of --listen");
 ABSL_FLAG(int64_t, tile_min_pairs, kDefaults.tile_min_pairs,
-          "a validation whose cost matrices hold more pairs than this is computed in tiles, which "
-          "every replica on --postgres_url (or this server's free job slots) works on");
+          "a validation whose cost matrices hold more pairs than this, and more DP cells than "
+          "--tile_cells, is computed in tiles, which every replica on --postgres_url (or this "
+          "server's free job slots) works on");
 ABSL_FLAG(int64_t, tile_cells, kDefaults.tile_cells,
           "TWED DP cells of one tile: a replica that dies loses at most the tiles it was "
           "computing; smaller tiles share the work more evenly, larger ones cost fewer database "

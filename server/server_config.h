@@ -89,8 +89,9 @@ struct ServerConfig {
   // --replica_name: what the reports of tiled validations say computed their tiles; empty: the
   // host name and the port the server listens on.
   std::string replica_name;
-  // --tile_min_pairs: a validation whose cost matrices hold more pairs is computed in tiles that
-  // every replica on the database works on; --tile_cells: the DP cells of one tile.
+  // --tile_min_pairs: a validation whose cost matrices hold more pairs (and more DP cells than
+  // one tile) is computed in tiles that every replica on the database works on; --tile_cells:
+  // the DP cells of one tile.
   int64_t tile_min_pairs = 20000;
   int64_t tile_cells = int64_t{2} << 30;
   // --postgres_url: a libpq connection URI. Set, every replica on that database shares its

@@ -46,6 +46,9 @@ absl::Status TiledCostSource::Plan(const ValidationRuns& runs) {
   if (absl::Status status = validations_.InsertTiles(session_key_, id_, all); !status.ok()) {
     return status;
   }
+  uint64_t cells = 0;
+  for (const CostTile& tile : all) cells += tile.cells;
+  cells_planned_.store(cells, std::memory_order_relaxed);
   planned_ = true;
   return absl::OkStatus();
 }

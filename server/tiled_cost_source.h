@@ -37,6 +37,8 @@ class TiledCostSource final : public CostMatrixSource {
 
   // DP cells of the tiles this thread computed (the job's own share); any thread.
   uint64_t cells_here() const { return cells_here_.load(std::memory_order_relaxed); }
+  // DP cells of every tile planned; 0 before the first matrix is asked for. Any thread.
+  uint64_t cells_planned() const { return cells_planned_.load(std::memory_order_relaxed); }
 
  private:
   // Plans every matrix the validation needs and queues their tiles, so that other replicas
@@ -58,6 +60,7 @@ class TiledCostSource final : public CostMatrixSource {
   bool planned_ = false;
   std::map<CostMatrixKind, std::vector<CostTile>> plan_;
   std::atomic<uint64_t> cells_here_{0};
+  std::atomic<uint64_t> cells_planned_{0};
 };
 
 }  // namespace wasserwarp::service

@@ -302,7 +302,9 @@ void ValidationWorker::Start(ValidationRecord record) {
   }
   active->job.options.compute.max_threads = jobs_.threads_per_job();
   active->job.options.compute.progress_interval_ms = kCostMatrixProgressMs;
-  if (MatrixPairs(active->snapshot, active->job.options) > config_.tile_min_pairs) {
+  // A validation within one tile's cells would be one tile per matrix: nothing to share.
+  if (MatrixPairs(active->snapshot, active->job.options) > config_.tile_min_pairs &&
+      active->job.size.dp_cells + active->job.size.pooled_dp_cells > config_.tile_cells) {
     active->source = std::make_unique<TiledCostSource>(
         validations_, tiles_, active->record.session_key, active->record.id, active->job.options,
         config_.tile_cells);
@@ -391,7 +393,8 @@ JobOutcome ValidationWorker::Run(const std::shared_ptr<Active>& active,
     // A tiled validation's progress counts every replica's cells; the job computed its own.
     outcome.cells_done = a.source != nullptr ? a.source->cells_here()
                                              : static_cast<uint64_t>(a.progress.cells_done());
-    outcome.cells_total = static_cast<uint64_t>(a.progress.cells_total());
+    outcome.cells_total = a.source != nullptr ? a.source->cells_planned()
+                                              : static_cast<uint64_t>(a.progress.cells_total());
     if (absl::IsCancelled(status) && a.cancel_reason.has_value()) status = *a.cancel_reason;
   }
   End(active, std::move(status), report.ok() ? report->SerializeAsString() : std::string());

@@ -4,7 +4,8 @@
 // lease's holder stores a result, so a validation a lost replica was running, claimed again
 // here, ends once, with what a single process computes.
 //
-// A validation whose cost matrices hold more than tile_min_pairs pairs is computed in tiles
+// A validation whose cost matrices hold more than tile_min_pairs pairs, and more DP cells than
+// one tile, is computed in tiles
 // (tiled_cost_source.h) that this and every other replica's worker claim as jobs (tile_jobs.h)
 // while they have free slots, before they claim another validation.
 //
@@ -45,8 +46,8 @@ struct WorkerConfig {
   absl::Duration lease = absl::Seconds(30);
   // Validations and tiles this replica runs at once (--max_concurrent_jobs).
   int slots = 2;
-  // --tile_min_pairs: validations with more pairs in their matrices are tiled; --tile_cells:
-  // the DP cells a tile is planned to take.
+  // --tile_min_pairs: validations with more pairs in their matrices (and more cells than one
+  // tile) are tiled; --tile_cells: the DP cells a tile is planned to take.
   uint64_t tile_min_pairs = 20000;
   uint64_t tile_cells = uint64_t{2} << 30;
   ServiceMetrics* metrics = nullptr;  // optional
