@@ -8,8 +8,8 @@
 //
 //   e2e_bench --cli build/client/wasserwarp --dir build/e2e
 //             [--runs 100] [--samples 2000] [--channels 1] [--seed 1]
-//             [--server build/server/wasserwarp-server] [--tile_cells 2147483648]
-//             [--postgres_url postgresql://...] [--replicas 3]
+//             [--server build/server/wasserwarp-server] [--tile_cells 1073741824]
+//             [--repeat 3] [--postgres_url postgresql://...] [--replicas 3]
 
 #include <fcntl.h>
 #include <poll.h>
@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -168,7 +169,8 @@ void Print(const char* how, const Workload& workload, const Measured& measured) 
 int Main(int argc, char** argv) {
   std::map<std::string, std::string> flags = {
       {"--runs", "100"}, {"--samples", "2000"},          {"--channels", "1"},
-      {"--seed", "1"},   {"--tile_cells", "2147483648"}, {"--replicas", "3"}};
+      {"--seed", "1"},   {"--tile_cells", "1073741824"}, {"--replicas", "3"},
+      {"--repeat", "3"}};
   for (int k = 1; k + 1 < argc; k += 2) flags[argv[k]] = argv[k + 1];
   if (argc % 2 == 0 || !flags.count("--cli") || !flags.count("--dir")) {
     return Fail(
@@ -178,16 +180,18 @@ int Main(int argc, char** argv) {
   Workload workload;
   int64_t tile_cells = 0;
   int replicas = 0;
+  int repeat = 0;
   if (!absl::SimpleAtoi(flags["--runs"], &workload.runs) ||
       !absl::SimpleAtoi(flags["--samples"], &workload.samples) ||
       !absl::SimpleAtoi(flags["--channels"], &workload.channels) ||
       !absl::SimpleAtoi(flags["--seed"], &workload.seed) ||
       !absl::SimpleAtoi(flags["--tile_cells"], &tile_cells) ||
-      !absl::SimpleAtoi(flags["--replicas"], &replicas) || replicas < 1 || workload.runs < 1 ||
+      !absl::SimpleAtoi(flags["--replicas"], &replicas) || replicas < 1 ||
+      !absl::SimpleAtoi(flags["--repeat"], &repeat) || repeat < 1 || workload.runs < 1 ||
       workload.samples < 1 || workload.channels < 1 || tile_cells < 1) {
     return Fail(
-        "--runs, --samples, --channels and --tile_cells take positive integers, --seed an "
-        "integer");
+        "--runs, --samples, --channels, --tile_cells, --replicas and --repeat take positive "
+        "integers, --seed an integer");
   }
   const std::filesystem::path dir = flags["--dir"];
   if (absl::Status written = WriteWorkload(workload, dir); !written.ok()) {
@@ -204,31 +208,43 @@ int Main(int argc, char** argv) {
   Print("embedded", workload, *embedded);
   if (!flags.count("--server")) return 0;
 
-  std::map<std::string, Measured> served;
-  for (const bool tiled : {false, true}) {
-    const std::string data_dir = (dir / (tiled ? "server-tiled" : "server-whole")).string();
-    std::filesystem::remove_all(data_dir);
-    const Server server(flags["--server"],
-                        {"--data_dir", data_dir,
-                         tiled ? "--tile_min_pairs=0" : "--tile_min_pairs=9223372036854775807",
-                         absl::StrCat("--tile_cells=", tile_cells)});
-    if (server.address().empty()) return Fail("the server did not start");
-    std::vector<std::string> args = validate;
-    args.insert(args.begin() + 2, {"--server", server.address()});
-    const std::optional<Measured> measured = RunValidate(args, report, error);
-    if (!measured.has_value()) return Fail(error);
-    const std::string how = tiled ? absl::StrCat("server, tiles of ", tile_cells, " cells")
-                                  : std::string("server, whole matrix");
-    Print(how.c_str(), workload, *measured);
-    served[tiled ? "tiled" : "whole"] = *measured;
+  // Whole and tiled runs alternate, --repeat times each: this VM's speed drifts by several
+  // per cent between runs, and the overhead is the ratio of the medians.
+  std::map<bool, std::vector<Measured>> served;
+  for (int round = 0; round < repeat; ++round) {
+    for (const bool tiled : {false, true}) {
+      const std::string data_dir = (dir / (tiled ? "server-tiled" : "server-whole")).string();
+      std::filesystem::remove_all(data_dir);
+      const Server server(flags["--server"],
+                          {"--data_dir", data_dir,
+                           tiled ? "--tile_min_pairs=0" : "--tile_min_pairs=9223372036854775807",
+                           absl::StrCat("--tile_cells=", tile_cells)});
+      if (server.address().empty()) return Fail("the server did not start");
+      std::vector<std::string> args = validate;
+      args.insert(args.begin() + 2, {"--server", server.address()});
+      const std::optional<Measured> measured = RunValidate(args, report, error);
+      if (!measured.has_value()) return Fail(error);
+      const std::string how = tiled ? absl::StrCat("server, tiles of ", tile_cells, " cells")
+                                    : std::string("server, whole matrix");
+      Print(how.c_str(), workload, *measured);
+      served[tiled].push_back(*measured);
+    }
   }
-  const Measured& whole = served["whole"];
-  const Measured& tiled = served["tiled"];
+  const auto median = [](std::vector<Measured>& runs) -> const Measured& {
+    std::sort(runs.begin(), runs.end(),
+              [](const Measured& a, const Measured& b) { return a.seconds < b.seconds; });
+    return runs[runs.size() / 2];
+  };
+  const Measured& whole = median(served[false]);
+  const Measured& tiled = median(served[true]);
   uint64_t tiles = 0;
   for (const nlohmann::json& share : tiled.report["tiles"]) tiles += share["tiles"].get<uint64_t>();
-  std::printf("e2e: %llu tiles; tiling overhead in one process %+.1f %% of the wall time\n",
-              static_cast<unsigned long long>(tiles),
-              100.0 * (tiled.seconds - whole.seconds) / whole.seconds);
+  std::printf(
+      "e2e: %llu tiles; tiling overhead in one process %+.1f %% of the wall time (medians of "
+      "%d: %.2f s whole, %.2f s tiled)\n",
+      static_cast<unsigned long long>(tiles),
+      100.0 * (tiled.seconds - whole.seconds) / whole.seconds, repeat, whole.seconds,
+      tiled.seconds);
   const bool equal = Comparable(embedded->report) == Comparable(whole.report) &&
                      Comparable(whole.report) == Comparable(tiled.report);
   std::printf("e2e: embedded, whole and tiled reports %s\n", equal ? "agree" : "DIFFER");

@@ -228,12 +228,14 @@ absl::StatusOr<std::optional<TileRecord>> PostgresValidationStore::ClaimTile(
             "SELECT t.validation_key, t.matrix, t.tile_index FROM validation_tiles t JOIN"
             " validations v ON v.key = t.validation_key WHERE t.state IN (1, 2) AND"
             " (t.state = $1 OR t.lease_expire_ns <= $2) AND v.state = $3 AND"
-            " NOT v.cancel_requested AND ($4 = 0 OR (v.session_key = $5 AND v.id = $6))"
+            " NOT v.cancel_requested AND ($4 = 0 OR (v.session_key = $5 AND v.id = $6)) AND"
+            " ($7 = 0 OR v.lease_owner IS DISTINCT FROM $8)"
             " ORDER BY t.validation_key, t.matrix, t.tile_index LIMIT 1 FOR UPDATE OF t"
             " SKIP LOCKED",
             {Stored(TileState::kQueued), Param::Int64(ToNanos(now)),
              State(ValidationState::kRunning), Param::Int64(scope.session_key.has_value()),
-             Param::Int64(scope.session_key.value_or(0)), Param::Text(scope.validation_id)},
+             Param::Int64(scope.session_key.value_or(0)), Param::Text(scope.validation_id),
+             Param::Int64(scope.others_only), Param::Text(worker)},
             "finding a queued tile");
         if (!next.ok()) return next.status();
         if (next->rows() == 0) return absl::OkStatus();

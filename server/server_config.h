@@ -92,8 +92,8 @@ struct ServerConfig {
   // --tile_min_pairs: a validation whose cost matrices hold more pairs (and more DP cells than
   // one tile) is computed in tiles that every replica on the database works on; --tile_cells:
   // the DP cells of one tile.
-  int64_t tile_min_pairs = 20000;
-  int64_t tile_cells = int64_t{2} << 30;
+  int64_t tile_min_pairs = 64;
+  int64_t tile_cells = int64_t{1} << 30;
   // --postgres_url: a libpq connection URI. Set, every replica on that database shares its
   // sessions, runs and validations (data_dir is not used); empty: data_dir as below.
   std::string postgres_url;

@@ -239,6 +239,7 @@ absl::StatusOr<std::optional<TileRecord>> SqliteValidationStore::ClaimTile(
                  "validation_tiles t JOIN validations v ON v.key = t.validation_key WHERE "
                  "t.state IN (1, 2) AND (t.state = ? OR t.lease_expire_ns <= ?) AND v.state = ? "
                  "AND v.cancel_requested = 0 AND (? = 0 OR (v.session_key = ? AND v.id = ?)) "
+                 "AND (? = 0 OR v.lease_owner IS NOT ?) "
                  "ORDER BY t.validation_key, t.matrix, t.tile_index LIMIT 1");
   next.Bind(1, Stored(TileState::kQueued));
   next.Bind(2, ToNanos(now));
@@ -246,6 +247,8 @@ absl::StatusOr<std::optional<TileRecord>> SqliteValidationStore::ClaimTile(
   next.Bind(4, int64_t{scope.session_key.has_value()});
   next.Bind(5, scope.session_key.value_or(0));
   next.BindText(6, scope.validation_id);
+  next.Bind(7, int64_t{scope.others_only});
+  next.BindText(8, worker);
   absl::StatusOr<bool> row = next.Step("finding a queued tile");
   if (!row.ok()) return row.status();
   if (!*row) return std::optional<TileRecord>();

@@ -110,7 +110,9 @@ int TileJobs::ClaimAsJobs(int busy, int slots, absl::Time now) {
       if (stopping_) break;
     }
     absl::StatusOr<std::optional<TileRecord>> claimed =
-        validations_.ClaimTile(config_.worker, now, config_.lease, TileClaimScope{});
+        validations_.ClaimTile(config_.worker, now, config_.lease,
+                               // Sharing every core, a validation held here has them all.
+                               TileClaimScope{.others_only = jobs_.threads_per_job() == 0});
     if (!claimed.ok()) {
       spdlog::warn("claiming a tile: {}", claimed.status().ToString());
       break;

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -38,6 +39,9 @@ struct TileJobsConfig {
   std::string worker;
   absl::Duration lease = absl::Seconds(30);
   ServiceMetrics* metrics = nullptr;  // optional
+  // Called when a validation here has queued tiles, so that free slots claim them at once
+  // rather than at the next poll.
+  std::function<void()> queued;
 };
 
 class TileJobs {
@@ -66,6 +70,11 @@ class TileJobs {
   // Tiles stored here so far; AwaitStored returns once more than `seen` are, or after `timeout`.
   uint64_t stored() const;
   void AwaitStored(uint64_t seen, absl::Duration timeout) const;
+
+  // A validation here queued tiles.
+  void Queued() const {
+    if (config_.queued) config_.queued();
+  }
 
   // Renews the leases that are due; a tile job whose validation is to stop is cancelled.
   void RenewAll(absl::Time now);

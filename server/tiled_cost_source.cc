@@ -46,6 +46,7 @@ absl::Status TiledCostSource::Plan(const ValidationRuns& runs) {
   if (absl::Status status = validations_.InsertTiles(session_key_, id_, all); !status.ok()) {
     return status;
   }
+  tiles_.Queued();
   uint64_t cells = 0;
   for (const CostTile& tile : all) cells += tile.cells;
   cells_planned_.store(cells, std::memory_order_relaxed);

@@ -76,6 +76,9 @@ struct TileCounts {
 struct TileClaimScope {
   std::optional<int64_t> session_key;
   std::string validation_id;  // with session_key
+  // Only of validations another worker holds: one whose holder computes its tiles with every
+  // core here gains nothing from this worker's other slots.
+  bool others_only = false;
 };
 
 class ValidationStore {

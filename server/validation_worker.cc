@@ -81,7 +81,10 @@ ValidationWorker::ValidationWorker(WorkerConfig config, ValidationStore& validat
       sessions_(sessions),
       jobs_(jobs),
       limits_(limits),
-      tiles_({.worker = config_.name, .lease = config_.lease, .metrics = config_.metrics},
+      tiles_({.worker = config_.name,
+              .lease = config_.lease,
+              .metrics = config_.metrics,
+              .queued = [this] { Wake(); }},
              validations, sessions, jobs, limits) {}
 
 ValidationWorker::~ValidationWorker() { Stop(absl::ZeroDuration()); }

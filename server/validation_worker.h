@@ -48,8 +48,8 @@ struct WorkerConfig {
   int slots = 2;
   // --tile_min_pairs: validations with more pairs in their matrices (and more cells than one
   // tile) are tiled; --tile_cells: the DP cells a tile is planned to take.
-  uint64_t tile_min_pairs = 20000;
-  uint64_t tile_cells = uint64_t{2} << 30;
+  uint64_t tile_min_pairs = 64;
+  uint64_t tile_cells = uint64_t{1} << 30;
   ServiceMetrics* metrics = nullptr;  // optional
 };
 

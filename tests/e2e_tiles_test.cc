@@ -138,8 +138,8 @@ class E2eTilesTest : public ::testing::Test {
 
 TEST_F(E2eTilesTest, ThreeReplicasShareTheTilesAndReportWhatTheEmbeddedEngineDoes) {
   ASSERT_NO_FATAL_FAILURE(StartReplicas(50'000'000));
-  // About 2e9 DP cells: seconds of work, so that the replicas that poll find tiles too.
-  ASSERT_NO_FATAL_FAILURE(Upload(12, 3000));
+  // About 3e9 DP cells: seconds of work, so that the replicas that poll find tiles too.
+  ASSERT_NO_FATAL_FAILURE(Upload(24, 1500));
   const v1::ValidateRequest request = WithVerdict();
   absl::StatusOr<ValidationReport> tiled = replicas_[1].client->Validate("gate", request);
   ASSERT_TRUE(tiled.ok()) << tiled.status() << replicas_[1].process->Log();
@@ -170,7 +170,7 @@ TEST_F(E2eTilesTest, ThreeReplicasShareTheTilesAndReportWhatTheEmbeddedEngineDoe
 
 TEST_F(E2eTilesTest, AReplicaKilledWhileItHoldsTilesCostsOnlyThoseTiles) {
   ASSERT_NO_FATAL_FAILURE(StartReplicas(150'000'000));
-  ASSERT_NO_FATAL_FAILURE(Upload(12, 3000));
+  ASSERT_NO_FATAL_FAILURE(Upload(24, 1500));
   const v1::ValidateRequest request = WithVerdict();
   absl::StatusOr<v1::Validation> created = replicas_[0].client->CreateValidation("gate", request);
   ASSERT_TRUE(created.ok()) << created.status();

@@ -179,6 +179,19 @@ TEST_P(ValidationTilesTest, ClaimsByValidationMatrixAndIndexWithinTheScope) {
                        {kSimRef, 0}, {kSimRef, 1}, {kSimSim, 0}}));
 }
 
+TEST_P(ValidationTilesTest, ClaimsOnlyOtherHoldersTilesWhenAskedTo) {
+  StartValidation("mine", kStart, {Tile(kSimRef, 0)}, "me");
+  StartValidation("theirs", kStart + absl::Seconds(1), {Tile(kSimRef, 0)}, "them");
+  absl::StatusOr<std::optional<TileRecord>> claimed =
+      store().ClaimTile("me", kStart, kLease, {.others_only = true});
+  ASSERT_TRUE(claimed.ok() && claimed->has_value()) << claimed.status();
+  EXPECT_EQ((*claimed)->validation_id, "theirs");
+  EXPECT_FALSE(store().ClaimTile("me", kStart, kLease, {.others_only = true})->has_value());
+  claimed = store().ClaimTile("me", kStart, kLease, {});
+  ASSERT_TRUE(claimed.ok() && claimed->has_value()) << claimed.status();
+  EXPECT_EQ((*claimed)->validation_id, "mine");
+}
+
 TEST_P(ValidationTilesTest, ClaimsNoTileOfAValidationNotRunningOrToBeCancelled) {
   StartValidation("cancelled", kStart, {Tile(kSimRef, 0)});
   StartValidation("released", kStart + absl::Seconds(1), {Tile(kSimRef, 0)}, "stopping");

@@ -21,21 +21,30 @@ std::vector<uint64_t> SamplePrefix(const std::vector<Series>& runs) {
   return prefix;
 }
 
-// `parts` contiguous non-empty ranges of the runs whose sample sums are as even as the run
-// lengths allow: range t ends at the first run whose prefix reaches (t + 1) / parts of the sum.
-// No product overflows: sums are below the store's 1e10 samples, parts below its 1e4 runs.
-std::vector<size_t> EvenCuts(const std::vector<uint64_t>& prefix, size_t parts) {
+// Column ranges are whole multiples of this many runs (the last one aside): the SIMD kernel
+// computes 8 columns at once with AVX-512 and 4 with AVX2, and a tile of 20 columns would leave
+// a sixth of its lanes empty. Fixed rather than the CPU's, so that every replica, whatever its
+// CPU, plans the same tiles.
+constexpr size_t kLaneMultiple = 8;
+
+// `parts` contiguous non-empty ranges of the runs, cut only at multiples of `unit`, whose sample
+// sums are as even as the run lengths allow: range t ends at the first cut whose prefix reaches
+// (t + 1) / parts of the sum. No product overflows: sums are below the store's 1e10 samples,
+// parts below its 1e4 runs.
+std::vector<size_t> EvenCuts(const std::vector<uint64_t>& prefix, size_t parts, size_t unit) {
   const size_t count = prefix.size() - 1;
-  parts = std::clamp<size_t>(parts, 1, std::max<size_t>(count, 1));
+  const size_t blocks = (count + unit - 1) / unit;
+  const auto at = [&](size_t block) { return std::min(block * unit, count); };
+  parts = std::clamp<size_t>(parts, 1, std::max<size_t>(blocks, 1));
   const uint64_t total = prefix.back();
   std::vector<size_t> cuts{0};
-  size_t i = 0;
+  size_t b = 0;
   for (size_t t = 1; t < parts; ++t) {
     const uint64_t goal = total * t;
-    i = std::max(i, cuts.back() + 1);
-    while (i < count && prefix[i] * parts < goal) ++i;
-    // Every range keeps at least one run.
-    cuts.push_back(std::min(i, count - (parts - t)));
+    b = std::max(b, cuts.back() / unit + 1);
+    while (b < blocks && prefix[at(b)] * parts < goal) ++b;
+    // Every range keeps at least one block.
+    cuts.push_back(at(std::min(b, blocks - (parts - t))));
   }
   cuts.push_back(count);
   return cuts;
@@ -55,13 +64,16 @@ std::vector<CostTile> CrossTiles(CostMatrixKind matrix, const std::vector<Series
       static_cast<long double>(row_prefix.back()) * static_cast<long double>(col_prefix.back());
   const long double wanted = std::clamp<long double>(std::ceil(cells / target_cells), 1.0L,
                                                      static_cast<long double>(n) * m);
-  // About as many rows as columns per tile: row_parts / col_parts = n / m.
-  const size_t row_parts =
-      std::clamp<size_t>(static_cast<size_t>(std::llround(std::sqrt(wanted * n / m))), 1, n);
-  const size_t col_parts = std::clamp<size_t>(
-      static_cast<size_t>(std::ceil(wanted / static_cast<long double>(row_parts))), 1, m);
-  const std::vector<size_t> row_cuts = EvenCuts(row_prefix, row_parts);
-  const std::vector<size_t> col_cuts = EvenCuts(col_prefix, col_parts);
+  // About as many rows as columns per tile (row_parts / col_parts = n / m), columns in whole
+  // lane multiples, and the rows make up for what the columns cannot be cut into.
+  const size_t col_blocks = (m + kLaneMultiple - 1) / kLaneMultiple;
+  const long double square_rows = std::max(1.0L, std::round(std::sqrt(wanted * n / m)));
+  const size_t col_parts =
+      std::clamp<size_t>(static_cast<size_t>(std::ceil(wanted / square_rows)), 1, col_blocks);
+  const size_t row_parts = std::clamp<size_t>(
+      static_cast<size_t>(std::ceil(wanted / static_cast<long double>(col_parts))), 1, n);
+  const std::vector<size_t> row_cuts = EvenCuts(row_prefix, row_parts, 1);
+  const std::vector<size_t> col_cuts = EvenCuts(col_prefix, col_parts, kLaneMultiple);
   std::vector<CostTile> tiles;
   for (size_t a = 0; a + 1 < row_cuts.size(); ++a) {
     for (size_t b = 0; b + 1 < col_cuts.size(); ++b) {
@@ -90,7 +102,7 @@ std::vector<CostTile> WithinGroupTiles(CostMatrixKind matrix, const std::vector<
   // strips (strips + 1) / 2 >= wanted.
   const size_t strips =
       std::clamp<size_t>(static_cast<size_t>(std::ceil((std::sqrt(8 * wanted + 1) - 1) / 2)), 1, g);
-  const std::vector<size_t> cuts = EvenCuts(prefix, strips);
+  const std::vector<size_t> cuts = EvenCuts(prefix, strips, kLaneMultiple);
   std::vector<CostTile> tiles;
   for (size_t a = 0; a + 1 < cuts.size(); ++a) {
     for (size_t b = a; b + 1 < cuts.size(); ++b) {
