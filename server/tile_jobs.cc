@@ -26,13 +26,6 @@ absl::Duration RenewalInterval(absl::Duration lease) {
   return std::min(lease / 3, absl::Seconds(1));
 }
 
-std::vector<Series> Copies(const std::vector<StoredRun>& runs) {
-  std::vector<Series> copies;
-  copies.reserve(runs.size());
-  for (const StoredRun& run : runs) copies.push_back(*run.series);
-  return copies;
-}
-
 }  // namespace
 
 struct TileJobs::Active {
@@ -206,7 +199,7 @@ absl::StatusOr<std::shared_ptr<const TileJobs::Inputs>> TileJobs::InputsFor(cons
   absl::StatusOr<ValidationJob> job = PrepareValidationJob(request, *snapshot, limits_);
   if (!job.ok()) return job.status();
   absl::StatusOr<ValidationRuns> runs = PrepareValidationRuns(
-      Copies(snapshot->simulation), Copies(snapshot->reference), job->options);
+      CopiesOf(snapshot->simulation), CopiesOf(snapshot->reference), job->options);
   if (!runs.ok()) return runs.status();
   auto inputs = std::make_shared<Inputs>(Inputs{*std::move(runs), job->options.twed});
   absl::MutexLock lock(&mu_);

@@ -54,10 +54,32 @@ absl::Status TiledCostSource::Plan(const ValidationRuns& runs) {
   return absl::OkStatus();
 }
 
+absl::Status TiledCostSource::ComputeClaimable(const ValidationRuns& runs, const TwedParams& params,
+                                               const CostMatrixOptions& options) {
+  const TileClaimScope scope{.session_key = session_key_, .validation_id = id_};
+  for (;;) {
+    if (absl::Status status = CheckNotCancelled(options); !status.ok()) return status;
+    absl::StatusOr<std::optional<TileRecord>> claimed =
+        validations_.ClaimTile(tiles_.worker(), absl::Now(), tiles_.lease(), scope);
+    if (!claimed.ok()) return claimed.status();
+    if (!claimed->has_value()) return absl::OkStatus();
+    const TileRecord& tile = **claimed;
+    absl::StatusOr<MatrixRuns> matrix = RunsOf(runs, tile.tile.matrix);
+    if (!matrix.ok()) return matrix.status();
+    // Unavailable: not stored; its lease runs out and it is claimed again.
+    if (absl::Status computed =
+            tiles_.ComputeHere(tile, *matrix->rows, *matrix->cols, params, options);
+        !computed.ok()) {
+      return computed;
+    }
+    cells_here_.fetch_add(tile.tile.cells, std::memory_order_relaxed);
+  }
+}
+
 absl::Status TiledCostSource::ComputeUntilDone(CostMatrixKind kind, const ValidationRuns& runs,
                                                const TwedParams& params,
                                                const CostMatrixOptions& options) {
-  const TileClaimScope scope{.session_key = session_key_, .validation_id = id_};
+  // As many tiles at once as the job has threads (RunLanes).
   // The store may fail for a while (a database restarting); longer than a lease, and the
   // validation is lost to another replica anyway.
   absl::Time failing_since = absl::InfiniteFuture();
@@ -70,29 +92,19 @@ absl::Status TiledCostSource::ComputeUntilDone(CostMatrixKind kind, const Valida
     return absl::OkStatus();
   };
   for (;;) {
-    if (absl::Status status = CheckNotCancelled(options); !status.ok()) return status;
-    absl::StatusOr<std::optional<TileRecord>> claimed =
-        validations_.ClaimTile(tiles_.worker(), absl::Now(), tiles_.lease(), scope);
-    if (!claimed.ok()) {
-      if (absl::Status status = retry(claimed.status()); !status.ok()) return status;
-      continue;
-    }
-    if (claimed->has_value()) {
-      const TileRecord& tile = **claimed;
-      absl::StatusOr<MatrixRuns> matrix = RunsOf(runs, tile.tile.matrix);
-      if (!matrix.ok()) return matrix.status();
-      absl::Status computed =
-          tiles_.ComputeHere(tile, *matrix->rows, *matrix->cols, params, options);
-      if (absl::IsUnavailable(computed)) {
-        // Not stored: its lease runs out and it is claimed again.
-        if (absl::Status status = retry(computed); !status.ok()) return status;
-        continue;
+    std::vector<absl::Status> lane_status =
+        RunLanes(options.max_threads, [&] { return ComputeClaimable(runs, params, options); });
+    absl::Status computed = absl::OkStatus();
+    for (absl::Status& status : lane_status) {
+      if (!status.ok() && (computed.ok() || absl::IsUnavailable(computed))) {
+        computed = std::move(status);
       }
-      if (!computed.ok()) return computed;
-      failing_since = absl::InfiniteFuture();
-      cells_here_.fetch_add(tile.tile.cells, std::memory_order_relaxed);
+    }
+    if (absl::IsUnavailable(computed)) {
+      if (absl::Status status = retry(computed); !status.ok()) return status;
       continue;
     }
+    if (!computed.ok()) return computed;
     // A tile stored here meanwhile wakes the wait below at once: with one replica, all are.
     const uint64_t stored = tiles_.stored();
     absl::StatusOr<TileCounts> counts = validations_.CountTiles(session_key_, id_, kind);

@@ -44,6 +44,10 @@ class TiledCostSource final : public CostMatrixSource {
   // Plans every matrix the validation needs and queues their tiles, so that other replicas
   // work on the later matrices while this one still waits for the first.
   absl::Status Plan(const ValidationRuns& runs);
+  // Claims and computes tiles of this validation, one after another, until none is left to
+  // claim; the first error otherwise.
+  absl::Status ComputeClaimable(const ValidationRuns& runs, const TwedParams& params,
+                                const CostMatrixOptions& options);
   // Computes tiles of this validation here while there are any to claim, then waits until
   // every tile of `kind` is stored.
   absl::Status ComputeUntilDone(CostMatrixKind kind, const ValidationRuns& runs,

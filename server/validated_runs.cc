@@ -39,4 +39,11 @@ absl::StatusOr<SessionSnapshot> SnapshotOfValidation(SessionStore& sessions,
   return runs;
 }
 
+std::vector<Series> CopiesOf(const std::vector<StoredRun>& runs) {
+  std::vector<Series> copies;
+  copies.reserve(runs.size());
+  for (const StoredRun& run : runs) copies.push_back(*run.series);
+  return copies;
+}
+
 }  // namespace wasserwarp::service

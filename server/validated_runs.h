@@ -4,6 +4,8 @@
 #ifndef WASSERWARP_SERVER_VALIDATED_RUNS_H_
 #define WASSERWARP_SERVER_VALIDATED_RUNS_H_
 
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "session_store.h"
 #include "validation_record.h"
@@ -15,6 +17,10 @@ namespace wasserwarp::service {
 // with (its checksum differs).
 absl::StatusOr<SessionSnapshot> SnapshotOfValidation(SessionStore& sessions,
                                                      const ValidationRecord& record);
+
+// Copies of the runs' series: the core takes runs by value, and the copies live only as long
+// as the job that computes on them.
+std::vector<Series> CopiesOf(const std::vector<StoredRun>& runs);
 
 }  // namespace wasserwarp::service
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <map>
@@ -189,6 +190,17 @@ TEST(CostTilesTest, MisfitsAreRefusedWithTheirBounds) {
                 .status()
                 .code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+TEST(CostTilesTest, LanesRunOncePerThreadAndSayHowTheyEnded) {
+  std::atomic<int> calls{0};
+  const std::vector<absl::Status> ended = RunLanes(
+      3, [&] { return ++calls == 2 ? absl::UnavailableError("lane 2") : absl::OkStatus(); });
+  EXPECT_EQ(calls.load(), 3);
+  ASSERT_EQ(ended.size(), 3u);
+  EXPECT_EQ(std::count_if(ended.begin(), ended.end(), [](const absl::Status& s) { return s.ok(); }),
+            2);
+  EXPECT_EQ(RunLanes(1, [] { return absl::OkStatus(); }).size(), 1u);
 }
 
 // A source that computes every matrix in tiles, shuffled, on one thread.

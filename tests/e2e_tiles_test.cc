@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "e2e_postgres.h"
 #include "e2e_process.h"
 #include "metrics_scrape.h"
-#include "postgres_server.h"
 #include "random_runs.h"
 #include "scratch_dir.h"
 #include "validation_client.h"
@@ -38,20 +38,8 @@ struct Replica {
   }
 };
 
-class E2eTilesTest : public ::testing::Test {
+class E2eTilesTest : public e2e::PostgresSuite {
  protected:
-  static void SetUpTestSuite() { postgres_ = new test_support::PostgresServer(); }
-  static void TearDownTestSuite() {
-    delete postgres_;
-    postgres_ = nullptr;
-  }
-
-  void SetUp() override {
-    ASSERT_TRUE(postgres_->ok()) << postgres_->error();
-    database_ = absl::StrCat("tiles_", ++databases_);
-    ASSERT_TRUE(postgres_->CreateDatabase(database_));
-  }
-
   // Replicas r1..r3 that tile every validation into tiles of `tile_cells` DP cells.
   void StartReplicas(int64_t tile_cells) {
     for (int k = 1; k <= 3; ++k) {
@@ -127,10 +115,7 @@ class E2eTilesTest : public ::testing::Test {
     }
   }
 
-  static inline test_support::PostgresServer* postgres_ = nullptr;
-  static inline int databases_ = 0;
   const test_support::ScratchDir scratch_{"e2e_tiles_"};
-  std::string database_;
   std::vector<Replica> replicas_;
   std::vector<Series> sim_;
   std::vector<Series> ref_;

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,6 +73,12 @@ absl::StatusOr<CostMatrix> ComputeCostTile(const CostTile& tile, const std::vect
 // the pairs i < j and their mirror images. InvalidArgument when the sizes do not fit.
 absl::Status PlaceCostTile(const CostTile& tile, const std::vector<double>& values,
                            CostMatrix& matrix);
+
+// Runs `lane` once on each of as many threads as `max_threads` allows (0: every core), at
+// once, and returns what each returned: the lanes of a worker that computes several tiles side
+// by side, since a tile of a few long pairs keeps only one core busy. Each tile's
+// ComputeCostTile may still use the threads the other lanes leave idle.
+std::vector<absl::Status> RunLanes(int max_threads, const std::function<absl::Status()>& lane);
 
 // Ok when no pair of the assembled `matrix` of `kind` is NaN; otherwise the error of the first
 // such pair (row-major; pairs i < j of a within-group kind), computed again: what

@@ -11,6 +11,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "common/absl_view.h"
+#include "common/arena_pool.h"
+#include "tbb/parallel_for.h"
+#include "tbb/partitioner.h"
 
 namespace wasserwarp {
 namespace {
@@ -126,6 +129,18 @@ std::vector<Series> Slice(const std::vector<Series>& runs, size_t begin, size_t 
 }
 
 }  // namespace
+
+std::vector<absl::Status> RunLanes(int max_threads, const std::function<absl::Status()>& lane) {
+  BorrowedArena arena(max_threads);
+  std::vector<absl::Status> results(
+      static_cast<size_t>(std::max(1, arena.arena().max_concurrency())));
+  arena.execute([&] {
+    tbb::parallel_for(
+        size_t{0}, results.size(), [&](size_t k) { results[k] = lane(); },
+        tbb::simple_partitioner());
+  });
+  return results;
+}
 
 std::string_view CostMatrixKindName(CostMatrixKind kind) {
   switch (kind) {
