@@ -74,7 +74,8 @@ bench: build
 	$(BUILD_DIR)/bench/service_bench
 
 # The 100 x 100 runs of 2000 samples through `wasserwarp validate`, as generated
-# by bench/e2e_workload.h (the same files every time): cells/s, seconds, peak memory.
+# by bench/e2e_workload.h (the same files every time): cells/s, seconds, peak memory; then
+# through a wasserwarp-server with the cost matrix whole and in tiles: the tiling overhead.
 E2E_DIR  ?= $(BUILD_DIR)/e2e
 E2E_ARGS ?= --runs 100 --samples 2000 --channels 1
 # The verdict's false-FAIL and detection rates and compare's coverage on generated runs with
@@ -83,7 +84,8 @@ calibration: build
 	$(BUILD_DIR)/bench/calibration $(CALIBRATION_ARGS)
 
 bench-e2e: build
-	$(BUILD_DIR)/bench/e2e_bench --cli $(CLI) --dir $(E2E_DIR) $(E2E_ARGS)
+	$(BUILD_DIR)/bench/e2e_bench --cli $(CLI) --server $(BUILD_DIR)/server/wasserwarp-server \
+	  --dir $(E2E_DIR) $(E2E_ARGS)
 
 # A bounded load test: concurrent clients create sessions, upload and validate against a
 # wasserwarp-server it starts on loopback, then it prints calls/s, latency and errors.

@@ -1,14 +1,25 @@
-// End to end: generates the workload (e2e_workload.h), runs the real CLI's
-// `validate` on it as a child process and prints DP cells per second, wall
-// seconds and the child's peak resident memory.
+// End to end: generates the workload (e2e_workload.h), runs the real CLI's `validate` on it as
+// a child process and prints DP cells per second, wall seconds and the child's peak resident
+// memory. With --server, the same validation also goes through a real `wasserwarp-server`
+// (SQLite, loopback) twice: its cost matrix whole, and in tiles (--tile_cells), which prints the
+// overhead of tiling in one process and checks that the three reports agree. With
+// --postgres_url too, it runs the validation on 1, 2, ... --replicas servers sharing that
+// database and prints each one's share of the tiles and the wall time.
 //
 //   e2e_bench --cli build/client/wasserwarp --dir build/e2e
 //             [--runs 100] [--samples 2000] [--channels 1] [--seed 1]
+//             [--server build/server/wasserwarp-server] [--tile_cells 1073741824]
+//             [--repeat 3] [--postgres_url postgresql://...] [--replicas 3]
 
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -16,10 +27,14 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "e2e_workload.h"
 #include "nlohmann/json.hpp"
 
@@ -33,20 +48,150 @@ int Fail(const std::string& message) {
   return 1;
 }
 
+struct Measured {
+  double seconds = 0.0;
+  double cpu_seconds = 0.0;
+  double peak_mib = 0.0;
+  nlohmann::json report;
+};
+
+std::vector<char*> Argv(std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  return argv;
+}
+
+// Runs `args` to its end; its report from `report_path`.
+std::optional<Measured> RunValidate(std::vector<std::string> args, const std::string& report_path,
+                                    std::string& error) {
+  std::vector<char*> argv = Argv(args);
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  if (int failed = posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
+      failed != 0) {
+    error = std::string("cannot run ") + argv[0] + ": " + std::strerror(failed);
+    return std::nullopt;
+  }
+  int status = 0;
+  rusage usage{};
+  if (wait4(pid, &status, 0, &usage) != pid) {
+    error = "wait4 failed";
+    return std::nullopt;
+  }
+  Measured measured;
+  measured.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    error = "validate failed";
+    return std::nullopt;
+  }
+  measured.peak_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  measured.cpu_seconds =
+      static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+      1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+  std::ifstream in(report_path);
+  measured.report = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (measured.report.is_discarded() || !measured.report.contains("dp_cells")) {
+    error = report_path + ": no dp_cells";
+    return std::nullopt;
+  }
+  return measured;
+}
+
+// A `wasserwarp-server` child on a free loopback port, stopped with SIGTERM at the end.
+class Server {
+ public:
+  Server(std::string program, std::vector<std::string> flags) {
+    int out[2];
+    if (pipe2(out, O_CLOEXEC) != 0) return;
+    std::vector<std::string> args = {std::move(program), "--listen", "127.0.0.1:0",
+                                     "--log_level=warn"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    std::vector<char*> argv = Argv(args);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    const int failed = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(out[1]);
+    if (failed != 0) {
+      pid_ = -1;
+      close(out[0]);
+      return;
+    }
+    std::string line;
+    char c = 0;
+    pollfd ready = {out[0], POLLIN, 0};
+    while (line.find('\n') == std::string::npos && poll(&ready, 1, 30000) > 0 &&
+           read(out[0], &c, 1) == 1) {
+      line.push_back(c);
+    }
+    close(out[0]);
+    constexpr char kPrefix[] = "listening on ";
+    if (absl::StartsWith(line, kPrefix)) {
+      address_ = line.substr(sizeof kPrefix - 1, line.find('\n') - (sizeof kPrefix - 1));
+    }
+  }
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+  ~Server() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGTERM);
+    waitpid(pid_, nullptr, 0);
+  }
+
+  // Empty when it did not start.
+  const std::string& address() const { return address_; }
+
+ private:
+  pid_t pid_ = -1;
+  std::string address_;
+};
+
+// The report without what differs between identical runs: the wall time and, through a
+// server, who computed the tiles.
+nlohmann::json Comparable(nlohmann::json report) {
+  report.erase("seconds");
+  report.erase("tiles");
+  return report;
+}
+
+void Print(const char* how, const Workload& workload, const Measured& measured) {
+  const double cells = measured.report["dp_cells"].get<double>();
+  std::printf(
+      "e2e (%s): validate of %d x %d runs of %d samples, %d channel(s): %.4g DP cells in %.2f s "
+      "= %.3g cells/s; peak resident memory %.1f MiB; user+sys CPU %.2f s\n",
+      how, workload.runs, workload.runs, workload.samples, workload.channels, cells,
+      measured.seconds, cells / measured.seconds, measured.peak_mib, measured.cpu_seconds);
+}
+
 int Main(int argc, char** argv) {
   std::map<std::string, std::string> flags = {
-      {"--runs", "100"}, {"--samples", "2000"}, {"--channels", "1"}, {"--seed", "1"}};
+      {"--runs", "100"}, {"--samples", "2000"},          {"--channels", "1"},
+      {"--seed", "1"},   {"--tile_cells", "1073741824"}, {"--replicas", "3"},
+      {"--repeat", "3"}};
   for (int k = 1; k + 1 < argc; k += 2) flags[argv[k]] = argv[k + 1];
   if (argc % 2 == 0 || !flags.count("--cli") || !flags.count("--dir")) {
-    return Fail("usage: e2e_bench --cli PATH --dir DIR [--runs N] [--samples N] [--channels N]");
+    return Fail(
+        "usage: e2e_bench --cli PATH --dir DIR [--runs N] [--samples N] [--channels N] "
+        "[--server PATH] [--tile_cells N]");
   }
   Workload workload;
+  int64_t tile_cells = 0;
+  int replicas = 0;
+  int repeat = 0;
   if (!absl::SimpleAtoi(flags["--runs"], &workload.runs) ||
       !absl::SimpleAtoi(flags["--samples"], &workload.samples) ||
       !absl::SimpleAtoi(flags["--channels"], &workload.channels) ||
-      !absl::SimpleAtoi(flags["--seed"], &workload.seed) || workload.runs < 1 ||
-      workload.samples < 1 || workload.channels < 1) {
-    return Fail("--runs, --samples and --channels take positive integers, --seed an integer");
+      !absl::SimpleAtoi(flags["--seed"], &workload.seed) ||
+      !absl::SimpleAtoi(flags["--tile_cells"], &tile_cells) ||
+      !absl::SimpleAtoi(flags["--replicas"], &replicas) || replicas < 1 ||
+      !absl::SimpleAtoi(flags["--repeat"], &repeat) || repeat < 1 || workload.runs < 1 ||
+      workload.samples < 1 || workload.channels < 1 || tile_cells < 1) {
+    return Fail(
+        "--runs, --samples, --channels, --tile_cells, --replicas and --repeat take positive "
+        "integers, --seed an integer");
   }
   const std::filesystem::path dir = flags["--dir"];
   if (absl::Status written = WriteWorkload(workload, dir); !written.ok()) {
@@ -54,37 +199,81 @@ int Main(int argc, char** argv) {
   }
 
   const std::string report = (dir / "report.json").string();
-  std::vector<std::string> args = {
+  const std::vector<std::string> validate = {
       flags["--cli"],         "validate", "--sim", (dir / "sim").string(), "--ref",
       (dir / "ref").string(), "--json",   report};
-  std::vector<char*> child_argv;
-  for (std::string& arg : args) child_argv.push_back(arg.data());
-  child_argv.push_back(nullptr);
+  std::string error;
+  const std::optional<Measured> embedded = RunValidate(validate, report, error);
+  if (!embedded.has_value()) return Fail(error);
+  Print("embedded", workload, *embedded);
+  if (!flags.count("--server")) return 0;
 
-  const auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  if (int error = posix_spawn(&pid, child_argv[0], nullptr, nullptr, child_argv.data(), environ);
-      error != 0) {
-    return Fail(std::string("cannot run ") + child_argv[0] + ": " + std::strerror(error));
+  // Whole and tiled runs alternate, --repeat times each: this VM's speed drifts by several
+  // per cent between runs, and the overhead is the ratio of the medians.
+  std::map<bool, std::vector<Measured>> served;
+  for (int round = 0; round < repeat; ++round) {
+    for (const bool tiled : {false, true}) {
+      const std::string data_dir = (dir / (tiled ? "server-tiled" : "server-whole")).string();
+      std::filesystem::remove_all(data_dir);
+      const Server server(flags["--server"],
+                          {"--data_dir", data_dir,
+                           tiled ? "--tile_min_pairs=0" : "--tile_min_pairs=9223372036854775807",
+                           absl::StrCat("--tile_cells=", tile_cells)});
+      if (server.address().empty()) return Fail("the server did not start");
+      std::vector<std::string> args = validate;
+      args.insert(args.begin() + 2, {"--server", server.address()});
+      const std::optional<Measured> measured = RunValidate(args, report, error);
+      if (!measured.has_value()) return Fail(error);
+      const std::string how = tiled ? absl::StrCat("server, tiles of ", tile_cells, " cells")
+                                    : std::string("server, whole matrix");
+      Print(how.c_str(), workload, *measured);
+      served[tiled].push_back(*measured);
+    }
   }
-  int status = 0;
-  rusage usage{};
-  if (wait4(pid, &status, 0, &usage) != pid) return Fail("wait4 failed");
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return Fail("validate failed");
-
-  std::ifstream in(report);
-  const nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded() || !json.contains("dp_cells")) return Fail(report + ": no dp_cells");
-  const double cells = json["dp_cells"].get<double>();
+  const auto median = [](std::vector<Measured>& runs) -> const Measured& {
+    std::sort(runs.begin(), runs.end(),
+              [](const Measured& a, const Measured& b) { return a.seconds < b.seconds; });
+    return runs[runs.size() / 2];
+  };
+  const Measured& whole = median(served[false]);
+  const Measured& tiled = median(served[true]);
+  uint64_t tiles = 0;
+  for (const nlohmann::json& share : tiled.report["tiles"]) tiles += share["tiles"].get<uint64_t>();
   std::printf(
-      "e2e: validate of %d x %d runs of %d samples, %d channel(s): %.4g DP cells in %.2f s = "
-      "%.3g cells/s; peak resident memory %.1f MiB; user+sys CPU %.2f s\n",
-      workload.runs, workload.runs, workload.samples, workload.channels, cells, seconds,
-      cells / seconds, static_cast<double>(usage.ru_maxrss) / 1024.0,
-      static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-          1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec));
+      "e2e: %llu tiles; tiling overhead in one process %+.1f %% of the wall time (medians of "
+      "%d: %.2f s whole, %.2f s tiled)\n",
+      static_cast<unsigned long long>(tiles),
+      100.0 * (tiled.seconds - whole.seconds) / whole.seconds, repeat, whole.seconds,
+      tiled.seconds);
+  const bool equal = Comparable(embedded->report) == Comparable(whole.report) &&
+                     Comparable(whole.report) == Comparable(tiled.report);
+  std::printf("e2e: embedded, whole and tiled reports %s\n", equal ? "agree" : "DIFFER");
+  if (!equal) return 1;
+  if (!flags.count("--postgres_url")) return 0;
+
+  for (int count = 1; count <= replicas; ++count) {
+    std::vector<std::unique_ptr<Server>> servers;
+    for (int k = 1; k <= count; ++k) {
+      servers.push_back(std::make_unique<Server>(
+          flags["--server"],
+          std::vector<std::string>{absl::StrCat("--postgres_url=", flags["--postgres_url"]),
+                                   "--tile_min_pairs=0", absl::StrCat("--tile_cells=", tile_cells),
+                                   absl::StrCat("--replica_name=r", k)}));
+      if (servers.back()->address().empty()) return Fail("a replica did not start");
+    }
+    std::vector<std::string> args = validate;
+    args.insert(args.begin() + 2, {"--server", servers.front()->address()});
+    const std::optional<Measured> measured = RunValidate(args, report, error);
+    if (!measured.has_value()) return Fail(error);
+    std::string shares;
+    for (const nlohmann::json& share : measured->report["tiles"]) {
+      absl::StrAppend(&shares, " ", share["replica"].get<std::string>(), ": ",
+                      share["tiles"].get<uint64_t>(), " tiles,");
+    }
+    std::printf("e2e (%d replica(s) on PostgreSQL): %.2f s;%s reports %s\n", count,
+                measured->seconds, shares.c_str(),
+                Comparable(measured->report) == Comparable(whole.report) ? "agree" : "DIFFER");
+  }
   return 0;
 }
 

@@ -52,6 +52,13 @@ const char* PhaseName(v1::Phase phase) {
   }
 }
 
+std::string WorkDone(const v1::ValidateProgress& progress) {
+  if (progress.tiles_total() > 0) {
+    return absl::StrFormat("%d/%d tiles", progress.tiles_done(), progress.tiles_total());
+  }
+  return absl::StrFormat("%d/%d pairs", progress.pairs_done(), progress.pairs_total());
+}
+
 ProgressBar::ProgressBar(std::FILE* stream)
     : stream_(stream), enabled_(isatty(fileno(stream)) == 1) {}
 
@@ -61,10 +68,9 @@ void ProgressBar::Update(const v1::ValidateProgress& progress) {
   const int filled = static_cast<int>(fraction * kBarWidth);
   const double elapsed =
       static_cast<double>(progress.elapsed().seconds()) + progress.elapsed().nanos() * 1e-9;
-  absl::FPrintF(stream_, "%s[%s%s] %3.0f%%  %s  %d/%d pairs  %.1f s", kEraseLine,
-                std::string(filled, '#'), std::string(kBarWidth - filled, '.'), 100.0 * fraction,
-                PhaseName(progress.phase()), progress.pairs_done(), progress.pairs_total(),
-                elapsed);
+  absl::FPrintF(stream_, "%s[%s%s] %3.0f%%  %s  %s  %.1f s", kEraseLine, std::string(filled, '#'),
+                std::string(kBarWidth - filled, '.'), 100.0 * fraction, PhaseName(progress.phase()),
+                WorkDone(progress), elapsed);
   std::fflush(stream_);
   drawn_ = true;
 }

@@ -5,6 +5,7 @@
 #define WASSERWARP_CLIENT_PROGRESS_BAR_H_
 
 #include <cstdio>
+#include <string>
 
 #include "wasserwarp/v1/validation.pb.h"
 
@@ -12,6 +13,9 @@ namespace wasserwarp::cli {
 
 // "queued", "cost matrix", ...: the phase as the bar names it.
 const char* PhaseName(v1::Phase phase);
+// "12/40 tiles" for a validation computed in tiles by the server's replicas, "310/1000 pairs"
+// otherwise.
+std::string WorkDone(const v1::ValidateProgress& progress);
 
 class ProgressBar {
  public:

@@ -105,9 +105,8 @@ std::string FormatPending(const v1::Validation& validation) {
     // Until its worker first records progress, a running validation still shows the queue's.
     const bool started =
         progress.phase() != v1::PHASE_UNSPECIFIED && progress.phase() != v1::PHASE_QUEUED;
-    absl::StrAppendFormat(&out, "progress: %s, %d/%d pairs",
-                          started ? PhaseName(progress.phase()) : "starting", progress.pairs_done(),
-                          progress.pairs_total());
+    absl::StrAppendFormat(&out, "progress: %s, %s",
+                          started ? PhaseName(progress.phase()) : "starting", WorkDone(progress));
     if (progress.resamples_total() > 0) {
       absl::StrAppendFormat(&out, ", %d/%d resamples", progress.resamples_done(),
                             progress.resamples_total());

@@ -69,6 +69,17 @@ ABSL_FLAG(absl::Duration, job_lease, kDefaults.job_lease,
           "A replica renews its lease on each validation it runs about every second; one that "
           "stops (it died) loses the validation this long after, and another replica runs it "
           "again from the start.");
+ABSL_FLAG(std::string, replica_name, "",
+          "this replica's name in the reports of tiled validations (their \"tiles\" say how many "
+          "tiles each replica computed); empty: the host name and the port of --listen");
+ABSL_FLAG(int64_t, tile_min_pairs, kDefaults.tile_min_pairs,
+          "a validation whose cost matrices hold more pairs than this, and more DP cells than "
+          "--tile_cells, is computed in tiles, which every replica on --postgres_url (or this "
+          "server's free job slots) works on");
+ABSL_FLAG(int64_t, tile_cells, kDefaults.tile_cells,
+          "TWED DP cells of one tile: a replica that dies loses at most the tiles it was "
+          "computing; smaller tiles share the work more evenly, larger ones cost fewer database "
+          "writes");
 ABSL_FLAG(absl::Duration, shutdown_grace, kDefaults.shutdown_grace,
           "on SIGTERM or SIGINT, how long calls in progress may still run");
 ABSL_FLAG(std::string, log_level, "info",
@@ -101,6 +112,9 @@ wasserwarp::service::ServerConfig ConfigFromFlags() {
   config.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   config.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   config.job_lease = absl::GetFlag(FLAGS_job_lease);
+  config.replica_name = absl::GetFlag(FLAGS_replica_name);
+  config.tile_min_pairs = absl::GetFlag(FLAGS_tile_min_pairs);
+  config.tile_cells = absl::GetFlag(FLAGS_tile_cells);
   config.sweep_interval = absl::GetFlag(FLAGS_session_sweep_interval);
   config.postgres_url = absl::GetFlag(FLAGS_postgres_url);
   config.postgres_pool_size = absl::GetFlag(FLAGS_postgres_pool_size);

@@ -63,6 +63,54 @@ absl::Status MeasuredValidationStore::Release(std::string_view worker) {
   return Timed("Release", [&](ValidationStore& store) { return store.Release(worker); });
 }
 
+absl::Status MeasuredValidationStore::InsertTiles(int64_t session_key, std::string_view id,
+                                                  const std::vector<CostTile>& tiles) {
+  return Timed("InsertTiles",
+               [&](ValidationStore& store) { return store.InsertTiles(session_key, id, tiles); });
+}
+
+absl::StatusOr<std::optional<TileRecord>> MeasuredValidationStore::ClaimTile(
+    std::string_view worker, absl::Time now, absl::Duration lease, const TileClaimScope& scope) {
+  return Timed("ClaimTile",
+               [&](ValidationStore& store) { return store.ClaimTile(worker, now, lease, scope); });
+}
+
+absl::StatusOr<LeaseRenewal> MeasuredValidationStore::RenewTile(
+    int64_t session_key, std::string_view id, CostMatrixKind matrix, int index,
+    std::string_view worker, absl::Time now, absl::Duration lease, uint64_t cells_done) {
+  return Timed("RenewTile", [&](ValidationStore& store) {
+    return store.RenewTile(session_key, id, matrix, index, worker, now, lease, cells_done);
+  });
+}
+
+absl::Status MeasuredValidationStore::FinishTile(int64_t session_key, std::string_view id,
+                                                 CostMatrixKind matrix, int index,
+                                                 std::string_view worker, std::string_view replica,
+                                                 std::string_view values) {
+  return Timed("FinishTile", [&](ValidationStore& store) {
+    return store.FinishTile(session_key, id, matrix, index, worker, replica, values);
+  });
+}
+
+absl::StatusOr<TileCounts> MeasuredValidationStore::CountTiles(
+    int64_t session_key, std::string_view id, std::optional<CostMatrixKind> matrix) {
+  return Timed("CountTiles",
+               [&](ValidationStore& store) { return store.CountTiles(session_key, id, matrix); });
+}
+
+absl::StatusOr<std::vector<TileRecord>> MeasuredValidationStore::ReadTiles(int64_t session_key,
+                                                                           std::string_view id,
+                                                                           CostMatrixKind matrix) {
+  return Timed("ReadTiles",
+               [&](ValidationStore& store) { return store.ReadTiles(session_key, id, matrix); });
+}
+
+absl::StatusOr<std::vector<TileShare>> MeasuredValidationStore::TileShares(int64_t session_key,
+                                                                           std::string_view id) {
+  return Timed("TileShares",
+               [&](ValidationStore& store) { return store.TileShares(session_key, id); });
+}
+
 absl::Status MeasuredValidationStore::DeleteSession(int64_t session_key) {
   return Timed("DeleteSession",
                [&](ValidationStore& store) { return store.DeleteSession(session_key); });

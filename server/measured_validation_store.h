@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <vector>
 
 #include "metrics.h"
 #include "validation_store.h"
@@ -39,6 +40,24 @@ class MeasuredValidationStore final : public ValidationStore {
                       ValidationState state, const absl::Status& error, std::string_view report,
                       absl::Time now) override;
   absl::Status Release(std::string_view worker) override;
+  absl::Status InsertTiles(int64_t session_key, std::string_view id,
+                           const std::vector<CostTile>& tiles) override;
+  absl::StatusOr<std::optional<TileRecord>> ClaimTile(std::string_view worker, absl::Time now,
+                                                      absl::Duration lease,
+                                                      const TileClaimScope& scope) override;
+  absl::StatusOr<LeaseRenewal> RenewTile(int64_t session_key, std::string_view id,
+                                         CostMatrixKind matrix, int index, std::string_view worker,
+                                         absl::Time now, absl::Duration lease,
+                                         uint64_t cells_done) override;
+  absl::Status FinishTile(int64_t session_key, std::string_view id, CostMatrixKind matrix,
+                          int index, std::string_view worker, std::string_view replica,
+                          std::string_view values) override;
+  absl::StatusOr<TileCounts> CountTiles(int64_t session_key, std::string_view id,
+                                        std::optional<CostMatrixKind> matrix) override;
+  absl::StatusOr<std::vector<TileRecord>> ReadTiles(int64_t session_key, std::string_view id,
+                                                    CostMatrixKind matrix) override;
+  absl::StatusOr<std::vector<TileShare>> TileShares(int64_t session_key,
+                                                    std::string_view id) override;
   absl::Status DeleteSession(int64_t session_key) override;
   absl::StatusOr<int64_t> DeleteAllBut(const std::set<int64_t>& live_keys) override;
   absl::StatusOr<Counts> CountAll(absl::Time now) override;

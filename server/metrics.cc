@@ -4,6 +4,7 @@
 #include <prometheus/counter.h>
 #include <prometheus/exposer.h>
 #include <prometheus/family.h>
+#include <prometheus/gauge.h>
 #include <prometheus/histogram.h>
 #include <prometheus/metric_family.h>
 #include <prometheus/registry.h>
@@ -164,6 +165,26 @@ ServiceMetrics::ServiceMetrics()
                             .Name("wasserwarp_database_call_seconds")
                             .Help("Time calls of the validation store's database took, by call")
                             .Register(*registry_)),
+      tiles_claimed_(prometheus::BuildCounter()
+                         .Name("wasserwarp_tiles_claimed_total")
+                         .Help("Cost-matrix tiles this replica claimed, by replica")
+                         .Register(*registry_)),
+      tiles_reclaimed_(prometheus::BuildCounter()
+                           .Name("wasserwarp_tiles_reclaimed_total")
+                           .Help("Claimed tiles whose earlier holder had lost its lease")
+                           .Register(*registry_)),
+      tiles_finished_(prometheus::BuildCounter()
+                          .Name("wasserwarp_tiles_finished_total")
+                          .Help("Tiles this replica computed and stored, by replica")
+                          .Register(*registry_)),
+      tiles_computing_(prometheus::BuildGauge()
+                           .Name("wasserwarp_tiles_computing")
+                           .Help("Tiles this replica is computing now, by replica")
+                           .Register(*registry_)),
+      tile_seconds_(prometheus::BuildHistogram()
+                        .Name("wasserwarp_tile_compute_seconds")
+                        .Help("Time from a tile's claim to its result stored, by replica")
+                        .Register(*registry_)),
       jobs_dropped_(prometheus::BuildCounter()
                         .Name("wasserwarp_jobs_dropped_total")
                         .Help("Jobs cancelled while they waited for a slot")
@@ -197,6 +218,23 @@ void ServiceMetrics::DatabaseCall(std::string_view call, double seconds) {
   static const prometheus::Histogram::BucketBoundaries kBuckets = {
       0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3, 10};
   database_seconds_.Add({{"call", std::string(call)}}, kBuckets).Observe(seconds);
+}
+
+void ServiceMetrics::TileClaimed(std::string_view replica, bool reclaimed) {
+  const prometheus::Labels labels{{"replica", std::string(replica)}};
+  tiles_claimed_.Add(labels).Increment();
+  // Present from the first claim, so that a rate over it starts at 0.
+  prometheus::Counter& reclaims = tiles_reclaimed_.Add(labels);
+  if (reclaimed) reclaims.Increment();
+  tiles_computing_.Add(labels).Increment();
+}
+
+void ServiceMetrics::TileEnded(std::string_view replica, bool finished, double seconds) {
+  const prometheus::Labels labels{{"replica", std::string(replica)}};
+  tiles_computing_.Add(labels).Decrement();
+  if (!finished) return;
+  tiles_finished_.Add(labels).Increment();
+  tile_seconds_.Add(labels, SecondsBuckets()).Observe(seconds);
 }
 
 void ServiceMetrics::JobEnded(const JobStats& stats) {

@@ -21,6 +21,7 @@ namespace prometheus {
 class Collectable;
 class Counter;
 class Exposer;
+class Gauge;
 class Histogram;
 class Registry;
 template <typename T>
@@ -60,6 +61,12 @@ class ServiceMetrics {
   // One call of a store's database (`call`: the store's method) took `seconds`.
   void DatabaseCall(std::string_view call, double seconds);
 
+  // `replica` (--replica_name) claimed a tile; `reclaimed`: its earlier holder lost the lease.
+  void TileClaimed(std::string_view replica, bool reclaimed);
+  // `replica` stopped computing a tile after `seconds`: stored when `finished`, otherwise
+  // cancelled, failed, or taken over by another worker.
+  void TileEnded(std::string_view replica, bool finished, double seconds);
+
   const std::shared_ptr<prometheus::Registry>& registry() const { return registry_; }
 
  private:
@@ -71,6 +78,11 @@ class ServiceMetrics {
   prometheus::Family<prometheus::Histogram>& job_seconds_;
   prometheus::Histogram& job_wait_seconds_;
   prometheus::Family<prometheus::Histogram>& database_seconds_;
+  prometheus::Family<prometheus::Counter>& tiles_claimed_;
+  prometheus::Family<prometheus::Counter>& tiles_reclaimed_;
+  prometheus::Family<prometheus::Counter>& tiles_finished_;
+  prometheus::Family<prometheus::Gauge>& tiles_computing_;
+  prometheus::Family<prometheus::Histogram>& tile_seconds_;
   prometheus::Counter& jobs_dropped_;
   prometheus::Counter& dp_cells_;
 };

@@ -51,6 +51,28 @@ const Migration kMigration1 = {
         "CREATE INDEX validations_queue ON validations (state, key)",
     }};
 
+// A validation's cost-matrix tiles (cost_tiles.h): transient work items that every replica's
+// workers claim under leases, kept with their TWEDs (little-endian float64) until the
+// validation ends (PostgresValidationStore). matrix and state are CostMatrixKind's and
+// TileState's numbers.
+const Migration kMigration2 = {
+    2,
+    "validation tiles",
+    {
+        "CREATE TABLE validation_tiles ("
+        " validation_key bigint NOT NULL REFERENCES validations (key) ON DELETE CASCADE,"
+        " matrix smallint NOT NULL, tile_index integer NOT NULL,"
+        " row_begin bigint NOT NULL, row_end bigint NOT NULL,"
+        " col_begin bigint NOT NULL, col_end bigint NOT NULL, cells bigint NOT NULL,"
+        " state smallint NOT NULL, attempts integer NOT NULL DEFAULT 0, lease_owner text,"
+        " lease_expire_ns bigint, cells_done bigint NOT NULL DEFAULT 0, replica text,"
+        " tile_values bytea, PRIMARY KEY (validation_key, matrix, tile_index))",
+        // Claims look for the tiles not done yet, in this order; done ones, most of a large
+        // validation's by its end, are not in the way.
+        "CREATE INDEX validation_tiles_claim ON validation_tiles"
+        " (validation_key, matrix, tile_index) WHERE state IN (1, 2)",
+    }};
+
 absl::Status Refusal(Connection& connection, const std::string& why) {
   return absl::FailedPreconditionError(absl::StrCat("PostgreSQL database \"", connection.database(),
                                                     "\" at ", connection.redacted_url(), ": ",
@@ -87,7 +109,8 @@ absl::Status MigrateLocked(Connection& connection) {
 }  // namespace
 
 const std::vector<Migration>& Migrations() {
-  static const std::vector<Migration>* const migrations = new std::vector<Migration>{kMigration1};
+  static const std::vector<Migration>* const migrations =
+      new std::vector<Migration>{kMigration1, kMigration2};
   return *migrations;
 }
 

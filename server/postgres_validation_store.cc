@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "postgres.h"
+#include "postgres_validation_store_internal.h"
 #include "storage_encoding.h"
 
 namespace wasserwarp::service {
@@ -14,57 +15,23 @@ namespace {
 using postgres::Connection;
 using postgres::Param;
 using postgres::Result;
+using postgres_store_internal::Cells;
+using postgres_store_internal::DeleteTilesOn;
+using postgres_store_internal::NotFound;
+using postgres_store_internal::ReleaseTilesOn;
+using postgres_store_internal::State;
+using postgres_store_internal::ToNanos;
 
 constexpr char kColumns[] =
     "key, session_key, session_id, id, owner, state, request, effective_parameters, runs, "
     "create_time_ns, start_time_ns, end_time_ns, attempts, cancel_requested, progress, "
     "error_code, error_message, lease_owner, lease_expire_ns";
 
-int64_t ToNanos(absl::Time time) { return absl::ToUnixNanos(time); }
-Param State(ValidationState state) { return Param::Int64(static_cast<int64_t>(state)); }
-
 // Returned once the transaction is over: as the body's Aborted, RunTransaction would run it again.
 absl::Status LeaseLost(std::string_view id) {
   return absl::AbortedError(
       absl::StrCat("the lease on validation ", std::string(id), " is no longer this worker's"));
 }
-
-absl::Status NotFound(std::string_view id) {
-  return absl::NotFoundError(absl::StrCat("validation ", std::string(id), " not found"));
-}
-
-// The cells of one row, the first error kept: a row the schema allows always reads.
-class Cells {
- public:
-  Cells(const Result& result, int row) : result_(result), row_(row) {}
-
-  int64_t Int(int column) { return Keep(result_.GetInt64(row_, column), int64_t{0}); }
-  bool Bool(int column) { return Keep(result_.GetBool(row_, column), false); }
-  std::string Text(int column) { return std::string(result_.GetText(row_, column)); }
-  // NULL: empty.
-  std::string Bytes(int column) {
-    if (result_.IsNull(row_, column)) return std::string();
-    return Keep(result_.GetBytes(row_, column), std::string());
-  }
-  std::optional<absl::Time> Time(int column) {
-    if (result_.IsNull(row_, column)) return std::nullopt;
-    return absl::FromUnixNanos(Int(column));
-  }
-  bool IsNull(int column) const { return result_.IsNull(row_, column); }
-  const absl::Status& status() const { return status_; }
-
- private:
-  template <typename T>
-  T Keep(absl::StatusOr<T> value, T otherwise) {
-    if (value.ok()) return *std::move(value);
-    status_.Update(value.status());
-    return otherwise;
-  }
-
-  const Result& result_;
-  const int row_;
-  absl::Status status_;
-};
 
 // Row `row` of `result`, selected with kColumns (and the report after them when asked).
 absl::StatusOr<ValidationRecord> RecordOf(const Result& result, int row, bool with_report,
@@ -252,7 +219,10 @@ absl::StatusOr<ValidationRecord> PostgresValidationStore::RequestCancel(int64_t 
             "cancelling a validation");
         if (!running.ok()) return running.status();
         record = GetOn(connection, session_key, id, /*with_report=*/false);
-        return record.status();
+        if (!record.ok()) return record.status();
+        // Cancelled while queued, it may still have tiles of a run that was cut off.
+        return IsFinal(record->state) ? DeleteTilesOn(connection, session_key, id)
+                                      : absl::OkStatus();
       },
       options_);
   if (!status.ok()) return status;
@@ -372,7 +342,7 @@ absl::Status PostgresValidationStore::Finish(int64_t session_key, std::string_vi
              Param::Text(worker)},
             "storing a validation's result");
         if (!finished.ok()) return finished.status();
-        if (finished->affected_rows() == 1) return absl::OkStatus();
+        if (finished->affected_rows() == 1) return DeleteTilesOn(connection, session_key, id);
         lost = true;
         if (attempt == 1) return absl::OkStatus();
         // An earlier attempt whose COMMIT lost its answer may have ended it just so.
@@ -393,15 +363,15 @@ absl::Status PostgresValidationStore::Finish(int64_t session_key, std::string_vi
 absl::Status PostgresValidationStore::Release(std::string_view worker) {
   return postgres::RunTransaction(
       pool_, "handing validations back to the queue",
-      [&](Connection& connection) {
-        return connection
-            .Exec(
-                "UPDATE validations SET state = $1, lease_owner = NULL, lease_expire_ns = NULL,"
-                " start_time_ns = NULL, progress = NULL WHERE state = $2 AND lease_owner = $3",
-                {State(ValidationState::kQueued), State(ValidationState::kRunning),
-                 Param::Text(worker)},
-                "handing validations back to the queue")
-            .status();
+      [&](Connection& connection) -> absl::Status {
+        absl::StatusOr<Result> released = connection.Exec(
+            "UPDATE validations SET state = $1, lease_owner = NULL, lease_expire_ns = NULL,"
+            " start_time_ns = NULL, progress = NULL WHERE state = $2 AND lease_owner = $3",
+            {State(ValidationState::kQueued), State(ValidationState::kRunning),
+             Param::Text(worker)},
+            "handing validations back to the queue");
+        if (!released.ok()) return released.status();
+        return ReleaseTilesOn(connection, worker);
       },
       options_);
 }

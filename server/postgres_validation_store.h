@@ -9,7 +9,15 @@
 // (postgres::RunTransaction); each one's body is written so that a run again after a COMMIT
 // whose answer was lost leaves the database as one run would. The one exception is Claim: an
 // attempt whose COMMIT was lost leaves a lease nobody renews, which expires and is claimed
-// again, so the validation is delayed by one lease, never run twice at once.
+// again, so the validation is delayed by one lease, never run twice at once. ClaimTile is the
+// same exception for a tile. FinishTile run again finds the tile done already; it is OK when
+// the tile is done with this call's replica and values (what its own lost COMMIT stored, or,
+// at worst, what another worker of the same replica stored after this one's lease ran out:
+// the same TWEDs, counted once either way), Aborted otherwise.
+//
+// Tiles are rows of `validation_tiles` (schema migration 2), claimed like validations (FOR
+// UPDATE SKIP LOCKED on the tile's row alone, so that replicas claim the tiles of one
+// validation side by side). They go with their validation (ON DELETE CASCADE) and when it ends.
 //
 // The database must have been migrated (postgres::Migrate). Validations belong to rows of
 // `sessions` (a foreign key): Insert of a validation whose session instance is not there is
@@ -22,6 +30,7 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -59,6 +68,24 @@ class PostgresValidationStore final : public ValidationStore {
                       ValidationState state, const absl::Status& error, std::string_view report,
                       absl::Time now) override;
   absl::Status Release(std::string_view worker) override;
+  absl::Status InsertTiles(int64_t session_key, std::string_view id,
+                           const std::vector<CostTile>& tiles) override;
+  absl::StatusOr<std::optional<TileRecord>> ClaimTile(std::string_view worker, absl::Time now,
+                                                      absl::Duration lease,
+                                                      const TileClaimScope& scope) override;
+  absl::StatusOr<LeaseRenewal> RenewTile(int64_t session_key, std::string_view id,
+                                         CostMatrixKind matrix, int index, std::string_view worker,
+                                         absl::Time now, absl::Duration lease,
+                                         uint64_t cells_done) override;
+  absl::Status FinishTile(int64_t session_key, std::string_view id, CostMatrixKind matrix,
+                          int index, std::string_view worker, std::string_view replica,
+                          std::string_view values) override;
+  absl::StatusOr<TileCounts> CountTiles(int64_t session_key, std::string_view id,
+                                        std::optional<CostMatrixKind> matrix) override;
+  absl::StatusOr<std::vector<TileRecord>> ReadTiles(int64_t session_key, std::string_view id,
+                                                    CostMatrixKind matrix) override;
+  absl::StatusOr<std::vector<TileShare>> TileShares(int64_t session_key,
+                                                    std::string_view id) override;
   // Deletes the session instance's validations (the caller deletes its `sessions` row, which
   // would take them along anyway).
   absl::Status DeleteSession(int64_t session_key) override;

@@ -91,6 +91,14 @@ std::string WorkerName() {
   return absl::StrFormat("%s/%d/%08x", host, getpid(), absl::Uniform<uint32_t>(gen));
 }
 
+// --replica_name, or the host name and the port bound.
+std::string ReplicaName(const ServerConfig& config, int port) {
+  if (!config.replica_name.empty()) return config.replica_name;
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  return absl::StrCat(host, ":", port);
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
@@ -137,7 +145,10 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   server->worker_ = std::make_unique<ValidationWorker>(
       WorkerConfig{.name = WorkerName(),
                    .lease = config.job_lease,
-                   .slots = config.jobs.max_concurrent_jobs},
+                   .slots = config.jobs.max_concurrent_jobs,
+                   .tile_min_pairs = static_cast<uint64_t>(config.tile_min_pairs),
+                   .tile_cells = static_cast<uint64_t>(config.tile_cells),
+                   .metrics = server->metrics_.get()},
       *server->validations_, *server->store_, *server->jobs_, server->validation_limits_);
   server->resources_ = std::make_unique<ValidationResources>(*server->store_, *server->validations_,
                                                              *server->worker_, server->config_.jobs,
@@ -183,6 +194,7 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
     return absl::UnavailableError(absl::StrCat("cannot listen on ", config.listen));
   }
   server->address_ = absl::StrCat(HostOf(config.listen), ":", port);
+  server->worker_->Begin(ReplicaName(config, port));
   grpc::HealthCheckServiceInterface* health = server->server_->GetHealthCheckService();
   health->SetServingStatus(true);
   health->SetServingStatus(kServiceName, true);

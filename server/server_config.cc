@@ -85,6 +85,14 @@ absl::Status ValidateConfig(const ServerConfig& config) {
     return absl::InvalidArgumentError(
         absl::StrCat("--postgres_pool_size must be at least 1, got ", config.postgres_pool_size));
   }
+  if (config.tile_min_pairs < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--tile_min_pairs must be at least 0, got ", config.tile_min_pairs));
+  }
+  if (config.tile_cells < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--tile_cells must be at least 1, got ", config.tile_cells));
+  }
   if (config.job_lease < absl::Seconds(1)) {
     return absl::InvalidArgumentError(
         absl::StrCat("--job_lease must be at least 1s (renewed about every second), got ",
@@ -136,6 +144,9 @@ std::string DescribeConfig(const ServerConfig& config) {
       absl::StrCat("max_session_ttl=", absl::FormatDuration(s.max_session_ttl)),
       absl::StrCat("shutdown_grace=", absl::FormatDuration(config.shutdown_grace)),
       absl::StrCat("job_lease=", absl::FormatDuration(config.job_lease)),
+      absl::StrCat("replica_name=", text(config.replica_name)),
+      absl::StrCat("tile_min_pairs=", config.tile_min_pairs),
+      absl::StrCat("tile_cells=", config.tile_cells),
       absl::StrCat("session_sweep_interval=", absl::FormatDuration(config.sweep_interval)),
       absl::StrCat("keepalive_min_client_ping_interval=",
                    absl::FormatDuration(k.min_client_ping_interval)),

@@ -86,6 +86,14 @@ struct ServerConfig {
   // --job_lease: a replica that stops renewing its lease on a running validation (it died)
   // loses it this long after, and another replica runs the validation again.
   absl::Duration job_lease = absl::Seconds(30);
+  // --replica_name: what the reports of tiled validations say computed their tiles; empty: the
+  // host name and the port the server listens on.
+  std::string replica_name;
+  // --tile_min_pairs: a validation whose cost matrices hold more pairs (and more DP cells than
+  // one tile) is computed in tiles that every replica on the database works on; --tile_cells:
+  // the DP cells of one tile.
+  int64_t tile_min_pairs = 64;
+  int64_t tile_cells = int64_t{1} << 30;
   // --postgres_url: a libpq connection URI. Set, every replica on that database shares its
   // sessions, runs and validations (data_dir is not used); empty: data_dir as below.
   std::string postgres_url;

@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "sqlite.h"
+#include "sqlite_validation_store_internal.h"
 #include "storage_encoding.h"
 
 namespace wasserwarp::service {
@@ -23,6 +24,9 @@ using sqlite::PragmaInt;
 using sqlite::SqliteError;
 using sqlite::Statement;
 using sqlite::Transaction;
+using sqlite_store_internal::Damaged;
+using sqlite_store_internal::StepToEnd;
+using sqlite_store_internal::ToNanos;
 
 constexpr char kFileName[] = "validations.db";
 constexpr char kMemoryPath[] = "(validations in memory)";
@@ -60,16 +64,11 @@ constexpr char kColumns[] =
     "create_time_ns, start_time_ns, end_time_ns, attempts, cancel_requested, progress, "
     "error_code, error_message, lease_owner, lease_expire_ns";
 
-int64_t ToNanos(absl::Time time) { return absl::ToUnixNanos(time); }
 absl::Time FromNanos(int64_t nanos) { return absl::FromUnixNanos(nanos); }
 
 std::optional<absl::Time> OptionalTime(const Statement& row, int column) {
   if (row.IsNull(column)) return std::nullopt;
   return FromNanos(row.Int(column));
-}
-
-absl::Status Damaged(const std::string& path, std::string_view what) {
-  return absl::DataLossError(absl::StrCat(path, " is damaged: ", std::string(what)));
 }
 
 // The row `query` stands on, selected with kColumns (and the report after them when asked).
@@ -130,16 +129,6 @@ absl::Status CheckFormat(sqlite3* db, const std::string& path) {
   return absl::OkStatus();
 }
 
-// A statement with RETURNING holds its write open until it has stepped to the end; errors
-// there (a failed commit) are the statement's.
-absl::Status StepToEnd(Statement& statement, std::string_view doing) {
-  for (;;) {
-    absl::StatusOr<bool> row = statement.Step(doing);
-    if (!row.ok()) return row.status();
-    if (!*row) return absl::OkStatus();
-  }
-}
-
 std::string CreateSql() {
   return absl::StrFormat("BEGIN; PRAGMA application_id = %d; PRAGMA user_version = %d; %s COMMIT;",
                          kValidationDatabaseApplicationId, kValidationDatabaseFormatVersion,
@@ -186,6 +175,7 @@ absl::StatusOr<std::unique_ptr<SqliteValidationStore>> SqliteValidationStore::Op
       return status;
     }
   }
+  if (absl::Status status = OpenTiles(db, path); !status.ok()) return status;
   std::move(close_db).Cancel();
   return std::unique_ptr<SqliteValidationStore>(new SqliteValidationStore(path, db));
 }
@@ -308,6 +298,10 @@ absl::StatusOr<ValidationRecord> SqliteValidationStore::RequestCancel(int64_t se
   }
   absl::StatusOr<ValidationRecord> record = GetLocked(session_key, id, /*with_report=*/false);
   if (!record.ok()) return record.status();
+  // Cancelled while queued, it may still have tiles of a run that was cut off.
+  if (IsFinal(record->state)) {
+    if (absl::Status status = DeleteTilesLocked(session_key, id); !status.ok()) return status;
+  }
   if (absl::Status status = transaction.Commit(); !status.ok()) return status;
   return record;
 }
@@ -383,6 +377,8 @@ absl::Status SqliteValidationStore::Finish(int64_t session_key, std::string_view
                                            const absl::Status& error, std::string_view report,
                                            absl::Time now) {
   absl::MutexLock lock(&mu_);
+  Transaction transaction(db_, path_);
+  if (absl::Status status = transaction.Begin(); !status.ok()) return status;
   Statement finish(db_, path_,
                    "UPDATE validations SET state = ?, end_time_ns = ?, error_code = ?, "
                    "error_message = ?, report = ?, lease_owner = NULL, lease_expire_ns = NULL, "
@@ -413,18 +409,28 @@ absl::Status SqliteValidationStore::Finish(int64_t session_key, std::string_view
     return absl::AbortedError(
         absl::StrCat("the lease on validation ", std::string(id), " is no longer this worker's"));
   }
-  return StepToEnd(finish, "storing a validation's result");
+  if (absl::Status status = StepToEnd(finish, "storing a validation's result"); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = DeleteTilesLocked(session_key, id); !status.ok()) return status;
+  return transaction.Commit();
 }
 
 absl::Status SqliteValidationStore::Release(std::string_view worker) {
   absl::MutexLock lock(&mu_);
+  Transaction transaction(db_, path_);
+  if (absl::Status status = transaction.Begin(); !status.ok()) return status;
   Statement release(db_, path_,
                     "UPDATE validations SET state = ?, lease_owner = NULL, lease_expire_ns = NULL, "
                     "start_time_ns = NULL, progress = NULL WHERE state = ? AND lease_owner = ?");
   release.Bind(1, static_cast<int64_t>(ValidationState::kQueued));
   release.Bind(2, static_cast<int64_t>(ValidationState::kRunning));
   release.BindText(3, worker);
-  return release.Run("handing validations back to the queue");
+  if (absl::Status status = release.Run("handing validations back to the queue"); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = ReleaseTilesLocked(worker); !status.ok()) return status;
+  return transaction.Commit();
 }
 
 absl::Status SqliteValidationStore::DeleteSession(int64_t session_key) {

@@ -3,6 +3,9 @@
 // without one. Each write is one transaction; with a file, WAL with synchronous=FULL, so a
 // stored report survives a crash. The file marks itself with SQLite's application_id and a
 // format version; any other file, or a newer format, is refused with an error naming it.
+//
+// Tiles are rows of `validation_tiles` (sqlite_validation_tiles.cc), which go with their
+// validation's row (a foreign key, enforced on this connection) and when it ends.
 
 #ifndef WASSERWARP_SERVER_SQLITE_VALIDATION_STORE_H_
 #define WASSERWARP_SERVER_SQLITE_VALIDATION_STORE_H_
@@ -13,6 +16,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
@@ -57,6 +61,24 @@ class SqliteValidationStore final : public ValidationStore {
                       ValidationState state, const absl::Status& error, std::string_view report,
                       absl::Time now) override;
   absl::Status Release(std::string_view worker) override;
+  absl::Status InsertTiles(int64_t session_key, std::string_view id,
+                           const std::vector<CostTile>& tiles) override;
+  absl::StatusOr<std::optional<TileRecord>> ClaimTile(std::string_view worker, absl::Time now,
+                                                      absl::Duration lease,
+                                                      const TileClaimScope& scope) override;
+  absl::StatusOr<LeaseRenewal> RenewTile(int64_t session_key, std::string_view id,
+                                         CostMatrixKind matrix, int index, std::string_view worker,
+                                         absl::Time now, absl::Duration lease,
+                                         uint64_t cells_done) override;
+  absl::Status FinishTile(int64_t session_key, std::string_view id, CostMatrixKind matrix,
+                          int index, std::string_view worker, std::string_view replica,
+                          std::string_view values) override;
+  absl::StatusOr<TileCounts> CountTiles(int64_t session_key, std::string_view id,
+                                        std::optional<CostMatrixKind> matrix) override;
+  absl::StatusOr<std::vector<TileRecord>> ReadTiles(int64_t session_key, std::string_view id,
+                                                    CostMatrixKind matrix) override;
+  absl::StatusOr<std::vector<TileShare>> TileShares(int64_t session_key,
+                                                    std::string_view id) override;
   absl::Status DeleteSession(int64_t session_key) override;
   absl::StatusOr<int64_t> DeleteAllBut(const std::set<int64_t>& live_keys) override;
   absl::StatusOr<Counts> CountAll(absl::Time now) override;
@@ -65,6 +87,18 @@ class SqliteValidationStore final : public ValidationStore {
   SqliteValidationStore(std::string path, sqlite3* db);
   absl::StatusOr<ValidationRecord> GetLocked(int64_t session_key, std::string_view id,
                                              bool with_report) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  // The tile half (sqlite_validation_tiles.cc). At Open: the table, and the tiles of a server
+  // that stopped queued again.
+  static absl::Status OpenTiles(sqlite3* db, const std::string& path);
+  // The validation's key; NotFound when it is not there.
+  absl::StatusOr<int64_t> KeyLocked(int64_t session_key, std::string_view id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The validation's tiles, which its end takes along, within the caller's transaction.
+  absl::Status DeleteTilesLocked(int64_t session_key, std::string_view id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Release's part: `worker`'s running tiles queued again.
+  absl::Status ReleaseTilesLocked(std::string_view worker) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string path_;
   absl::Mutex mu_;

@@ -8,6 +8,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "validated_runs.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/quantity_of_interest.h"
@@ -124,20 +125,13 @@ HtmlReportOptions HtmlReportOptionsNow() {
   return options;
 }
 
-std::vector<Series> Copies(const std::vector<StoredRun>& runs) {
-  std::vector<Series> copies;
-  copies.reserve(runs.size());
-  for (const StoredRun& run : runs) copies.push_back(*run.series);
-  return copies;
-}
-
 }  // namespace
 
 absl::StatusOr<v1::ValidationReport> RunValidationJob(const ValidationJob& job,
                                                       const SessionSnapshot& snapshot,
                                                       const std::function<void()>& on_computed) {
-  const std::vector<Series> simulation = Copies(snapshot.simulation);
-  const std::vector<Series> reference = Copies(snapshot.reference);
+  const std::vector<Series> simulation = CopiesOf(snapshot.simulation);
+  const std::vector<Series> reference = CopiesOf(snapshot.reference);
   absl::StatusOr<ValidationReport> report = Validate(simulation, reference, job.options);
   on_computed();
   if (!report.ok()) return report.status();

@@ -7,6 +7,11 @@
 // worker died) makes the validation claimable again, and the next claim runs it from the start.
 // Only the lease's holder may renew or finish it, so a worker that lost its lease cannot
 // overwrite another's result.
+//
+// A large validation's cost matrices are tiles (cost_tiles.h): work items of a RUNNING
+// validation that every replica's workers claim, renew and finish under leases of their own,
+// like validations. A finished tile keeps its TWEDs (exact float64) and the replica that
+// computed it until its validation ends, which deletes them.
 
 #ifndef WASSERWARP_SERVER_VALIDATION_STORE_H_
 #define WASSERWARP_SERVER_VALIDATION_STORE_H_
@@ -22,6 +27,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "validation_record.h"
+#include "wasserwarp/cost_tiles.h"
+#include "wasserwarp/report.h"
 
 namespace wasserwarp::service {
 
@@ -35,6 +42,43 @@ struct ValidationPage {
 // What a renewal tells the worker.
 struct LeaseRenewal {
   bool cancel_requested = false;
+};
+
+enum class TileState { kQueued = 1, kRunning = 2, kDone = 3 };
+
+// One tile of one validation, as the store keeps it.
+struct TileRecord {
+  int64_t session_key = 0;
+  std::string validation_id;
+  CostTile tile;
+  TileState state = TileState::kQueued;
+  // Claims so far, this one included: above 1, an earlier holder lost its lease.
+  int attempts = 0;
+  std::string lease_owner;  // the worker computing it, while kRunning
+  std::optional<absl::Time> lease_expire;
+  uint64_t cells_done = 0;  // kRunning: as of its last renewal; kDone: tile.cells
+  // kDone: the replica (--replica_name) that computed it, and its values: tile.rows() x
+  // tile.cols() row-major float64, little-endian (ReadTiles only).
+  std::string replica;
+  std::string values;
+};
+
+// The tiles of a validation, or of one of its matrices.
+struct TileCounts {
+  int64_t tiles = 0;
+  int64_t done = 0;
+  uint64_t cells = 0;
+  // Of the done tiles, and of the running ones as of their last renewal.
+  uint64_t cells_done = 0;
+};
+
+// Which tiles a claim may take: any RUNNING validation's, or only one's.
+struct TileClaimScope {
+  std::optional<int64_t> session_key;
+  std::string validation_id;  // with session_key
+  // Only of validations another worker holds: one whose holder computes its tiles with every
+  // core here gains nothing from this worker's other slots.
+  bool others_only = false;
 };
 
 class ValidationStore {
@@ -71,14 +115,50 @@ class ValidationStore {
   virtual absl::StatusOr<LeaseRenewal> Renew(int64_t session_key, std::string_view id,
                                              std::string_view worker, absl::Time now,
                                              absl::Duration lease, std::string_view progress) = 0;
-  // Ends `worker`'s validation: SUCCEEDED with `report`, or FAILED or CANCELLED with `error`.
-  // Aborted when the lease is no longer `worker`'s.
+  // Ends `worker`'s validation: SUCCEEDED with `report`, or FAILED or CANCELLED with `error`;
+  // its tiles go. Aborted when the lease is no longer `worker`'s.
   virtual absl::Status Finish(int64_t session_key, std::string_view id, std::string_view worker,
                               ValidationState state, const absl::Status& error,
                               std::string_view report, absl::Time now) = 0;
-  // Hands `worker`'s RUNNING validations back to the queue (a replica shutting down); they
-  // keep their attempt counts.
+  // Hands `worker`'s RUNNING validations and tiles back to the queue (a replica shutting
+  // down); they keep their attempt counts.
   virtual absl::Status Release(std::string_view worker) = 0;
+
+  // The tiles of a RUNNING validation, kQueued. Tiles it has already (the same matrix and
+  // index: a validation run again after its worker was lost plans the same tiles) stay as they
+  // are, done ones included, so that only the work in flight is lost; InvalidArgument when
+  // such a tile's bounds differ. NotFound when the validation is not there.
+  virtual absl::Status InsertTiles(int64_t session_key, std::string_view id,
+                                   const std::vector<CostTile>& tiles) = 0;
+  // The first tile in `scope` that is kQueued, or kRunning under a lease expired at `now`, of
+  // a RUNNING validation without a cancel request (oldest validation first, then matrix, then
+  // index): now kRunning under `worker`'s lease until now + `lease`, with one more attempt.
+  // Unset when there is none.
+  virtual absl::StatusOr<std::optional<TileRecord>> ClaimTile(std::string_view worker,
+                                                              absl::Time now, absl::Duration lease,
+                                                              const TileClaimScope& scope) = 0;
+  // Extends `worker`'s lease on the tile and records `cells_done`. Aborted when the tile is
+  // not `worker`'s any more or is gone (its validation ended or was deleted);
+  // cancel_requested when its validation is to stop.
+  virtual absl::StatusOr<LeaseRenewal> RenewTile(int64_t session_key, std::string_view id,
+                                                 CostMatrixKind matrix, int index,
+                                                 std::string_view worker, absl::Time now,
+                                                 absl::Duration lease, uint64_t cells_done) = 0;
+  // kDone with `values`, computed by `replica`. Aborted when the tile is not `worker`'s
+  // (another worker holds it, or it is done already), so that no tile counts twice.
+  virtual absl::Status FinishTile(int64_t session_key, std::string_view id, CostMatrixKind matrix,
+                                  int index, std::string_view worker, std::string_view replica,
+                                  std::string_view values) = 0;
+  // The validation's tiles; of `matrix` only, when set.
+  virtual absl::StatusOr<TileCounts> CountTiles(int64_t session_key, std::string_view id,
+                                                std::optional<CostMatrixKind> matrix) = 0;
+  // The tiles of `matrix`, by index, with their values.
+  virtual absl::StatusOr<std::vector<TileRecord>> ReadTiles(int64_t session_key,
+                                                            std::string_view id,
+                                                            CostMatrixKind matrix) = 0;
+  // Of the validation's done tiles, how many each replica computed, by replica name.
+  virtual absl::StatusOr<std::vector<TileShare>> TileShares(int64_t session_key,
+                                                            std::string_view id) = 0;
 
   // Removes every validation of the session instance (the session was deleted).
   virtual absl::Status DeleteSession(int64_t session_key) = 0;

@@ -9,7 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "storage_encoding.h"
+#include "tiled_cost_source.h"
+#include "validated_runs.h"
 #include "wire/convert.h"
 #include "wire/resource_names.h"
 
@@ -27,6 +28,16 @@ absl::Duration RenewalInterval(absl::Duration lease) {
   return std::min(lease / 3, absl::Seconds(1));
 }
 
+// The pairs of every cost matrix the validation computes: on the runs as given, and with a
+// verdict those within each group (its matrix on a common grid, when it needs one, aside).
+uint64_t MatrixPairs(const SessionSnapshot& snapshot, const ValidationOptions& options) {
+  const uint64_t n = snapshot.simulation.size();
+  const uint64_t m = snapshot.reference.size();
+  uint64_t pairs = n * m;
+  if (options.verdict.has_value()) pairs += n * (n - 1) / 2 + m * (m - 1) / 2;
+  return pairs;
+}
+
 std::string NameOf(const ValidationRecord& record) {
   return absl::StrCat(wire::SessionName(record.session_id), "/validations/", record.id);
 }
@@ -37,6 +48,8 @@ struct ValidationWorker::Active {
   ValidationRecord record;
   SessionSnapshot snapshot;
   ValidationJob job;
+  // Set when the matrices are tiles.
+  std::unique_ptr<TiledCostSource> source;
   absl::Time next_renewal;
 
   absl::Mutex mu;
@@ -68,9 +81,20 @@ ValidationWorker::ValidationWorker(WorkerConfig config, ValidationStore& validat
       sessions_(sessions),
       jobs_(jobs),
       limits_(limits),
-      dispatcher_([this] { Dispatch(); }) {}
+      tiles_({.worker = config_.name,
+              .lease = config_.lease,
+              .metrics = config_.metrics,
+              .queued = [this] { Wake(); }},
+             validations, sessions, jobs, limits) {}
 
 ValidationWorker::~ValidationWorker() { Stop(absl::ZeroDuration()); }
+
+void ValidationWorker::Begin(std::string replica) {
+  tiles_.SetReplica(std::move(replica));
+  dispatcher_ = std::thread([this] { Dispatch(); });
+}
+
+int ValidationWorker::busy() const { return static_cast<int>(active_.size()) + tiles_.jobs(); }
 
 void ValidationWorker::Queued(int64_t session_key, const std::string& id,
                               SessionSnapshot snapshot) {
@@ -86,6 +110,7 @@ void ValidationWorker::Wake() {
 bool ValidationWorker::Cancel(int64_t session_key, const std::string& id,
                               const absl::Status& reason) {
   const Key key(session_key, id);
+  tiles_.CancelValidation(session_key, id);
   std::shared_ptr<Active> active;
   {
     absl::MutexLock lock(&mu_);
@@ -128,6 +153,7 @@ void ValidationWorker::Signal(const Key& key) {
 }
 
 void ValidationWorker::ForgetSession(int64_t session_key) {
+  tiles_.CancelSession(session_key);
   absl::MutexLock lock(&mu_);
   std::erase_if(queued_,
                 [session_key](const auto& entry) { return entry.first.first == session_key; });
@@ -174,12 +200,13 @@ void ValidationWorker::Stop(absl::Duration grace) {
     }
     active->CancelJob(jobs_, absl::UnavailableError("the replica is shutting down"));
   }
+  tiles_.Stop();
   {
     absl::MutexLock lock(&mu_);
     const auto idle = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return active_.empty(); };
     mu_.Await(absl::Condition(&idle));
   }
-  dispatcher_.join();
+  if (dispatcher_.joinable()) dispatcher_.join();
   if (absl::Status status = validations_.Release(config_.name); !status.ok()) {
     spdlog::warn("validations of {} not handed back to the queue: {}", config_.name,
                  status.ToString());
@@ -204,10 +231,18 @@ void ValidationWorker::Dispatch() {
 }
 
 void ValidationWorker::ClaimWhileFree(absl::Time now) {
+  // Tiles first: validations that have started end sooner, on every replica's slots.
+  int busy_now = 0;
+  {
+    absl::MutexLock lock(&mu_);
+    if (stopping_) return;
+    busy_now = busy();
+  }
+  tiles_.ClaimAsJobs(busy_now, config_.slots, now);
   for (;;) {
     {
       absl::MutexLock lock(&mu_);
-      if (stopping_ || static_cast<int>(active_.size()) >= config_.slots) return;
+      if (stopping_ || busy() >= config_.slots) return;
     }
     absl::StatusOr<std::optional<ValidationRecord>> claimed =
         validations_.Claim(config_.name, now, config_.lease);
@@ -218,33 +253,6 @@ void ValidationWorker::ClaimWhileFree(absl::Time now) {
     if (!claimed->has_value()) return;
     Start(**std::move(claimed));
   }
-}
-
-absl::StatusOr<SessionSnapshot> ValidationWorker::SnapshotOf(const ValidationRecord& record) {
-  const absl::Status gone = absl::NotFoundError(absl::StrCat(
-      "session ", wire::SessionName(record.session_id), " was deleted before the validation ran"));
-  absl::StatusOr<SessionSnapshot> session = sessions_.Snapshot(record.session_id, record.owner);
-  if (!session.ok()) return absl::IsNotFound(session.status()) ? gone : session.status();
-  if (session->key != record.session_key) return gone;
-  SessionSnapshot runs;
-  runs.id = session->id;
-  runs.key = session->key;
-  runs.default_parameters = session->default_parameters;
-  for (const ValidatedRun& wanted : record.runs) {
-    const std::vector<StoredRun>& held =
-        wanted.role == wire::RunRole::kSimulation ? session->simulation : session->reference;
-    auto it = std::find_if(held.begin(), held.end(), [&](const StoredRun& run) {
-      return run.series->id == wanted.series_id;
-    });
-    if (it == held.end() || RunChecksum(*it->series) != wanted.checksum) {
-      return absl::DataLossError(absl::StrFormat(
-          "%s run \"%s\" of session %s is not the run this validation was created with",
-          wire::RoleName(wanted.role), wanted.series_id, wire::SessionName(record.session_id)));
-    }
-    (wanted.role == wire::RunRole::kSimulation ? runs.simulation : runs.reference).push_back(*it);
-  }
-  runs.lease = std::move(session->lease);
-  return runs;
 }
 
 void ValidationWorker::Start(ValidationRecord record) {
@@ -271,7 +279,9 @@ void ValidationWorker::Start(ValidationRecord record) {
   absl::Status prepared = absl::OkStatus();
   if (queued.has_value()) {
     active->snapshot = *std::move(queued);
-  } else if (absl::StatusOr<SessionSnapshot> snapshot = SnapshotOf(active->record); snapshot.ok()) {
+  } else if (absl::StatusOr<SessionSnapshot> snapshot =
+                 SnapshotOfValidation(sessions_, active->record);
+             snapshot.ok()) {
     active->snapshot = *std::move(snapshot);
   } else {
     prepared = snapshot.status();
@@ -295,6 +305,14 @@ void ValidationWorker::Start(ValidationRecord record) {
   }
   active->job.options.compute.max_threads = jobs_.threads_per_job();
   active->job.options.compute.progress_interval_ms = kCostMatrixProgressMs;
+  // A validation within one tile's cells would be one tile per matrix: nothing to share.
+  if (MatrixPairs(active->snapshot, active->job.options) > config_.tile_min_pairs &&
+      active->job.size.dp_cells + active->job.size.pooled_dp_cells > config_.tile_cells) {
+    active->source = std::make_unique<TiledCostSource>(
+        validations_, tiles_, active->record.session_key, active->record.id, active->job.options,
+        config_.tile_cells);
+    active->job.options.cost_source = active->source.get();
+  }
   {
     absl::MutexLock lock(&active->mu);
     active->progress.set_pairs_total(static_cast<int64_t>(active->snapshot.simulation.size() *
@@ -336,13 +354,15 @@ JobOutcome ValidationWorker::Run(const std::shared_ptr<Active>& active,
                                  const CancellationToken& cancel) {
   Active& a = *active;
   a.job.options.compute.cancel = &cancel;
-  a.job.options.compute.progress = [&a](const CostMatrixProgress& progress) {
-    absl::MutexLock lock(&a.mu);
-    a.progress.set_pairs_done(static_cast<int64_t>(progress.pairs_done));
-    a.progress.set_pairs_total(static_cast<int64_t>(progress.pairs_total));
-    a.progress.set_cells_done(static_cast<int64_t>(progress.cells_done));
-    a.progress.set_cells_total(static_cast<int64_t>(progress.cells_total));
-  };
+  // A tiled validation's cells are every replica's, counted by CountTiles.
+  if (a.source == nullptr)
+    a.job.options.compute.progress = [&a](const CostMatrixProgress& progress) {
+      absl::MutexLock lock(&a.mu);
+      a.progress.set_pairs_done(static_cast<int64_t>(progress.pairs_done));
+      a.progress.set_pairs_total(static_cast<int64_t>(progress.pairs_total));
+      a.progress.set_cells_done(static_cast<int64_t>(progress.cells_done));
+      a.progress.set_cells_total(static_cast<int64_t>(progress.cells_total));
+    };
   a.job.options.verdict_progress = [&a](const ResamplingProgress& progress) {
     absl::MutexLock lock(&a.mu);
     a.progress.set_resamples_done(static_cast<int64_t>(progress.done));
@@ -355,12 +375,29 @@ JobOutcome ValidationWorker::Run(const std::shared_ptr<Active>& active,
   absl::StatusOr<v1::ValidationReport> report =
       // The session may expire once the core is done; that counts as its last use.
       RunValidationJob(a.job, a.snapshot, [&a] { a.snapshot.lease.Reset(); });
+  if (report.ok() && a.source != nullptr) {
+    absl::StatusOr<std::vector<TileShare>> shares =
+        validations_.TileShares(a.record.session_key, a.record.id);
+    if (shares.ok()) {
+      for (const TileShare& share : *shares) {
+        v1::TileShare* out = report->add_tiles();
+        out->set_replica(share.replica);
+        out->set_tiles(static_cast<int64_t>(share.tiles));
+        out->set_dp_cells(static_cast<int64_t>(share.dp_cells));
+      }
+    } else {
+      report = shares.status();
+    }
+  }
   JobOutcome outcome{.status = report.status()};
   absl::Status status = report.status();
   {
     absl::MutexLock lock(&a.mu);
-    outcome.cells_done = static_cast<uint64_t>(a.progress.cells_done());
-    outcome.cells_total = static_cast<uint64_t>(a.progress.cells_total());
+    // A tiled validation's progress counts every replica's cells; the job computed its own.
+    outcome.cells_done = a.source != nullptr ? a.source->cells_here()
+                                             : static_cast<uint64_t>(a.progress.cells_done());
+    outcome.cells_total = a.source != nullptr ? a.source->cells_planned()
+                                              : static_cast<uint64_t>(a.progress.cells_total());
     if (absl::IsCancelled(status) && a.cancel_reason.has_value()) status = *a.cancel_reason;
   }
   End(active, std::move(status), report.ok() ? report->SerializeAsString() : std::string());
@@ -396,7 +433,21 @@ void ValidationWorker::End(const std::shared_ptr<Active>& active, absl::Status s
   Signal(key);
 }
 
+void ValidationWorker::CountTiles(Active& active) {
+  absl::StatusOr<TileCounts> counts =
+      validations_.CountTiles(active.record.session_key, active.record.id, std::nullopt);
+  if (!counts.ok() || counts->tiles == 0) return;
+  absl::MutexLock lock(&active.mu);
+  active.progress.set_tiles_done(counts->done);
+  active.progress.set_tiles_total(counts->tiles);
+  active.progress.set_cells_done(static_cast<int64_t>(counts->cells_done));
+  active.progress.set_cells_total(static_cast<int64_t>(counts->cells));
+  active.progress.clear_pairs_done();
+  active.progress.clear_pairs_total();
+}
+
 void ValidationWorker::RenewAll(absl::Time now) {
+  tiles_.RenewAll(now);
   std::vector<std::shared_ptr<Active>> due;
   {
     absl::MutexLock lock(&mu_);
@@ -406,6 +457,7 @@ void ValidationWorker::RenewAll(absl::Time now) {
   }
   for (const std::shared_ptr<Active>& active : due) {
     active->next_renewal = now + RenewalInterval(config_.lease);
+    if (active->source != nullptr) CountTiles(*active);
     std::string progress;
     {
       absl::MutexLock lock(&active->mu);

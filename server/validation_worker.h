@@ -4,6 +4,11 @@
 // lease's holder stores a result, so a validation a lost replica was running, claimed again
 // here, ends once, with what a single process computes.
 //
+// A validation whose cost matrices hold more than tile_min_pairs pairs, and more DP cells than
+// one tile, is computed in tiles
+// (tiled_cost_source.h) that this and every other replica's worker claim as jobs (tile_jobs.h)
+// while they have free slots, before they claim another validation.
+//
 // Thread-safe. One dispatch thread claims and renews; the jobs run on the job queue.
 
 #ifndef WASSERWARP_SERVER_VALIDATION_WORKER_H_
@@ -24,7 +29,9 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "job_queue.h"
+#include "metrics.h"
 #include "session_store.h"
+#include "tile_jobs.h"
 #include "validation_end_signal.h"
 #include "validation_job.h"
 #include "validation_store.h"
@@ -37,8 +44,13 @@ struct WorkerConfig {
   std::string name;
   // --job_lease: a replica that stops renewing loses its validations this long after.
   absl::Duration lease = absl::Seconds(30);
-  // Validations this replica runs at once (--max_concurrent_jobs).
+  // Validations and tiles this replica runs at once (--max_concurrent_jobs).
   int slots = 2;
+  // --tile_min_pairs: validations with more pairs in their matrices (and more cells than one
+  // tile) are tiled; --tile_cells: the DP cells a tile is planned to take.
+  uint64_t tile_min_pairs = 64;
+  uint64_t tile_cells = uint64_t{1} << 30;
+  ServiceMetrics* metrics = nullptr;  // optional
 };
 
 class ValidationWorker {
@@ -48,6 +60,9 @@ class ValidationWorker {
                    JobQueue& jobs, const ValidationLimits& limits);
   // Stop() if not called.
   ~ValidationWorker();
+
+  // Starts claiming, as `replica` (--replica_name: what reports say computed their tiles).
+  void Begin(std::string replica);
 
   // A validation this replica is queueing, before it is in the store: its snapshot (taken when
   // it was checked) runs it if this replica claims it, and its lease keeps the session from
@@ -82,11 +97,13 @@ class ValidationWorker {
   // Claims while slots are free; false when the store failed (logged).
   void ClaimWhileFree(absl::Time now);
   void Start(ValidationRecord record);
-  // The runs of `record` from the session as it is now, or why they cannot be had.
-  absl::StatusOr<SessionSnapshot> SnapshotOf(const ValidationRecord& record);
   JobOutcome Run(const std::shared_ptr<Active>& active, const CancellationToken& cancel);
   void End(const std::shared_ptr<Active>& active, absl::Status status, std::string report);
   void RenewAll(absl::Time now);
+  // A tiled validation's progress over every replica, from the store.
+  void CountTiles(Active& active);
+  // Validations and tile jobs running here.
+  int busy() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Fires and forgets the signals of `key`.
   void Signal(const Key& key);
 
@@ -95,6 +112,7 @@ class ValidationWorker {
   SessionStore& sessions_;
   JobQueue& jobs_;
   const ValidationLimits& limits_;
+  TileJobs tiles_;
 
   mutable absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;

@@ -137,26 +137,48 @@ uint64_t WithinGroupCells(const std::vector<Series>& group) {
   return cells;
 }
 
-// `grid_rate`: the grid of VerdictGridRate, on which every pair is computed again; unset, the
-// runs as prepared, whose sim-ref block is `sim_ref`.
-absl::StatusOr<Verdict> DecideOnPooledRuns(const PreparedRuns& prepared, const CostMatrix& sim_ref,
-                                           const std::optional<double>& grid_rate, double distance,
-                                           double order, const ValidationOptions& options,
+// The pooled matrix of the verdict's runs, from the source when there is one.
+absl::StatusOr<CostMatrix> PooledCosts(const ValidationRuns& all, const CostMatrix& sim_ref,
+                                       const ValidationOptions& options) {
+  const bool on_grid = all.verdict_runs.has_value();
+  const PreparedRuns& runs = on_grid ? *all.verdict_runs : all.prepared;
+  CostMatrixSource* source = options.cost_source;
+  if (source == nullptr) {
+    return ComputePooledCostMatrix(runs.simulation, runs.reference, options.twed, options.compute,
+                                   on_grid ? nullptr : &sim_ref);
+  }
+  const auto compute = [&](CostMatrixKind kind) {
+    return source->Compute(kind, all, options.twed, options.compute);
+  };
+  std::optional<CostMatrix> grid_sim_ref;
+  if (on_grid) {
+    absl::StatusOr<CostMatrix> costs = compute(CostMatrixKind::kVerdictSimulationReference);
+    if (!costs.ok()) return costs.status();
+    grid_sim_ref = *std::move(costs);
+  }
+  absl::StatusOr<CostMatrix> sim_sim = compute(CostMatrixKind::kSimulationSimulation);
+  if (!sim_sim.ok()) return sim_sim.status();
+  absl::StatusOr<CostMatrix> ref_ref = compute(CostMatrixKind::kReferenceReference);
+  if (!ref_ref.ok()) return ref_ref.status();
+  return AssemblePooledCostMatrix(on_grid ? *grid_sim_ref : sim_ref, *sim_sim, *ref_ref);
+}
+
+// On the verdict's grid when there is one, on which every pair is computed again; otherwise on
+// the runs as prepared, whose sim-ref block is `sim_ref`.
+absl::StatusOr<Verdict> DecideOnPooledRuns(const ValidationRuns& all, const CostMatrix& sim_ref,
+                                           double distance, double order,
+                                           const ValidationOptions& options,
                                            std::optional<CostMatrix>& kept_pooled,
                                            uint64_t& dp_cells) {
   const auto enter = [&](ValidationPhase phase) {
     if (options.on_phase) options.on_phase(phase);
   };
   enter(ValidationPhase::kPooledCostMatrix);
-  std::optional<PreparedRuns> resampled;
-  if (grid_rate.has_value()) {
-    resampled = OnVerdictGrid(prepared, *grid_rate);
-    dp_cells += PairCells(resampled->simulation, resampled->reference);
-  }
-  const PreparedRuns& runs = resampled.has_value() ? *resampled : prepared;
-  absl::StatusOr<CostMatrix> pooled =
-      ComputePooledCostMatrix(runs.simulation, runs.reference, options.twed, options.compute,
-                              resampled.has_value() ? nullptr : &sim_ref);
+  const PreparedRuns& prepared = all.prepared;
+  const std::optional<double>& grid_rate = all.verdict_grid_rate;
+  const PreparedRuns& runs = all.verdict_runs.has_value() ? *all.verdict_runs : prepared;
+  if (all.verdict_runs.has_value()) dp_cells += PairCells(runs.simulation, runs.reference);
+  absl::StatusOr<CostMatrix> pooled = PooledCosts(all, sim_ref, options);
   if (!pooled.ok()) return pooled.status();
   dp_cells += WithinGroupCells(runs.simulation) + WithinGroupCells(runs.reference);
 
@@ -214,6 +236,54 @@ absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t 
   return absl::OkStatus();
 }
 
+absl::StatusOr<ValidationRuns> PrepareValidationRuns(const std::vector<Series>& simulation,
+                                                     const std::vector<Series>& reference,
+                                                     const ValidationOptions& options) {
+  absl::StatusOr<PreparedRuns> prepared = PrepareRuns(simulation, reference, options.prepare);
+  if (!prepared.ok()) return prepared.status();
+  ValidationRuns runs;
+  runs.prepared = *std::move(prepared);
+  if (options.verdict.has_value()) {
+    absl::StatusOr<std::optional<double>> rate = VerdictGridRate(
+        MedianRates(runs.prepared.simulation, runs.prepared.reference), options.prepare);
+    if (!rate.ok()) return rate.status();
+    runs.verdict_grid_rate = *rate;
+    if (rate->has_value()) runs.verdict_runs = OnVerdictGrid(runs.prepared, **rate);
+  }
+  return runs;
+}
+
+std::vector<CostMatrixKind> CostMatricesOf(const ValidationRuns& runs,
+                                           const ValidationOptions& options) {
+  std::vector<CostMatrixKind> kinds{CostMatrixKind::kSimulationReference};
+  if (!options.verdict.has_value()) return kinds;
+  if (runs.verdict_runs.has_value()) kinds.push_back(CostMatrixKind::kVerdictSimulationReference);
+  kinds.push_back(CostMatrixKind::kSimulationSimulation);
+  kinds.push_back(CostMatrixKind::kReferenceReference);
+  return kinds;
+}
+
+absl::StatusOr<MatrixRuns> RunsOf(const ValidationRuns& runs, CostMatrixKind kind) {
+  const bool on_grid =
+      kind != CostMatrixKind::kSimulationReference && runs.verdict_runs.has_value();
+  if (kind == CostMatrixKind::kVerdictSimulationReference && !on_grid) {
+    return absl::FailedPreconditionError(
+        "the verdict of this validation is on the runs as prepared: there is no matrix on a "
+        "verdict grid");
+  }
+  const PreparedRuns& prepared = on_grid ? *runs.verdict_runs : runs.prepared;
+  switch (kind) {
+    case CostMatrixKind::kSimulationReference:
+    case CostMatrixKind::kVerdictSimulationReference:
+      return MatrixRuns{&prepared.simulation, &prepared.reference};
+    case CostMatrixKind::kSimulationSimulation:
+      return MatrixRuns{&prepared.simulation, &prepared.simulation};
+    case CostMatrixKind::kReferenceReference:
+      return MatrixRuns{&prepared.reference, &prepared.reference};
+  }
+  return absl::InvalidArgumentError("unknown cost matrix kind");
+}
+
 absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
                                           const std::vector<Series>& reference,
                                           const ValidationOptions& options) {
@@ -226,15 +296,9 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
     if (options.on_phase) options.on_phase(phase);
   };
   enter(ValidationPhase::kPreparing);
-  absl::StatusOr<PreparedRuns> runs = PrepareRuns(simulation, reference, options.prepare);
-  if (!runs.ok()) return runs.status();
-  std::optional<double> verdict_grid_rate;
-  if (options.verdict.has_value()) {
-    absl::StatusOr<std::optional<double>> rate =
-        VerdictGridRate(MedianRates(runs->simulation, runs->reference), options.prepare);
-    if (!rate.ok()) return rate.status();
-    verdict_grid_rate = *rate;
-  }
+  absl::StatusOr<ValidationRuns> all = PrepareValidationRuns(simulation, reference, options);
+  if (!all.ok()) return all.status();
+  const PreparedRuns* runs = &all->prepared;
   // Quantities of interest are cheap and may name a missing channel: they go before the costs.
   std::vector<QuantityComparison> quantities;
   if (!options.quantities.empty()) {
@@ -247,7 +311,10 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
 
   enter(ValidationPhase::kCostMatrix);
   absl::StatusOr<CostMatrix> costs =
-      ComputeCostMatrix(runs->simulation, runs->reference, options.twed, options.compute);
+      options.cost_source != nullptr
+          ? options.cost_source->Compute(CostMatrixKind::kSimulationReference, *all, options.twed,
+                                         options.compute)
+          : ComputeCostMatrix(runs->simulation, runs->reference, options.twed, options.compute);
   if (!costs.ok()) return costs.status();
 
   enter(ValidationPhase::kTransport);
@@ -266,8 +333,8 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
   report.dp_cells = PairCells(runs->simulation, runs->reference);
   if (options.verdict.has_value()) {
     absl::StatusOr<Verdict> verdict =
-        DecideOnPooledRuns(*runs, *costs, verdict_grid_rate, transport->distance, transport->order,
-                           options, report.pooled_cost_matrix, report.dp_cells);
+        DecideOnPooledRuns(*all, *costs, transport->distance, transport->order, options,
+                           report.pooled_cost_matrix, report.dp_cells);
     if (!verdict.ok()) return verdict.status();
     report.verdict = *std::move(verdict);
   }

@@ -71,17 +71,8 @@ class E2eFaultsTest : public ::testing::Test {
   void StartServerWithMetrics(std::vector<std::string> flags) {
     flags.push_back("--metrics_listen=127.0.0.1:0");
     ASSERT_NO_FATAL_FAILURE(StartServer(flags));
-    // main.cc logs it right after the address line.
-    constexpr char kMarker[] = "metrics on http://";
-    const absl::Time deadline = absl::Now() + absl::Seconds(10);
-    std::string log;
-    while ((log = server_->Log()).find(kMarker) == std::string::npos && absl::Now() < deadline) {
-      absl::SleepFor(absl::Milliseconds(10));
-    }
-    const size_t begin = log.find(kMarker);
-    ASSERT_NE(begin, std::string::npos) << log;
-    const size_t address = begin + sizeof kMarker - 1;
-    metrics_ = log.substr(address, log.find("/metrics", address) - address);
+    metrics_ = server_->MetricsAddress();
+    ASSERT_FALSE(metrics_.empty()) << server_->Log();
   }
 
   // The value of `metric` now; -1 when the server does not export it.

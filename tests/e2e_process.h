@@ -201,6 +201,22 @@ class ServerProcess {
   // What the server has logged so far, for failure messages.
   std::string Log() const { return test_support::ReadFile(log_path_); }
 
+  // host:port of the metrics endpoint of a server started with --metrics_listen, from the line
+  // main.cc logs right after the address line; empty when none appears within 10 s.
+  std::string MetricsAddress() const {
+    constexpr char kMarker[] = "metrics on http://";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    std::string log;
+    while ((log = Log()).find(kMarker) == std::string::npos &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    const size_t begin = log.find(kMarker);
+    if (begin == std::string::npos) return "";
+    const size_t address = begin + sizeof kMarker - 1;
+    return log.substr(address, log.find("/metrics", address) - address);
+  }
+
  private:
   ServerProcess() = default;
 

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "e2e_postgres.h"
 #include "e2e_process.h"
 #include "postgres.h"
-#include "postgres_server.h"
 #include "process_runner.h"
 #include "random_runs.h"
 #include "scratch_dir.h"
@@ -28,21 +28,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-class E2eReplicasTest : public ::testing::Test {
+class E2eReplicasTest : public e2e::PostgresSuite {
  protected:
-  // One PostgreSQL for the suite: initdb is most of its cost. A database for each test.
-  static void SetUpTestSuite() { postgres_ = new test_support::PostgresServer(); }
-  static void TearDownTestSuite() {
-    delete postgres_;
-    postgres_ = nullptr;
-  }
-
-  void SetUp() override {
-    ASSERT_TRUE(postgres_->ok()) << postgres_->error();
-    database_ = absl::StrCat("replicas_", ++databases_);
-    ASSERT_TRUE(postgres_->CreateDatabase(database_));
-  }
-
   std::unique_ptr<e2e::ServerProcess> StartReplica(std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {"--postgres_url", postgres_->url(database_),
                                      "--log_level=info", "--job_lease=2s", "--job_threads=1"};
@@ -65,10 +52,7 @@ class E2eReplicasTest : public ::testing::Test {
     return ReportToJson(report);
   }
 
-  static inline test_support::PostgresServer* postgres_ = nullptr;
-  static inline int databases_ = 0;
   const test_support::ScratchDir scratch_{"e2e_replicas_"};
-  std::string database_;
 };
 
 TEST_F(E2eReplicasTest, ASessionSpreadOverThreeReplicasValidatesAsOneProcessDoes) {

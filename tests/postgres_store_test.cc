@@ -210,12 +210,12 @@ TEST_F(PostgresSchemaTest, CreatesTablesOnceAndForAll) {
   EXPECT_EQ(Count(connection,
                   "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND "
                   "tablename IN ('wasserwarp_meta', 'sessions', 'runs', 'run_samples', "
-                  "'validations')"),
-            5);
+                  "'validations', 'validation_tiles')"),
+            6);
   EXPECT_EQ(Count(connection,
-                  "SELECT count(*) FROM pg_indexes WHERE indexname = "
-                  "'validations_queue'"),
-            1);
+                  "SELECT count(*) FROM pg_indexes WHERE indexname IN "
+                  "('validations_queue', 'validation_tiles_claim')"),
+            2);
   Result meta = Must(connection, "SELECT key, value FROM wasserwarp_meta ORDER BY key");
   ASSERT_EQ(meta.rows(), 2);
   EXPECT_EQ(meta.GetText(0, 1), "wasserwarp");
@@ -224,7 +224,8 @@ TEST_F(PostgresSchemaTest, CreatesTablesOnceAndForAll) {
   ASSERT_TRUE(Migrate(connection).ok());
   EXPECT_EQ(Count(connection, "SELECT count(*) FROM wasserwarp_meta"), 2);
 
-  // The tables hold what they are for, and a session takes its runs and validations along.
+  // The tables hold what they are for, and a session takes its runs and validations along, and
+  // they their tiles.
   Result session = Must(connection,
                         "INSERT INTO sessions (id, owner, settings, create_time_ns, last_use_ns)"
                         " VALUES ('s', 'alice', $1, $2, $2) RETURNING key",
@@ -237,16 +238,44 @@ TEST_F(PostgresSchemaTest, CreatesTablesOnceAndForAll) {
                     {Param::Int64(key), Param::Int64(std::numeric_limits<int64_t>::min())});
   Must(connection, "INSERT INTO run_samples VALUES ($1, 0, '\\x00', '\\x00')",
        {Param::Int64(run.GetInt64(0, 0).value())});
+  Result validation =
+      Must(connection,
+           "INSERT INTO validations (session_key, session_id, id, owner, state, request,"
+           " effective_parameters, runs, create_time_ns) VALUES ($1, 's', 'v', 'alice', 0, '', '',"
+           " '', 0) RETURNING key",
+           {Param::Int64(key)});
   Must(connection,
-       "INSERT INTO validations (session_key, session_id, id, owner, state, request,"
-       " effective_parameters, runs, create_time_ns) VALUES ($1, 's', 'v', 'alice', 0, '', '',"
-       " '', 0)",
-       {Param::Int64(key)});
+       "INSERT INTO validation_tiles (validation_key, matrix, tile_index, row_begin, row_end,"
+       " col_begin, col_end, cells, state, tile_values) VALUES ($1, 0, 0, 0, 1, 0, 1, 9, 3, $2)",
+       {Param::Int64(validation.GetInt64(0, 0).value()), Param::Bytes(std::string(8, '\0'))});
   Must(connection, "DELETE FROM sessions");
   EXPECT_EQ(Count(connection,
                   "SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM "
-                  "run_samples) + (SELECT count(*) FROM validations)"),
+                  "run_samples) + (SELECT count(*) FROM validations) + (SELECT count(*) FROM "
+                  "validation_tiles)"),
             0);
+}
+
+TEST_F(PostgresSchemaTest, BringsADatabaseOfAnOlderVersionUpToDate) {
+  Connection connection = Connect();
+  // What a server of schema version 1 left: its tables, and a validation in them.
+  Must(connection, "BEGIN");
+  for (const char* statement : Migrations()[0].statements) Must(connection, statement);
+  Must(connection, "INSERT INTO wasserwarp_meta VALUES ('schema_version', '1')");
+  Must(connection, "COMMIT");
+  Must(connection,
+       "INSERT INTO sessions (key, id, owner, settings, create_time_ns, last_use_ns)"
+       " VALUES (1, 's', 'alice', '', 0, 0)");
+  Must(connection,
+       "INSERT INTO validations (session_key, session_id, id, owner, state, request,"
+       " effective_parameters, runs, create_time_ns) VALUES (1, 's', 'v', 'alice', 2, '', '',"
+       " '', 0)");
+  EXPECT_EQ(SchemaVersion(connection).value(), 1);
+  ASSERT_TRUE(Migrate(connection).ok());
+  EXPECT_EQ(SchemaVersion(connection).value(), LatestSchemaVersion());
+  EXPECT_EQ(LatestSchemaVersion(), 2);
+  EXPECT_EQ(Count(connection, "SELECT count(*) FROM validations"), 1);
+  EXPECT_EQ(Count(connection, "SELECT count(*) FROM validation_tiles"), 0);
 }
 
 TEST_F(PostgresSchemaTest, ConcurrentMigrationsAllSucceed) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -199,7 +200,11 @@ TEST_F(ValidateTest, HtmlReportOnRequestWithoutTheMatricesItDraws) {
   EXPECT_TRUE(events.back().report().html_report().empty());
 }
 
+// Progress of a validation computed whole: pairs and cells of its one matrix.
 TEST_F(ValidateTest, ProgressCellsIncreaseThenClientCancelStopsTheJob) {
+  ServerConfig whole = TestConfig();
+  whole.tile_min_pairs = std::numeric_limits<int64_t>::max();
+  StartServer(whole);
   UploadBigSession();
   grpc::ClientContext context;
   std::unique_ptr<grpc::ClientReader<v1::ValidateResponse>> reader =
@@ -223,6 +228,7 @@ TEST_F(ValidateTest, ProgressCellsIncreaseThenClientCancelStopsTheJob) {
     }
     EXPECT_EQ(last.pairs_total(), 24 * 24);
     EXPECT_EQ(last.cells_total(), int64_t{24 * 24} * 6000 * 6000);
+    EXPECT_EQ(last.tiles_total(), 0);
     progress.push_back(last);
   }
   ASSERT_EQ(increases, 2);
@@ -237,6 +243,41 @@ TEST_F(ValidateTest, ProgressCellsIncreaseThenClientCancelStopsTheJob) {
   ASSERT_TRUE(job.has_value()) << "the job did not end within 5 s of the cancellation";
   EXPECT_TRUE(absl::IsCancelled(job->outcome.status)) << job->outcome.status;
   EXPECT_LT(job->outcome.cells_done, job->outcome.cells_total / 2);
+}
+
+// Progress of a validation computed in tiles (the default for one this large): tiles and
+// cells, as the store counts them for every replica, and no pairs.
+TEST_F(ValidateTest, TiledProgressCountsTilesAndCells) {
+  UploadBigSession();
+  grpc::ClientContext context;
+  std::unique_ptr<grpc::ClientReader<v1::ValidateResponse>> reader =
+      stub_->Validate(&context, ValidateRequestFor(kSession));
+  v1::ValidateResponse event;
+  std::optional<v1::ValidateProgress> last;
+  int increases = 0;
+  while (increases < 2 && reader->Read(&event)) {
+    ASSERT_TRUE(event.has_progress());
+    const v1::ValidateProgress& now = event.progress();
+    if (now.tiles_total() == 0) continue;  // not planned yet
+    EXPECT_EQ(now.pairs_total(), 0);
+    // One matrix without a verdict: its tiles' cells are its cells.
+    EXPECT_EQ(now.cells_total(), int64_t{24 * 24} * 6000 * 6000);
+    EXPECT_LE(now.tiles_done(), now.tiles_total());
+    if (last.has_value()) {
+      EXPECT_GE(now.tiles_done(), last->tiles_done());
+      EXPECT_GE(now.cells_done(), last->cells_done());
+      if (now.tiles_done() > last->tiles_done()) ++increases;
+    }
+    last = now;
+  }
+  ASSERT_EQ(increases, 2);
+  ASSERT_TRUE(last.has_value());
+  // 2e10 cells in tiles of 2^30.
+  EXPECT_GE(last->tiles_total(), 18);
+  context.TryCancel();
+  while (reader->Read(&event)) {
+  }
+  EXPECT_EQ(reader->Finish().error_code(), grpc::StatusCode::CANCELLED);
 }
 
 TEST_F(ValidateTest, DeadlineStopsTheJob) {

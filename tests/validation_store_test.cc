@@ -9,8 +9,6 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
-#include <algorithm>
-#include <cctype>
 #include <latch>
 #include <map>
 #include <memory>
@@ -22,119 +20,28 @@
 #include "postgres.h"
 #include "postgres_fixture.h"
 #include "postgres_pool.h"
-#include "postgres_schema.h"
 #include "postgres_validation_store.h"
 #include "scratch_dir.h"
 #include "sqlite_validation_store.h"
+#include "validation_store_fixture.h"
 
 namespace wasserwarp::service {
 namespace {
 
+using store_test::AddPostgresSession;
+using store_test::Backend;
+using store_test::BackendName;
+using store_test::InMemory;
+using store_test::kLease;
+using store_test::kStart;
+using store_test::NewPostgresDatabase;
+using store_test::Queued;
+using store_test::ValidationStoreTest;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-const absl::Time kStart = absl::FromUnixSeconds(1'800'000'000);
-constexpr absl::Duration kLease = absl::Seconds(30);
-
-ValidationRecord Queued(int64_t session_key, const std::string& id, absl::Time created) {
-  ValidationRecord record;
-  record.session_key = session_key;
-  record.session_id = "bench";
-  record.id = id;
-  record.owner = "alice";
-  record.request = "request bytes";
-  record.effective_parameters = "parameters";
-  record.runs = {{.series_id = "sim0", .role = wire::RunRole::kSimulation, .checksum = 1},
-                 {.series_id = "ref0", .role = wire::RunRole::kReference, .checksum = ~0ULL}};
-  record.create_time = created;
-  return record;
-}
-
-std::unique_ptr<SqliteValidationStore> InMemory() {
-  absl::StatusOr<std::unique_ptr<SqliteValidationStore>> store = SqliteValidationStore::Open("");
-  EXPECT_TRUE(store.ok()) << store.status();
-  return store.ok() ? *std::move(store) : nullptr;
-}
-
-// A fresh, migrated database on the binary's PostgreSQL; its URL, or "" after a failure.
-std::string NewPostgresDatabase() {
-  test_support::PostgresServer* server = postgres::server;
-  EXPECT_NE(server, nullptr);
-  if (server == nullptr) return "";
-  EXPECT_TRUE(server->ok()) << server->error();
-  if (!server->ok()) return "";
-  // A test that failed half-way through a restart leaves the server down.
-  if (!server->running()) {
-    EXPECT_TRUE(server->Start());
-  }
-  static int serial = 0;
-  std::string name = absl::StrCat("v", ++serial, "_",
-                                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? std::tolower(c) : '_';
-  name.resize(std::min<size_t>(name.size(), 60));
-  EXPECT_TRUE(server->CreateDatabase(name));
-  const std::string url = server->url(name, postgres::kPassword);
-  absl::StatusOr<postgres::Connection> connection = postgres::Connection::Open(url);
-  EXPECT_TRUE(connection.ok()) << connection.status();
-  if (!connection.ok()) return "";
-  const absl::Status migrated = postgres::Migrate(*connection);
-  EXPECT_TRUE(migrated.ok()) << migrated;
-  return migrated.ok() ? url : "";
-}
-
-// The `sessions` row a PostgreSQL validation's foreign key wants.
-void AddPostgresSession(postgres::Pool& pool, int64_t key) {
-  const std::string id = absl::StrCat("s", key);
-  const absl::Status status = postgres::RunTransaction(pool, "adding a session", [&](auto& c) {
-    return c
-        .Exec(
-            "INSERT INTO sessions (key, id, owner, settings, create_time_ns, last_use_ns)"
-            " VALUES ($1, $2, 'alice', '', 0, 0)",
-            {postgres::Param::Int64(key), postgres::Param::Text(id)}, "adding a session")
-        .status();
-  });
-  EXPECT_TRUE(status.ok()) << status;
-}
-
-enum class Backend { kSqlite, kPostgres };
-
-// Each test's store, on the backend of its parameter.
-class ValidationStoreTest : public ::testing::TestWithParam<Backend> {
- protected:
-  void SetUp() override {
-    if (GetParam() == Backend::kSqlite) {
-      sqlite_ = InMemory();
-      ASSERT_NE(sqlite_, nullptr);
-      store_ = sqlite_.get();
-      return;
-    }
-    const std::string url = NewPostgresDatabase();
-    ASSERT_FALSE(url.empty());
-    pool_ = std::make_unique<postgres::Pool>(url, 2);
-    postgres_ = std::make_unique<PostgresValidationStore>(*pool_);
-    store_ = postgres_.get();
-  }
-
-  // What a validation of session instance `key` needs first: nothing in SQLite, the session's
-  // row in PostgreSQL.
-  void AddSession(int64_t key) {
-    if (pool_ != nullptr) AddPostgresSession(*pool_, key);
-  }
-
-  ValidationStore& store() { return *store_; }
-
- private:
-  std::unique_ptr<SqliteValidationStore> sqlite_;
-  std::unique_ptr<postgres::Pool> pool_;
-  std::unique_ptr<PostgresValidationStore> postgres_;
-  ValidationStore* store_ = nullptr;
-};
-
 INSTANTIATE_TEST_SUITE_P(Backends, ValidationStoreTest,
-                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
-                         [](const ::testing::TestParamInfo<Backend>& info) {
-                           return info.param == Backend::kSqlite ? "Sqlite" : "Postgres";
-                         });
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
 
 TEST_P(ValidationStoreTest, ClaimsInCreationOrderAndEachOnce) {
   AddSession(1);

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,13 +36,20 @@ StoredRun RunOf(wire::RunRole role, Series series) {
 
 // One in-process "replica": its sessions are the shared `sessions`, its queue its own.
 struct Replica {
+  // With `tile_cells`, every validation is computed in tiles of that many DP cells.
   Replica(const std::string& name, ValidationStore& validations, SessionStore& sessions,
-          const JobLimits& limits, const ValidationLimits& validation_limits)
+          const JobLimits& limits, const ValidationLimits& validation_limits,
+          std::optional<uint64_t> tile_cells = std::nullopt)
       : jobs(limits, nullptr),
-        worker(
-            WorkerConfig{.name = name, .lease = kShortLease, .slots = limits.max_concurrent_jobs},
-            validations, sessions, jobs, validation_limits),
-        resources(sessions, validations, worker, limits, validation_limits) {}
+        worker(WorkerConfig{.name = name,
+                            .lease = kShortLease,
+                            .slots = limits.max_concurrent_jobs,
+                            .tile_min_pairs = tile_cells.has_value() ? 0 : uint64_t{1} << 62,
+                            .tile_cells = tile_cells.value_or(1)},
+               validations, sessions, jobs, validation_limits),
+        resources(sessions, validations, worker, limits, validation_limits) {
+    worker.Begin(name);
+  }
 
   JobQueue jobs;
   ValidationWorker worker;
@@ -137,6 +145,49 @@ TEST_F(ValidationWorkerTest, TwoReplicasRunEachValidationOnceWithTheSameReport) 
     first.clear_seconds();
     second.clear_seconds();
     EXPECT_EQ(first.SerializeAsString(), second.SerializeAsString()) << "seed " << i / 2;
+  }
+}
+
+// The SQLite store runs the tiles' code path in one process: with one replica and two on one
+// store, the report is the one computed without tiles, and every tile counts once.
+TEST_F(ValidationWorkerTest, TiledValidationsReportWhatUntiledOnesDo) {
+  const auto report_of = [&](Replica& replica) {
+    absl::StatusOr<v1::Validation> created = replica.resources.Create(Request(5), "");
+    EXPECT_TRUE(created.ok()) << created.status();
+    std::map<std::string, ValidationRecord> ended = AwaitEnded({IdOf(*created)});
+    v1::ValidationReport report;
+    EXPECT_EQ(ended.size(), 1u);
+    if (ended.size() != 1) return report;
+    EXPECT_EQ(ended.begin()->second.state, ValidationState::kSucceeded)
+        << ended.begin()->second.error;
+    EXPECT_TRUE(report.ParseFromString(ended.begin()->second.report));
+    report.clear_seconds();
+    return report;
+  };
+  v1::ValidationReport whole;
+  {
+    Replica alone("alone", *validations_, sessions_, job_limits_, validation_limits_);
+    whole = report_of(alone);
+  }
+  EXPECT_EQ(whole.tiles_size(), 0);
+  for (int replicas : {1, 2}) {
+    Replica a("a", *validations_, sessions_, job_limits_, validation_limits_, 2000);
+    std::optional<Replica> b;
+    if (replicas == 2)
+      b.emplace("b", *validations_, sessions_, job_limits_, validation_limits_, 2000);
+    v1::ValidationReport tiled = report_of(a);
+    int64_t tiles = 0;
+    int64_t cells = 0;
+    for (const v1::TileShare& share : tiled.tiles()) {
+      tiles += share.tiles();
+      cells += share.dp_cells();
+    }
+    // 3 x 3 runs of 30 to 60 samples: a tile per simulated run (the columns are cut in whole
+    // lane multiples only), and one for each group's pairs.
+    EXPECT_EQ(tiles, 5) << replicas << " replicas";
+    EXPECT_GE(cells, tiled.dp_cells());
+    tiled.clear_tiles();
+    EXPECT_EQ(tiled.SerializeAsString(), whole.SerializeAsString()) << replicas << " replicas";
   }
 }
 

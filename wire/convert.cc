@@ -350,6 +350,12 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
     MatrixToProto(*report.cost_matrix, *proto.mutable_cost_matrix());
   proto.set_dp_cells(static_cast<int64_t>(report.dp_cells));
   proto.set_seconds(report.seconds);
+  for (const TileShare& share : report.tiles) {
+    v1::TileShare* out = proto.add_tiles();
+    out->set_replica(share.replica);
+    out->set_tiles(static_cast<int64_t>(share.tiles));
+    out->set_dp_cells(static_cast<int64_t>(share.dp_cells));
+  }
   if (report.verdict.has_value()) VerdictToProto(*report.verdict, *proto.mutable_verdict());
   for (const PairMetrics& pair : report.pair_metrics) {
     v1::PairMetrics* out = proto.add_pair_metrics();
@@ -438,6 +444,11 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
   }
   report.dp_cells = static_cast<uint64_t>(proto.dp_cells());
   report.seconds = proto.seconds();
+  for (const v1::TileShare& share : proto.tiles()) {
+    report.tiles.push_back({.replica = share.replica(),
+                            .tiles = static_cast<uint64_t>(share.tiles()),
+                            .dp_cells = static_cast<uint64_t>(share.dp_cells())});
+  }
   if (proto.has_verdict()) report.verdict = VerdictFromProto(proto.verdict());
   for (const v1::PairMetrics& pair : proto.pair_metrics()) {
     if (!valid_pair(pair.sim(), pair.ref()) || pair.channel() < 0 ||

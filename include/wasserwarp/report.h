@@ -39,6 +39,14 @@ struct PairDiagnostics {
   double mean_time_shift = 0.0;  // mean of t_ref - t_sim over matched samples
 };
 
+// How many of a validation's cost-matrix tiles one replica computed (cost_tiles.h).
+struct TileShare {
+  std::string replica;
+  uint64_t tiles = 0;
+  uint64_t dp_cells = 0;
+  friend bool operator==(const TileShare&, const TileShare&) = default;
+};
+
 struct ValidationReport {
   double distance = 0.0;
   double order = 1.0;
@@ -65,6 +73,9 @@ struct ValidationReport {
   std::optional<CostMatrix> pooled_cost_matrix;  // when kept: TWED, floor not subtracted
   uint64_t dp_cells = 0;
   double seconds = 0.0;  // wall time of the whole validation
+  // By replica, when the matrices were computed as tiles by a server's replicas; empty when
+  // one process computed them whole.
+  std::vector<TileShare> tiles;
   // What reading the run files noted, for whoever judges the result: channels of other
   // groups interpolated onto the first channel's times, invalid samples dropped. The front
   // end that read the files fills it in.

@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/cost_tiles.h"
 #include "wasserwarp/pair_metrics.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/quantity_of_interest.h"
@@ -35,6 +36,8 @@ enum class ValidationPhase {
   kResampling,        // the verdict's transport solves, through verdict_progress
 };
 
+class CostMatrixSource;
+
 struct ValidationOptions {
   PrepareOptions prepare;
   TwedParams twed;
@@ -51,6 +54,49 @@ struct ValidationOptions {
   std::function<void(const ResamplingProgress&)> verdict_progress;
   // Called on the calling thread as each phase starts.
   std::function<void(ValidationPhase)> on_phase;
+  // Where the TWED matrices come from; unset, ComputeCostMatrix and ComputePooledCostMatrix
+  // here. The report is the same number for number either way.
+  CostMatrixSource* cost_source = nullptr;
+};
+
+// The runs a validation computes its matrices on: prepared (PrepareRuns) and, for a verdict
+// whose groups Resampling::kAuto thins to one rate, thinned to that rate.
+struct ValidationRuns {
+  PreparedRuns prepared;
+  std::optional<double> verdict_grid_rate;
+  std::optional<PreparedRuns> verdict_runs;  // with verdict_grid_rate
+};
+
+// What Validate computes its matrices on, from the same inputs and options: deterministic, so a
+// worker elsewhere that prepares the same runs computes the same TWEDs.
+absl::StatusOr<ValidationRuns> PrepareValidationRuns(const std::vector<Series>& simulation,
+                                                     const std::vector<Series>& reference,
+                                                     const ValidationOptions& options);
+
+// The matrices Validate asks for, in its order: the simulation-reference one, and with a
+// verdict the one on the verdict's grid (where there is one) and the two within-group ones.
+std::vector<CostMatrixKind> CostMatricesOf(const ValidationRuns& runs,
+                                           const ValidationOptions& options);
+
+// The rows and columns of a matrix of `runs`; FailedPrecondition for the verdict's grid when
+// the verdict has none.
+struct MatrixRuns {
+  const std::vector<Series>* rows = nullptr;
+  const std::vector<Series>* cols = nullptr;
+};
+absl::StatusOr<MatrixRuns> RunsOf(const ValidationRuns& runs, CostMatrixKind kind);
+
+// Computes a validation's TWED matrices somewhere else than ComputeCostMatrix would: on other
+// machines, in tiles (the server's replicas). Validate calls it on its own thread, for each
+// kind of CostMatricesOf in order.
+class CostMatrixSource {
+ public:
+  virtual ~CostMatrixSource() = default;
+  // The `kind` matrix of `runs` (RunsOf): rows x cols, or for a within-group kind symmetric
+  // with a zero diagonal. `options` holds the validation's cancellation token and threads.
+  virtual absl::StatusOr<CostMatrix> Compute(CostMatrixKind kind, const ValidationRuns& runs,
+                                             const TwedParams& params,
+                                             const CostMatrixOptions& options) = 0;
 };
 
 // Ok when `options` fit `simulation_runs` against `reference_runs` runs: the TWED parameters

@@ -121,6 +121,13 @@ absl::StatusOr<CostMatrix> ComputePooledCostMatrix(const std::vector<Series>& si
                                                    const CostMatrixOptions& options,
                                                    const CostMatrix* sim_ref = nullptr);
 
+// The pooled matrix of ComputePooledCostMatrix from its three blocks: `sim_ref` (n x m) and
+// the symmetric `sim_sim` (n x n) and `ref_ref` (m x m), whose diagonals are ignored.
+// InvalidArgument when the sizes do not fit together.
+absl::StatusOr<CostMatrix> AssemblePooledCostMatrix(const CostMatrix& sim_ref,
+                                                    const CostMatrix& sim_sim,
+                                                    const CostMatrix& ref_ref);
+
 // C_ij - lambda * |samples_i - samples_j|, clamped at 0.
 void SubtractSamplingFloor(const std::vector<uint64_t>& samples, double lambda, CostMatrix& pooled);
 

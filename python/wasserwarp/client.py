@@ -80,6 +80,10 @@ class Progress:
     elapsed: datetime.timedelta
     resamples_done: int
     resamples_total: int
+    # A validation the server computes in tiles: the tiles every replica has stored (the
+    # cells then count every replica's too, and the pairs are 0).
+    tiles_done: int
+    tiles_total: int
 
 
 @dataclass(frozen=True)
@@ -248,7 +252,8 @@ def assemble(events: Iterator[pb.ValidateResponse],
             p = event.progress
             progress(Progress(PHASES.get(p.phase, "unknown"), p.pairs_done, p.pairs_total,
                               p.cells_done, p.cells_total, p.elapsed.ToTimedelta(),
-                              p.resamples_done, p.resamples_total))
+                              p.resamples_done, p.resamples_total, p.tiles_done,
+                              p.tiles_total))
         elif kind == "report":
             assembler = ReportAssembler(event.report)
         elif kind == "chunk":

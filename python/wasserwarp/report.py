@@ -73,6 +73,15 @@ class RunSummary:
 
 
 @dataclass(frozen=True)
+class TileShare:
+    """How many of the validation's cost-matrix tiles one server replica computed."""
+
+    replica: str
+    tiles: int
+    dp_cells: int
+
+
+@dataclass(frozen=True)
 class PlanEntry:
     """A non-zero entry of the transport plan: indices into simulation and reference."""
 
@@ -252,6 +261,7 @@ class ValidationResult:
     weight_rounding_bound: float
     dp_cells: int
     seconds: float
+    tiles: Tuple[TileShare, ...]  # by replica, when the server computed the matrices in tiles
     verdict: Optional[Verdict]
     pair_metrics: Tuple[PairMetrics, ...]
     pair_metrics_average: Tuple[ChannelMetrics, ...]  # one per params.channels entry
@@ -290,6 +300,7 @@ class ValidationResult:
                                     array(c.u), array(c.v)),
             weight_rounding_bound=report.weight_rounding_bound, dp_cells=report.dp_cells,
             seconds=report.seconds,
+            tiles=tuple(TileShare(t.replica, t.tiles, t.dp_cells) for t in report.tiles),
             verdict=Verdict.from_proto(report.verdict) if report.HasField("verdict") else None,
             pair_metrics=tuple(PairMetrics(m.sim, m.ref, params.channels[m.channel],
                                            ChannelMetrics.from_proto(m.metrics))
@@ -315,6 +326,7 @@ class ValidationResult:
             "certificate": self.certificate.to_dict(),
             "weight_rounding_bound": self.weight_rounding_bound,
             "dp_cells": self.dp_cells, "seconds": self.seconds,
+            "tiles": [vars(share) for share in self.tiles],
             "verdict": self.verdict.to_dict() if self.verdict else None,
             "pair_metrics": [{"sim": m.sim, "ref": m.ref, "channel": m.channel,
                               **m.metrics.to_dict()} for m in self.pair_metrics],

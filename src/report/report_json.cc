@@ -178,6 +178,12 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   json["weight_rounding_bound"] = report.weight_rounding_bound;
   json["dp_cells"] = report.dp_cells;
   json["seconds"] = report.seconds;
+  Json tiles = Json::array();
+  for (const TileShare& share : report.tiles) {
+    tiles.push_back(
+        {{"replica", share.replica}, {"tiles", share.tiles}, {"dp_cells", share.dp_cells}});
+  }
+  json["tiles"] = std::move(tiles);
   json["verdict"] = report.verdict.has_value() ? VerdictJson(*report.verdict) : Json(nullptr);
   json["pair_metrics"] = PairMetricsJson(report);
   json["pair_metrics_average"] = PairMetricsAverageJson(report);

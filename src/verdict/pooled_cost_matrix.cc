@@ -186,6 +186,31 @@ absl::StatusOr<CostMatrix> ComputePooledCostMatrix(const std::vector<Series>& si
   return pooled;
 }
 
+absl::StatusOr<CostMatrix> AssemblePooledCostMatrix(const CostMatrix& sim_ref,
+                                                    const CostMatrix& sim_sim,
+                                                    const CostMatrix& ref_ref) {
+  const size_t n = sim_ref.rows;
+  const size_t m = sim_ref.cols;
+  if (sim_sim.rows != n || sim_sim.cols != n || ref_ref.rows != m || ref_ref.cols != m) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the blocks of a pooled matrix do not fit: simulation-reference ", n, " x ", m,
+                     ", simulation-simulation ", sim_sim.rows, " x ", sim_sim.cols,
+                     ", reference-reference ", ref_ref.rows, " x ", ref_ref.cols));
+  }
+  const size_t runs = n + m;
+  CostMatrix pooled(runs, runs);
+  for (size_t i = 0; i < runs; ++i) {
+    for (size_t j = i + 1; j < runs; ++j) {
+      const double value = j < n   ? sim_sim.at(i, j)
+                           : i < n ? sim_ref.at(i, j - n)
+                                   : ref_ref.at(i - n, j - n);
+      pooled.at(i, j) = value;
+      pooled.at(j, i) = value;
+    }
+  }
+  return pooled;
+}
+
 void SubtractSamplingFloor(const std::vector<uint64_t>& samples, double lambda,
                            CostMatrix& pooled) {
   for (size_t i = 0; i < pooled.rows; ++i) {
