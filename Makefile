@@ -13,7 +13,7 @@ DEB_PACKAGES := g++ cmake ninja-build make clang-format \
   libabsl-dev libtbb-dev liblemon-dev nlohmann-json3-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev \
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libspdlog-dev \
-  python3-grpcio python3-protobuf prometheus-cpp-dev python3-yaml libsqlite3-dev zlib1g-dev \
+  python3-grpcio python3-protobuf prometheus-cpp-dev python3-yaml libsqlite3-dev zlib1g-dev libmatio-dev \
   golang-github-gogo-googleapis-dev \
   libjs-chart.js chromium \
   clang-14 libfuzzer-14-dev libclang-rt-14-dev
