@@ -172,6 +172,11 @@ TEST_P(MatTest, DataBeyondTheLimitIsNotRead) {
   EXPECT_THAT(status.message(), HasSubstr("bytes left of the limit"));
 }
 
+TEST_P(MatTest, ChannelsBeyondTheLimitAreRefused) {
+  const absl::Status status = ReadMatRun(StructureFile(), {}, {.max_channels = 2}).status();
+  EXPECT_THAT(status.message(), HasSubstr("sim_07.mat: more than 2 channels"));
+}
+
 TEST_P(MatTest, InspectSummarizesEveryVariable) {
   absl::StatusOr<Mdf4FileSummary> summary = InspectMatFile(StructureFile());
   ASSERT_TRUE(summary.ok()) << summary.status();

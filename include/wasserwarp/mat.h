@@ -30,6 +30,9 @@ namespace wasserwarp {
 struct MatLimits {
   // The most bytes of data the variables read may hold together, as their sizes say.
   uint64_t max_data_bytes = uint64_t{2} << 30;
+  // The most channels (variables, or signals' columns) a file may hold: what bounds the memory
+  // of a file whose data is small but whose structures are many.
+  uint64_t max_channels = uint64_t{1} << 16;
 };
 
 // What `inspect` shows of a .mat file, in the summary `inspect` shows of MDF 4 files: one group

@@ -13,6 +13,8 @@ namespace {
 
 // Beyond this nesting a struct or cell is refused: it bounds the recursion a hostile file asks.
 constexpr int kMaxDepth = 16;
+// Beyond this rank an array is refused: MATLAB's arrays have a few dimensions, not millions.
+constexpr int kMaxRank = 32;
 
 // matio's last message on this thread: the detail of the failure its return value only flags.
 thread_local std::string last_message;
@@ -68,6 +70,23 @@ bool AddChecked(uint64_t a, uint64_t b, uint64_t& sum) {
   return true;
 }
 
+// How many variables a struct (elements x fields, element-major) or cell holds, where the array
+// of them matio made is as long as that; nullopt where it is not, as in a corrupt file.
+std::optional<uint64_t> ChildCount(const matvar_t& var) {
+  const std::optional<uint64_t> elements = Elements(var);
+  if (!elements.has_value()) return std::nullopt;
+  uint64_t count = *elements;
+  if (var.class_type == MAT_C_STRUCT) {
+    const uint64_t fields = Mat_VarGetNumberOfFields(const_cast<matvar_t*>(&var));
+    if (fields != 0 && count > std::numeric_limits<uint64_t>::max() / fields) return std::nullopt;
+    count *= fields;
+  }
+  if (count != 0 && (var.data == nullptr || var.nbytes / sizeof(matvar_t*) != count)) {
+    return std::nullopt;
+  }
+  return count;
+}
+
 // The bytes `var`'s data takes in memory as its header gives them: nullopt where the count
 // overflows, nests too deep or is of a class whose size is not known (sparse, object, ...). A
 // struct's or cell's are its elements'.
@@ -82,17 +101,11 @@ std::optional<uint64_t> DataBytes(const matvar_t& var, int depth) {
     if (*elements > std::numeric_limits<uint64_t>::max() / per_element) return std::nullopt;
     return *elements * per_element;
   }
-  uint64_t children = *elements;
-  if (var.class_type == MAT_C_STRUCT) {
-    const uint64_t fields = Mat_VarGetNumberOfFields(const_cast<matvar_t*>(&var));
-    if (fields != 0 && children > std::numeric_limits<uint64_t>::max() / fields) {
-      return std::nullopt;
-    }
-    children *= fields;
-  }
+  const std::optional<uint64_t> children = ChildCount(var);
+  if (!children.has_value()) return std::nullopt;
   uint64_t total = 0;
   const auto* const* child = static_cast<matvar_t* const*>(var.data);
-  for (uint64_t i = 0; child != nullptr && i < children; ++i) {
+  for (uint64_t i = 0; i < *children; ++i) {
     if (child[i] == nullptr) continue;
     const std::optional<uint64_t> bytes = DataBytes(*child[i], depth + 1);
     if (!bytes.has_value() || !AddChecked(total, *bytes, total)) return std::nullopt;
@@ -169,7 +182,9 @@ std::string ClassName(const matvar_t& var) {
 }
 
 std::optional<uint64_t> Elements(const matvar_t& var) {
-  if (var.rank < 0 || (var.rank > 0 && var.dims == nullptr)) return std::nullopt;
+  if (var.rank < 0 || var.rank > kMaxRank || (var.rank > 0 && var.dims == nullptr)) {
+    return std::nullopt;
+  }
   uint64_t n = 1;
   for (int d = 0; d < var.rank; ++d) {
     const uint64_t dim = var.dims[d];
@@ -270,8 +285,20 @@ std::optional<std::string> ToText(const matvar_t& var) {
 }
 
 const matvar_t* Field(const matvar_t& var, const char* name, size_t index) {
-  if (var.class_type != MAT_C_STRUCT || var.data == nullptr) return nullptr;
-  return Mat_VarGetStructFieldByName(const_cast<matvar_t*>(&var), name, index);
+  // Looked up here rather than by matio, which trusts a corrupt file's field table.
+  if (var.class_type != MAT_C_STRUCT) return nullptr;
+  const std::optional<uint64_t> children = ChildCount(var);
+  const uint64_t fields = Mat_VarGetNumberOfFields(const_cast<matvar_t*>(&var));
+  char* const* names = Mat_VarGetStructFieldnames(&var);
+  if (!children.has_value() || fields == 0 || names == nullptr || index >= *children / fields) {
+    return nullptr;
+  }
+  for (uint64_t f = 0; f < fields; ++f) {
+    if (names[f] != nullptr && std::strcmp(names[f], name) == 0) {
+      return static_cast<matvar_t* const*>(var.data)[index * fields + f];
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace wasserwarp::mat

@@ -40,6 +40,8 @@ class File {
   // of the file's data; beyond the limit it is an InvalidArgument, before anything is read.
   absl::StatusOr<Var> Read(const matvar_t& header);
 
+  const MatLimits& limits() const { return limits_; }
+
   // "FILE: variable "NAME": what".
   absl::Status Error(absl::string_view variable, absl::string_view what) const;
 
@@ -49,10 +51,11 @@ class File {
   };
 
   File(std::string path, mat_t* mat, const MatLimits& limits)
-      : path_(std::move(path)), mat_(mat), budget_(limits.max_data_bytes) {}
+      : path_(std::move(path)), mat_(mat), limits_(limits), budget_(limits.max_data_bytes) {}
 
   std::string path_;
   std::unique_ptr<mat_t, Close> mat_;
+  MatLimits limits_;
   uint64_t budget_;  // bytes of data still to be read
 };
 

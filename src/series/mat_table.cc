@@ -22,7 +22,8 @@ constexpr char kLayouts[] =
 
 std::string Describe(const matvar_t& var) {
   std::vector<size_t> dims;
-  for (int d = 0; var.dims != nullptr && d < var.rank; ++d) dims.push_back(var.dims[d]);
+  if (!Elements(var).has_value()) return absl::StrCat(ClassName(var), " of rank ", var.rank);
+  for (int d = 0; d < var.rank; ++d) dims.push_back(var.dims[d]);
   return absl::StrCat(ClassName(var), " ", absl::StrJoin(dims, "x"));
 }
 
@@ -52,9 +53,17 @@ absl::StatusOr<std::vector<double>> Times(const File& file, const std::string& v
   return times;
 }
 
+// Ok where `table` may take `more` columns.
+absl::Status CheckRoom(const File& file, const Table& table, uint64_t more) {
+  const uint64_t max = file.limits().max_channels;
+  if (table.columns.size() <= max && more <= max - table.columns.size()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(file.path(), ": more than ", max, " channels"));
+}
+
 // The first layout: every variable but `time` is a channel, if it is a vector as long.
 absl::Status LoadVectors(File& file, const std::vector<Var>& headers, const matvar_t& time,
                          Table& table) {
+  if (absl::Status status = CheckRoom(file, table, headers.size()); !status.ok()) return status;
   absl::StatusOr<Var> time_var = file.Read(time);
   if (!time_var.ok()) return time_var.status();
   absl::StatusOr<std::vector<double>> times = Times(file, "time", time_var->get());
@@ -81,7 +90,8 @@ absl::Status LoadVectors(File& file, const std::vector<Var>& headers, const matv
 }
 
 // The channels of signals(k): one for a vector, one a column for a samples x width matrix.
-void AddSignal(const matvar_t& signals, size_t k, const std::string& group, Table& table) {
+absl::Status AddSignal(const File& file, const matvar_t& signals, size_t k,
+                       const std::string& group, Table& table) {
   const std::string variable = absl::StrCat(group, ".signals(", k + 1, ").values");
   const matvar_t* label = Field(signals, "label", k);
   std::string name = label == nullptr ? "" : ToText(*label).value_or("");
@@ -89,7 +99,7 @@ void AddSignal(const matvar_t& signals, size_t k, const std::string& group, Tabl
   const matvar_t* values = Field(signals, "values", k);
   if (values == nullptr) {
     table.columns.push_back({name, variable, "", "missing", {}});
-    return;
+    return absl::OkStatus();
   }
   absl::StatusOr<size_t> width = ColumnsFor(*values, table.times.size());
   if (!width.ok() || *width == 0) {
@@ -98,8 +108,9 @@ void AddSignal(const matvar_t& signals, size_t k, const std::string& group, Tabl
                              ClassName(*values),
                              width.ok() ? "no columns" : std::string(width.status().message()),
                              {}});
-    return;
+    return absl::OkStatus();
   }
+  if (absl::Status status = CheckRoom(file, table, *width); !status.ok()) return status;
   const std::vector<double> data = ToDoubles(*values);
   const size_t samples = table.times.size();
   for (size_t j = 0; j < *width; ++j) {
@@ -110,6 +121,7 @@ void AddSignal(const matvar_t& signals, size_t k, const std::string& group, Tabl
                      {data.begin() + j * samples, data.begin() + (j + 1) * samples}};
     table.columns.push_back(std::move(column));
   }
+  return absl::OkStatus();
 }
 
 // Simulink's structure with time: its time, and a channel per column of each signal.
@@ -128,7 +140,12 @@ absl::Status LoadStructure(File& file, const matvar_t& header, Table& table) {
     return file.Error(absl::StrCat(header.name, ".signals"), "not a struct array");
   }
   const uint64_t count = Elements(*signals).value_or(0);
-  for (uint64_t k = 0; k < count; ++k) AddSignal(*signals, k, header.name, table);
+  if (absl::Status status = CheckRoom(file, table, count); !status.ok()) return status;
+  for (uint64_t k = 0; k < count; ++k) {
+    if (absl::Status status = AddSignal(file, *signals, k, header.name, table); !status.ok()) {
+      return status;
+    }
+  }
   return absl::OkStatus();
 }
 
