@@ -15,7 +15,7 @@ DEB_PACKAGES := g++ cmake ninja-build make clang-format \
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libspdlog-dev \
   python3-grpcio python3-protobuf python3-numpy python3-pandas python3-pytest \
   python3-setuptools python3-pip openssl prometheus-cpp-dev python3-yaml libsqlite3-dev zlib1g-dev \
-  libpq-dev postgresql-15 \
+  libpq-dev postgresql-15 libmatio-dev \
   golang-github-gogo-googleapis-dev \
   libjs-chart.js chromium \
   clang-14 libfuzzer-14-dev libclang-rt-14-dev

@@ -60,7 +60,8 @@ struct Mdf4GroupSummary {
 
 struct Mdf4FileSummary {
   std::string path;
-  std::string version;  // "4.10"
+  std::string format = "mdf4";  // or "mat": MATLAB files are inspected in this summary too
+  std::string version;          // "4.10"
   std::vector<Mdf4GroupSummary> groups;
 };
 
