@@ -1,6 +1,7 @@
 #include "series/mat_file.h"
 
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <mutex>
 #include <utility>
@@ -113,6 +114,40 @@ std::optional<uint64_t> DataBytes(const matvar_t& var, int depth) {
   return total;
 }
 
+// matio reads a v5 variable whose data runs past the end of the file as if the missing bytes
+// were zeros. Every top-level element of a v5 file is a tag (type, byte count) and its bytes
+// (an uncompressed one padded to 8 bytes, which its count includes; a compressed one not), so
+// walking the tags finds a truncated file before matio reads it.
+absl::Status CheckV5Elements(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return absl::InvalidArgumentError(absl::StrCat(path, ": cannot be read"));
+  const uint64_t size = static_cast<uint64_t>(in.tellg());
+  constexpr uint64_t kHeaderBytes = 128;
+  char endian[2] = {};
+  in.seekg(126);
+  in.read(endian, 2);
+  const bool swap = endian[0] == 'M' && endian[1] == 'I';
+  for (uint64_t offset = kHeaderBytes; offset < size;) {
+    unsigned char tag[8] = {};
+    in.seekg(static_cast<std::streamoff>(offset));
+    if (size - offset < sizeof tag || !in.read(reinterpret_cast<char*>(tag), sizeof tag)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": truncated: the file ends inside the tag of the element at offset ", offset));
+    }
+    uint32_t bytes = 0;
+    for (int k = 0; k < 4; ++k) {
+      bytes |= static_cast<uint32_t>(tag[swap ? 7 - k : 4 + k]) << (8 * k);
+    }
+    if (bytes > size - offset - sizeof tag) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": truncated: the element at offset ", offset, " declares ", bytes,
+          " bytes, but the file ends ", size - offset - sizeof tag, " bytes after its tag"));
+    }
+    offset += sizeof tag + bytes;
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<File> File::Open(const std::string& path, const MatLimits& limits) {
@@ -122,7 +157,11 @@ absl::StatusOr<File> File::Open(const std::string& path, const MatLimits& limits
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": cannot be opened as a MATLAB file", MatioDetail()));
   }
-  return File(path, mat, limits);
+  File file(path, mat, limits);
+  if (Mat_GetVersion(mat) == MAT_FT_MAT5) {
+    if (absl::Status status = CheckV5Elements(path); !status.ok()) return status;
+  }
+  return file;
 }
 
 std::string File::version() const {
