@@ -69,7 +69,7 @@ std::string ChannelLine(const Mdf4ChannelSummary& c) {
 absl::Status RunInspect(const ParsedArgs& args) {
   if (args.positional().empty()) {
     return absl::InvalidArgumentError(
-        "inspect: expected one or more MDF 4 or MATLAB files (FILE.mf4... or FILE.mat...)");
+        "inspect: expected one or more run files (FILE.mf4, FILE.mat or FILE.csv...)");
   }
   std::vector<Mdf4FileSummary> files;
   for (const std::string& path : args.positional()) {
@@ -124,8 +124,11 @@ std::string InspectJson(const std::vector<Mdf4FileSummary>& files) {
 std::string InspectText(const std::vector<Mdf4FileSummary>& files) {
   std::string out;
   for (const Mdf4FileSummary& file : files) {
-    absl::StrAppend(&out, file.path, file.format == "mat" ? ": MATLAB " : ": MDF ", file.version,
-                    ", ", file.groups.size(), file.groups.size() == 1 ? " group\n" : " groups\n");
+    const std::string format = file.format == "mat"   ? absl::StrCat("MATLAB ", file.version)
+                               : file.format == "csv" ? std::string("CSV")
+                                                      : absl::StrCat("MDF ", file.version);
+    absl::StrAppend(&out, file.path, ": ", format, ", ", file.groups.size(),
+                    file.groups.size() == 1 ? " group\n" : " groups\n");
     for (const Mdf4GroupSummary& group : file.groups) {
       absl::StrAppend(&out, "  group \"", group.name, "\": ", group.samples, " records\n");
       for (const Mdf4ChannelSummary& channel : group.channels) out += ChannelLine(channel);
@@ -138,16 +141,16 @@ Command InspectCommand() {
   const std::vector<FlagSection> sections = {{"options", {kJsonSwitch}}};
   return {
       .name = "inspect",
-      .synopsis = "inspect FILE.mf4|FILE.mat... [--json]",
-      .usage = HelpText("usage: wasserwarp inspect FILE.mf4|FILE.mat... [--json]\n"
+      .synopsis = "inspect FILE.mf4|FILE.mat|FILE.csv... [--json]",
+      .usage = HelpText("usage: wasserwarp inspect FILE.mf4|FILE.mat|FILE.csv... [--json]\n"
                         "\n"
-                        "Lists what MDF 4 and MATLAB files hold: their groups and channels, each "
+                        "Lists what run files hold: their groups and channels, each "
                         "channel's unit,\n"
                         "data type, conversion, samples, first and last time, and the minimum, "
                         "maximum and mean\n"
-                        "of its physical values, or why it cannot be read. A MATLAB file is one "
-                        "group, its master\n"
-                        "channel the time.\n",
+                        "of its physical values, or why it cannot be read. A MATLAB or CSV file "
+                        "is one group, its\n"
+                        "master channel the time. Files not named .mf4 or .mat are read as CSV.\n",
                         sections),
       .flags = FlagSpecs(sections),
       .run = &RunInspect,

@@ -29,7 +29,8 @@ bool IsMdf4Path(const std::string& path);
 // Whether `path` names a MATLAB file.
 bool IsMatPath(const std::string& path);
 
-// What an MDF 4 or MATLAB file holds (`inspect`); InvalidArgument for any other name.
+// What a run file holds (`inspect`): an MDF 4 or MATLAB file by its name, otherwise a CSV run
+// file, as ReadRunFile reads them.
 absl::StatusOr<Mdf4FileSummary> InspectRunFile(const std::string& path);
 
 // Reads one run file. What the reading did that the user should know of (MDF 4's dropped

@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "series/channel_summary.h"
 #include "series/mat_table.h"
 #include "wasserwarp/mat.h"
 
@@ -76,32 +77,11 @@ absl::StatusOr<std::vector<const Column*>> Select(const Table& table,
 }
 
 Mdf4ChannelSummary Summarize(const Table& table, const Column& column) {
-  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
-  Mdf4ChannelSummary out;
-  out.name = column.name;
-  out.data_type = column.data_type;
-  out.conversion = "identity";
-  out.time_first = out.time_last = out.min = out.max = out.mean = kNone;
+  Mdf4ChannelSummary out =
+      SummarizeChannel(column.name, column.data_type, table.times, column.values.size(),
+                       [&](size_t i) { return column.values[i]; });
   out.readable = column.reason.empty();
   out.reason = column.reason;
-  double sum = 0;
-  for (size_t i = 0; i < column.values.size(); ++i) {
-    const double value = column.values[i];
-    if (!std::isfinite(value)) {
-      ++out.non_finite_samples;
-      continue;
-    }
-    if (out.samples == 0) {
-      out.min = out.max = value;
-      out.time_first = table.times[i];
-    }
-    out.min = std::min(out.min, value);
-    out.max = std::max(out.max, value);
-    out.time_last = table.times[i];
-    sum += value;
-    ++out.samples;
-  }
-  if (out.samples > 0) out.mean = sum / static_cast<double>(out.samples);
   return out;
 }
 

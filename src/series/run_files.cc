@@ -49,8 +49,7 @@ bool IsMatPath(const std::string& path) { return fs::path(path).extension() == "
 absl::StatusOr<Mdf4FileSummary> InspectRunFile(const std::string& path) {
   if (IsMdf4Path(path)) return InspectMdf4File(path);
   if (IsMatPath(path)) return InspectMatFile(path);
-  return absl::InvalidArgumentError(
-      absl::StrCat(path, ": not an MDF 4 or MATLAB file (its name must end in .mf4 or .mat)"));
+  return InspectCsvFile(path);
 }
 
 absl::StatusOr<Series> ReadRunFile(const std::string& path, const RunFileOptions& options,
