@@ -22,7 +22,7 @@ DEB_PACKAGES := g++ cmake ninja-build make clang-format \
 
 CPP_SOURCES = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
 
-.PHONY: all deps configure build demo test bench bench-e2e calibration format check-format lint clean
+.PHONY: all deps configure build demo test bench bench-e2e bench-python calibration format check-format lint clean
 
 all: build
 
@@ -72,6 +72,13 @@ bench: build
 	$(BUILD_DIR)/bench/validate_bench
 	$(BUILD_DIR)/bench/verdict_bench
 	$(BUILD_DIR)/bench/service_bench
+	$(BUILD_DIR)/bench/run_files_bench
+
+# The Python client's upload throughput against the C++ CLI's, on one real server.
+bench-python: build
+	ctest --test-dir $(BUILD_DIR) -R python_client_build --output-on-failure
+	PYTHONPATH=$(BUILD_DIR)/tests/python-client/lib /usr/bin/python3 bench/python_upload_bench.py \
+	  --server $(BUILD_DIR)/server/wasserwarp-server --cli $(CLI)
 
 # The 100 x 100 runs of 2000 samples through `wasserwarp validate`, as generated
 # by bench/e2e_workload.h (the same files every time): cells/s, seconds, peak memory; then
