@@ -15,14 +15,14 @@ DEB_PACKAGES := g++ cmake ninja-build make clang-format \
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libspdlog-dev \
   python3-grpcio python3-protobuf python3-numpy python3-pandas python3-pytest \
   python3-setuptools python3-pip openssl prometheus-cpp-dev python3-yaml libsqlite3-dev zlib1g-dev \
-  libpq-dev postgresql-15 \
+  libpq-dev postgresql-15 libmatio-dev \
   golang-github-gogo-googleapis-dev \
   libjs-chart.js chromium \
   clang-14 libfuzzer-14-dev libclang-rt-14-dev
 
 CPP_SOURCES = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
 
-.PHONY: all deps configure build demo test bench bench-e2e calibration format check-format lint clean
+.PHONY: all deps configure build demo test bench bench-e2e bench-python calibration format check-format lint clean
 
 all: build
 
@@ -72,6 +72,13 @@ bench: build
 	$(BUILD_DIR)/bench/validate_bench
 	$(BUILD_DIR)/bench/verdict_bench
 	$(BUILD_DIR)/bench/service_bench
+	$(BUILD_DIR)/bench/run_files_bench
+
+# The Python client's upload throughput against the C++ CLI's, on one real server.
+bench-python: build
+	ctest --test-dir $(BUILD_DIR) -R python_client_build --output-on-failure
+	PYTHONPATH=$(BUILD_DIR)/tests/python-client/lib /usr/bin/python3 bench/python_upload_bench.py \
+	  --server $(BUILD_DIR)/server/wasserwarp-server --cli $(CLI)
 
 # The 100 x 100 runs of 2000 samples through `wasserwarp validate`, as generated
 # by bench/e2e_workload.h (the same files every time): cells/s, seconds, peak memory; then

@@ -295,11 +295,11 @@ Command CompareCommand() {
                         "random inputs), run i of A and run i\n"
                         "of B are drawn together, which removes their shared "
                         "scatter from the interval; the\n"
-                        "variance gain says by how much. A PATH is a CSV or "
-                        "MDF 4 (.mf4) file or a directory,\n"
-                        "which stands for every *.csv and *.mf4 file directly "
-                        "in it; a run's id is its file name\n"
-                        "without extension.\n",
+                        "variance gain says by how much. A PATH is a CSV, "
+                        "MDF 4 (.mf4) or MATLAB (.mat) file\n"
+                        "or a directory, which stands for every *.csv, *.mf4 and "
+                        "*.mat file directly in it; a run's\n"
+                        "id is its file name without extension.\n",
                         sections),
       .flags = FlagSpecs(sections),
       .run = &RunCompare,

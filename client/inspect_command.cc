@@ -24,7 +24,7 @@ constexpr DocumentedFlag kChannelsFlag = {
     {"--channels", Arity::kOne},
     "a,b",
     "the channels of the run, as group/channel where a name is in\n"
-    "several groups (default: every readable one)"};
+    "several MDF 4 groups (default: every readable one)"};
 constexpr DocumentedFlag kOutFlag = {
     {"--out", Arity::kOne}, "FILE", "write the run here (default: stdout)"};
 
@@ -68,15 +68,12 @@ std::string ChannelLine(const Mdf4ChannelSummary& c) {
 
 absl::Status RunInspect(const ParsedArgs& args) {
   if (args.positional().empty()) {
-    return absl::InvalidArgumentError("inspect: expected one or more MDF 4 files (FILE.mf4...)");
+    return absl::InvalidArgumentError(
+        "inspect: expected one or more run files (FILE.mf4, FILE.mat or FILE.csv...)");
   }
   std::vector<Mdf4FileSummary> files;
   for (const std::string& path : args.positional()) {
-    if (!IsMdf4Path(path)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("inspect: ", path, ": not an MDF 4 file (its name must end in .mf4)"));
-    }
-    absl::StatusOr<Mdf4FileSummary> summary = InspectMdf4File(path);
+    absl::StatusOr<Mdf4FileSummary> summary = InspectRunFile(path);
     if (!summary.ok()) return summary.status();
     files.push_back(*std::move(summary));
   }
@@ -87,8 +84,8 @@ absl::Status RunInspect(const ParsedArgs& args) {
 
 absl::Status RunConvert(const ParsedArgs& args) {
   if (args.positional().size() != 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("convert: expected one run file (FILE.mf4), got ", args.positional().size()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "convert: expected one run file (FILE.mf4 or FILE.mat), got ", args.positional().size()));
   }
   std::vector<std::string> notes;
   absl::StatusOr<Series> run = ReadRunFile(args.positional()[0], RunFileOptionsOf(args), notes);
@@ -116,8 +113,10 @@ std::string InspectJson(const std::vector<Mdf4FileSummary>& files) {
       }
       groups.push_back({{"name", group.name}, {"samples", group.samples}, {"channels", channels}});
     }
-    out["files"].push_back(
-        {{"path", file.path}, {"format", "mdf4"}, {"version", file.version}, {"groups", groups}});
+    out["files"].push_back({{"path", file.path},
+                            {"format", file.format},
+                            {"version", file.version},
+                            {"groups", groups}});
   }
   return out.dump(2) + "\n";
 }
@@ -125,7 +124,10 @@ std::string InspectJson(const std::vector<Mdf4FileSummary>& files) {
 std::string InspectText(const std::vector<Mdf4FileSummary>& files) {
   std::string out;
   for (const Mdf4FileSummary& file : files) {
-    absl::StrAppend(&out, file.path, ": MDF ", file.version, ", ", file.groups.size(),
+    const std::string format = file.format == "mat"   ? absl::StrCat("MATLAB ", file.version)
+                               : file.format == "csv" ? std::string("CSV")
+                                                      : absl::StrCat("MDF ", file.version);
+    absl::StrAppend(&out, file.path, ": ", format, ", ", file.groups.size(),
                     file.groups.size() == 1 ? " group\n" : " groups\n");
     for (const Mdf4GroupSummary& group : file.groups) {
       absl::StrAppend(&out, "  group \"", group.name, "\": ", group.samples, " records\n");
@@ -139,14 +141,16 @@ Command InspectCommand() {
   const std::vector<FlagSection> sections = {{"options", {kJsonSwitch}}};
   return {
       .name = "inspect",
-      .synopsis = "inspect FILE.mf4... [--json]",
-      .usage = HelpText("usage: wasserwarp inspect FILE.mf4... [--json]\n"
+      .synopsis = "inspect FILE.mf4|FILE.mat|FILE.csv... [--json]",
+      .usage = HelpText("usage: wasserwarp inspect FILE.mf4|FILE.mat|FILE.csv... [--json]\n"
                         "\n"
-                        "Lists what MDF 4 files hold: their groups and channels, each channel's "
-                        "unit, data type,\n"
-                        "conversion, samples, first and last time, and the minimum, maximum and "
-                        "mean of its\n"
-                        "physical values, or why it cannot be read.\n",
+                        "Lists what run files hold: their groups and channels, each "
+                        "channel's unit,\n"
+                        "data type, conversion, samples, first and last time, and the minimum, "
+                        "maximum and mean\n"
+                        "of its physical values, or why it cannot be read. A MATLAB or CSV file "
+                        "is one group, its\n"
+                        "master channel the time. Files not named .mf4 or .mat are read as CSV.\n",
                         sections),
       .flags = FlagSpecs(sections),
       .run = &RunInspect,
@@ -157,12 +161,14 @@ Command ConvertCommand() {
   const std::vector<FlagSection> sections = {{"options", {kChannelsFlag, kOutFlag}}};
   return {
       .name = "convert",
-      .synopsis = "convert FILE.mf4 [--channels a,b] [--out run.csv]",
-      .usage = HelpText("usage: wasserwarp convert FILE.mf4 [--channels a,b] [--out run.csv]\n"
+      .synopsis = "convert FILE.mf4|FILE.mat [--channels a,b] [--out run.csv]",
+      .usage = HelpText("usage: wasserwarp convert FILE.mf4|FILE.mat [--channels a,b] "
+                        "[--out run.csv]\n"
                         "\n"
-                        "Writes the run of an MDF 4 file as wasserwarp's CSV: the times of the "
-                        "first channel's\n"
-                        "group, the channels of other groups interpolated linearly onto them.\n",
+                        "Writes the run of an MDF 4 or MATLAB file as wasserwarp's CSV. For MDF 4: "
+                        "the times of\n"
+                        "the first channel's group, the channels of other groups interpolated "
+                        "linearly onto them.\n",
                         sections),
       .flags = FlagSpecs(sections),
       .run = &RunConvert,

@@ -1,5 +1,5 @@
-// `wasserwarp inspect FILE... [--json]`: what MDF 4 files hold, and `wasserwarp convert FILE
-// --channels a,b --out run.csv`: a run of one as wasserwarp's CSV.
+// `wasserwarp inspect FILE... [--json]`: what MDF 4 and MATLAB files hold, and `wasserwarp
+// convert FILE --channels a,b --out run.csv`: a run of one as wasserwarp's CSV.
 
 #ifndef WASSERWARP_CLIENT_INSPECT_COMMAND_H_
 #define WASSERWARP_CLIENT_INSPECT_COMMAND_H_

@@ -41,7 +41,7 @@ absl::Status ReadReferenceWeights(absl::string_view flag, const ParsedArgs& args
 RunFileOptions RunFileOptionsOf(const ParsedArgs& args) {
   RunFileOptions options;
   if (const std::string* channels = args.Value("--channels"); channels != nullptr) {
-    options.mdf4_channels = absl::StrSplit(*channels, ',');
+    options.channels = absl::StrSplit(*channels, ',');
   }
   return options;
 }
@@ -80,11 +80,11 @@ const FlagDefinition<RunSets> kSimWeightsFlag = {
 const FlagDefinition<RunSets> kRefWeightsFlag = {
     "--ref-weights", Arity::kOne, "FILE", "the same for the reference runs", &ReadReferenceWeights};
 
-const DocumentedFlag kMdf4ChannelsFlag = {
-    {"--channels", Arity::kOne},
-    "a,b",
-    "the channels to read from MDF 4 files, as group/channel where\n"
-    "a name is in several groups (default: every readable one)"};
+const DocumentedFlag kMdf4ChannelsFlag = {{"--channels", Arity::kOne},
+                                          "a,b",
+                                          "the channels to read from MDF 4 and MATLAB files, as\n"
+                                          "group/channel where a name is in several MDF 4 groups\n"
+                                          "(default: every readable one)"};
 
 std::vector<DocumentedFlag> RunFlags() {
   return {kSimFlag, kRefFlag, kSimWeightsFlag, kRefWeightsFlag};

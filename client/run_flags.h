@@ -28,14 +28,14 @@ struct RunSets {
 };
 
 // How the command line asks for run files to be read: `--channels a,b` picks the channels of
-// MDF 4 files.
+// MDF 4 and MATLAB files.
 RunFileOptions RunFileOptionsOf(const ParsedArgs& args);
 
 // What reading run files noted (samples dropped, channels interpolated), on stderr.
 void PrintNotes(const std::vector<std::string>& notes);
 
-// Reads the run files of `flag`'s PATH... values, each a CSV or MDF 4 file or a directory of
-// them; the reader of every flag that names runs.
+// Reads the run files of `flag`'s PATH... values, each a CSV, MDF 4 or MATLAB file or a directory
+// of them; the reader of every flag that names runs.
 absl::Status ReadRunFiles(absl::string_view flag, const ParsedArgs& args,
                           std::vector<Series>& runs);
 // The same, keeping the notes in `notes` instead of printing them.
@@ -49,7 +49,7 @@ extern const FlagDefinition<RunSets> kSimWeightsFlag;
 extern const FlagDefinition<RunSets> kRefWeightsFlag;
 
 // --channels a,b for commands that read runs without comparing them (upload): the channels of
-// MDF 4 files, which comparing commands take from their own --channels.
+// MDF 4 and MATLAB files, which comparing commands take from their own --channels.
 extern const DocumentedFlag kMdf4ChannelsFlag;
 
 // --sim, --ref, --sim-weights, --ref-weights.

@@ -79,8 +79,8 @@ Command TwedCommand() {
       .usage = HelpText("usage: wasserwarp twed A.csv B.csv [options]\n"
                         "\n"
                         "Prints TWED(A, B) with 17 significant digits. A and B "
-                        "are run files, CSV or MDF 4\n"
-                        "(.mf4, whose channels --channels picks), "
+                        "are run files, CSV, MDF 4 or\n"
+                        "MATLAB (.mf4, .mat, whose channels --channels picks), "
                         "prepared as validate\n"
                         "prepares a simulated and a reference run (channel "
                         "selection, alignment, no scaling).\n",

@@ -85,14 +85,14 @@ Command UploadCommand() {
                         "expires: a bench uploads its\n"
                         "reference runs once and then validates each new set "
                         "of simulated runs against them.\n"
-                        "A PATH is a CSV or MDF 4 (.mf4) file or a directory, "
-                        "which stands for every *.csv\n"
-                        "and *.mf4 file directly in it; a run's id is its file "
-                        "name without extension. Every\n"
-                        "file is read and checked before "
-                        "anything is sent. A run id the session already holds "
-                        "in the same role is an error;\n"
-                        "the runs uploaded before it stay.\n",
+                        "A PATH is a CSV, MDF 4 (.mf4) or MATLAB (.mat) file or a "
+                        "directory, which stands for\n"
+                        "every *.csv, *.mf4 and *.mat file directly in it; a run's "
+                        "id is its file name without\n"
+                        "extension. Every file is read and checked before anything "
+                        "is sent. A run id the session\n"
+                        "already holds in the same role is an error; the runs "
+                        "uploaded before it stay.\n",
                         sections),
       .flags = FlagSpecs(sections),
       .run = &RunUpload,

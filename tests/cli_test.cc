@@ -108,6 +108,33 @@ TEST_F(CliTest, DetachNeedsAServerAndASession) {
                  "validations list: --session ID is required");
 }
 
+// A CSV run file as inspect shows MDF 4 and MATLAB files: one group, the time its master.
+TEST_F(CliTest, InspectShowsACsvRunFile) {
+  const std::string path = Write("run.csv", "time,a,b\n0,1,5\n0.5,3,6\n1,2,-7\n");
+  ProgramResult result = Run({"inspect", path, "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const nlohmann::json file = nlohmann::json::parse(result.out)["files"][0];
+  EXPECT_EQ(file["format"], "csv");
+  ASSERT_EQ(file["groups"].size(), 1u);
+  EXPECT_EQ(file["groups"][0]["samples"], 3);
+  const nlohmann::json& channels = file["groups"][0]["channels"];
+  ASSERT_EQ(channels.size(), 3u);
+  EXPECT_EQ(channels[0]["name"], "time");
+  EXPECT_EQ(channels[0]["master"], true);
+  EXPECT_EQ(channels[1]["name"], "a");
+  EXPECT_EQ(channels[1]["min"], 1);
+  EXPECT_EQ(channels[1]["max"], 3);
+  EXPECT_EQ(channels[1]["mean"], 2);
+  EXPECT_EQ(channels[2]["time_first"], 0);
+  EXPECT_EQ(channels[2]["time_last"], 1);
+  EXPECT_EQ(channels[2]["min"], -7);
+  result = Run({"inspect", path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, StartsWith(path + ": CSV, 1 group\n"));
+  // A bad run file fails as validate would read it: file, line and column.
+  ExpectBadInput({"inspect", Write("bad.csv", "time,a\n0,x\n")}, "bad.csv:2:2");
+}
+
 TEST_F(CliTest, VersionIsPrinted) {
   const ProgramResult result = Run({"--version"});
   EXPECT_EQ(result.exit_code, 0);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "wasserwarp/mdf4.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp {
@@ -28,6 +29,11 @@ absl::StatusOr<std::string> FormatSeriesCsv(const Series& series);
 
 // Reads one run file; the run id is the file name without `.csv`.
 absl::StatusOr<Series> ReadSeriesCsv(const std::string& path);
+
+// What `inspect` shows of a run file: one group "" of its samples, the time (the master
+// channel) and each channel with its samples, times, minimum, maximum and mean; format "csv".
+// The file's errors, where it is not a valid run file.
+absl::StatusOr<Mdf4FileSummary> InspectCsvFile(const std::string& path);
 
 // A weights file: one `run_id,weight` per line; an optional `id,weight`
 // header, blank lines and lines starting with '#' are skipped.

@@ -60,6 +60,8 @@ struct Mdf4GroupSummary {
 
 struct Mdf4FileSummary {
   std::string path;
+  // "mdf4", "mat" or "csv": MATLAB and CSV run files are inspected in this summary too.
+  std::string format = "mdf4";
   std::string version;  // "4.10"
   std::vector<Mdf4GroupSummary> groups;
 };

@@ -1,6 +1,6 @@
 // Run files in every format wasserwarp reads, told apart by their extension: MDF 4 measurement
-// files (`.mf4`, see mdf4.h) and CSV files (any other name, see csv.h). A run's id is its file
-// name without extension.
+// files (`.mf4`, see mdf4.h), MATLAB files (`.mat`, see mat.h) and CSV files (any other name, see
+// csv.h). A run's id is its file name without extension.
 
 #ifndef WASSERWARP_RUN_FILES_H_
 #define WASSERWARP_RUN_FILES_H_
@@ -9,27 +9,36 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "wasserwarp/mat.h"
 #include "wasserwarp/mdf4.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp {
 
 struct RunFileOptions {
-  // The channels to read from an MDF 4 file, as ParseMdf4Run takes them (empty: every
-  // readable one). A CSV file is read whole; choosing its channels is PrepareRuns' job.
-  std::vector<std::string> mdf4_channels;
+  // The channels to read from an MDF 4 or MATLAB file, as ParseMdf4Run and ReadMatRun take them
+  // (empty: every readable one). A CSV file is read whole; choosing its channels is PrepareRuns'
+  // job.
+  std::vector<std::string> channels;
   Mdf4Limits mdf4_limits;
+  MatLimits mat_limits;
 };
 
 // Whether `path` names an MDF 4 file.
 bool IsMdf4Path(const std::string& path);
+// Whether `path` names a MATLAB file.
+bool IsMatPath(const std::string& path);
+
+// What a run file holds (`inspect`): an MDF 4 or MATLAB file by its name, otherwise a CSV run
+// file, as ReadRunFile reads them.
+absl::StatusOr<Mdf4FileSummary> InspectRunFile(const std::string& path);
 
 // Reads one run file. What the reading did that the user should know of (MDF 4's dropped
-// samples and interpolated channels) is added to `notes`.
+// samples and interpolated channels, MATLAB variables left out) is added to `notes`.
 absl::StatusOr<Series> ReadRunFile(const std::string& path, const RunFileOptions& options,
                                    std::vector<std::string>& notes);
 
-// Expands each path: a directory means every `*.csv` and `*.mf4` directly in it, sorted by
+// Expands each path: a directory means every `*.csv`, `*.mf4` and `*.mat` directly in it, sorted by
 // name; a file is taken as is. NotFound for a missing path or a directory without run files.
 absl::StatusOr<std::vector<std::string>> ExpandRunPaths(const std::vector<std::string>& paths);
 

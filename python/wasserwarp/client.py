@@ -108,8 +108,10 @@ def session_name(session: SessionRef) -> str:
 class Client:
     """A connection to a wasserwarp-server at `target` ("host:port").
 
-    TLS when root_certificates (PEM bytes) is given, mutual TLS with certificate_chain and
-    private_key as well; `token` is sent as `authorization: Bearer` with every call. Each
+    TLS when root_certificates (PEM bytes) is given, or with `tls=True` trusting the system's
+    root certificates (as gRPC finds them: GRPC_DEFAULT_SSL_ROOTS_FILE_PATH, else its own
+    bundle); mutual TLS with certificate_chain and private_key as well. `token` is sent as
+    `authorization: Bearer` with every call. Each
     call ends with DEADLINE_EXCEEDED after `timeout` seconds (None: no deadline). Every
     failed call raises WasserwarpError with the gRPC status code and message.
     Use it as a context manager, or call close().
@@ -119,8 +121,10 @@ class Client:
                  root_certificates: Optional[bytes] = None,
                  certificate_chain: Optional[bytes] = None,
                  private_key: Optional[bytes] = None,
-                 timeout: Optional[float] = 600.0) -> None:
-        if root_certificates is not None or certificate_chain is not None:
+                 timeout: Optional[float] = 600.0, tls: bool = False) -> None:
+        if (certificate_chain is None) != (private_key is None):
+            raise ValueError("certificate_chain and private_key go together: both or neither")
+        if tls or root_certificates is not None or certificate_chain is not None:
             credentials = grpc.ssl_channel_credentials(root_certificates, private_key,
                                                        certificate_chain)
             self._channel = grpc.secure_channel(target, credentials)

@@ -48,15 +48,34 @@ class Run:
     @classmethod
     def from_frame(cls, run_id: str, frame: Any, time_column: str = "time") -> "Run":
         """A run from a pandas DataFrame: times from `time_column` when it has one, else from
-        the index (a timedelta index in seconds); every other column is a channel."""
+        the index; every other column is a channel. Times may be seconds, timedeltas, or
+        datetimes (with or without a time zone), which count from the first sample."""
         if time_column in frame.columns:
-            times = frame[time_column].to_numpy(dtype=np.float64)
+            times = seconds(frame[time_column])
             frame = frame.drop(columns=[time_column])
-        elif hasattr(frame.index, "total_seconds"):
-            times = frame.index.total_seconds().to_numpy(dtype=np.float64)
         else:
-            times = frame.index.to_numpy(dtype=np.float64)
+            times = seconds(frame.index)
         return cls.of(run_id, times, frame.to_numpy(dtype=np.float64), list(frame.columns))
+
+
+def seconds(times: Any) -> np.ndarray:
+    """Times in seconds from numbers, timedeltas or datetimes (numpy or pandas). Datetimes
+    count from the first one: seconds since 1970 as float64 keep only microseconds, and
+    alignment needs no absolute times. A time zone is converted to UTC first, so that a
+    change of daylight saving time in a run does not bend it."""
+    if hasattr(times, "dt"):  # a pandas Series of datetimes
+        if getattr(times.dt, "tz", None) is not None:
+            times = times.dt.tz_convert("UTC").dt.tz_localize(None)
+    elif getattr(times, "tz", None) is not None:  # a DatetimeIndex
+        times = times.tz_convert("UTC").tz_localize(None)
+    array = np.asarray(times)
+    if np.issubdtype(array.dtype, np.datetime64):
+        if array.size == 0:
+            return np.zeros(0)
+        return (array - array[0]) / np.timedelta64(1, "s")
+    if np.issubdtype(array.dtype, np.timedelta64):
+        return array / np.timedelta64(1, "s")
+    return np.asarray(array, dtype=np.float64)
 
 
 def as_run(run: Union[Run, RunLike]) -> Run:

@@ -16,7 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 
 bool IsRunFile(const fs::path& path) {
-  return path.extension() == ".csv" || path.extension() == ".mf4";
+  return path.extension() == ".csv" || path.extension() == ".mf4" || path.extension() == ".mat";
 }
 
 absl::StatusOr<std::vector<std::string>> RunFilesIn(const std::string& directory) {
@@ -34,7 +34,7 @@ absl::StatusOr<std::vector<std::string>> RunFilesIn(const std::string& directory
   }
   if (files.empty()) {
     return absl::NotFoundError(
-        absl::StrCat(directory, ": no *.csv or *.mf4 files in this directory"));
+        absl::StrCat(directory, ": no *.csv, *.mf4 or *.mat files in this directory"));
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -44,10 +44,20 @@ absl::StatusOr<std::vector<std::string>> RunFilesIn(const std::string& directory
 
 bool IsMdf4Path(const std::string& path) { return fs::path(path).extension() == ".mf4"; }
 
+bool IsMatPath(const std::string& path) { return fs::path(path).extension() == ".mat"; }
+
+absl::StatusOr<Mdf4FileSummary> InspectRunFile(const std::string& path) {
+  if (IsMdf4Path(path)) return InspectMdf4File(path);
+  if (IsMatPath(path)) return InspectMatFile(path);
+  return InspectCsvFile(path);
+}
+
 absl::StatusOr<Series> ReadRunFile(const std::string& path, const RunFileOptions& options,
                                    std::vector<std::string>& notes) {
-  if (!IsMdf4Path(path)) return ReadSeriesCsv(path);
-  absl::StatusOr<Mdf4Run> run = ReadMdf4Run(path, options.mdf4_channels, options.mdf4_limits);
+  if (!IsMdf4Path(path) && !IsMatPath(path)) return ReadSeriesCsv(path);
+  absl::StatusOr<Mdf4Run> run = IsMdf4Path(path)
+                                    ? ReadMdf4Run(path, options.channels, options.mdf4_limits)
+                                    : ReadMatRun(path, options.channels, options.mat_limits);
   if (!run.ok()) return run.status();
   notes.insert(notes.end(), run->notes.begin(), run->notes.end());
   return std::move(run->series);

@@ -2,6 +2,7 @@
 pandas, validation equal to the CLI's JSON number for number, TWED, errors."""
 
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -115,6 +116,33 @@ def test_dataframes_upload_like_arrays(client: wasserwarp.Client):
     client.delete_session("arrays")
 
 
+def test_datetime_times_count_seconds_from_the_first_sample(client: wasserwarp.Client):
+    pandas = pytest.importorskip("pandas")
+    arrays = runs("ref", 2, 1.0, seed=5)
+    start = pandas.Timestamp("2026-03-29 01:59:59.5", tz="Europe/Berlin")  # across DST
+    stamped = [(run_id, pandas.DataFrame(
+        values, columns=channels,
+        index=start + pandas.to_timedelta(times - times[0] + 7.0, unit="s")))
+        for run_id, times, values, channels in arrays]
+    column = [(run_id, pandas.DataFrame(values, columns=channels).assign(
+        time=pandas.Timestamp("2026-01-01") + pandas.to_timedelta(times, unit="s")))
+        for run_id, times, values, channels in runs("sim", 2, 1.2, seed=6)]
+    client.create_session("stamped")
+    client.upload("stamped", "reference", stamped)
+    client.upload("stamped", "simulation", column)
+    client.create_session("seconds")
+    # The same runs, their times counted from their first sample.
+    client.upload("seconds", "reference", [(run_id, times - times[0], values, channels)
+                                           for run_id, times, values, channels in arrays])
+    client.upload("seconds", "simulation", [(run_id, times - times[0], values, channels)
+                                            for run_id, times, values, channels
+                                            in runs("sim", 2, 1.2, seed=6)])
+    assert client.validate("stamped").to_dict()["distance"] == pytest.approx(
+        client.validate("seconds").to_dict()["distance"], rel=1e-12)
+    client.delete_session("stamped")
+    client.delete_session("seconds")
+
+
 def test_large_runs_are_chunked_under_the_message_limit(client: wasserwarp.Client):
     times, values = lane_change(5, 200_000, 1.0)  # 4.8 MB of samples
     run = Run.of("long", times, values, CHANNELS)
@@ -211,6 +239,32 @@ def test_mutual_tls(tmp_path):
             assert refused.value.code == grpc.StatusCode.UNAVAILABLE
     finally:
         secured.stop_and_check()
+
+
+def test_tls_with_the_system_roots(tmp_path):
+    pem = certificates(tmp_path)
+    secured = harness.Server(binary("WASSERWARP_SERVER"), str(tmp_path / "server.log"),
+                             flags=[f"--tls_cert={pem / 'server.pem'}",
+                                    f"--tls_key={pem / 'server.key'}"])
+    # gRPC reads the system roots once per process: a child for each set of roots.
+    script = ("import sys, wasserwarp\n"
+              "with wasserwarp.Client(sys.argv[1], tls=True, timeout=5) as client:\n"
+              "    try:\n"
+              "        client.list_sessions()\n"
+              "        print('served')\n"
+              "    except wasserwarp.WasserwarpError as error:\n"
+              "        print(error.code.name)\n")
+    try:
+        for roots, expected in ((pem / "ca.pem", "served"), (pem / "client.pem", "UNAVAILABLE")):
+            environment = {**os.environ,
+                           "GRPC_DEFAULT_SSL_ROOTS_FILE_PATH": str(roots)}
+            done = subprocess.run([sys.executable, "-c", script, secured.address],
+                                  capture_output=True, text=True, timeout=60, env=environment)
+            assert done.stdout.strip() == expected, done.stderr
+    finally:
+        secured.stop_and_check()
+    with pytest.raises(ValueError, match="both or neither"):
+        wasserwarp.Client("localhost:1", certificate_chain=b"x")
 
 
 def test_mistakes_are_caught_before_sending(client: wasserwarp.Client):
