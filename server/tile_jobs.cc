@@ -21,11 +21,6 @@ constexpr size_t kInputsKept = 4;
 // Prepared runs of a validation whose tiles stopped coming are dropped after this long.
 constexpr absl::Duration kInputsIdle = absl::Seconds(30);
 
-// As the worker renews validations: three renewals per lease, at least one a second.
-absl::Duration RenewalInterval(absl::Duration lease) {
-  return std::min(lease / 3, absl::Seconds(1));
-}
-
 }  // namespace
 
 struct TileJobs::Active {
@@ -119,7 +114,7 @@ int TileJobs::ClaimAsJobs(int busy, int slots, absl::Time now) {
 
 void TileJobs::Track(const std::shared_ptr<Active>& active) {
   active->claimed = absl::Now();
-  active->next_renewal = active->claimed + RenewalInterval(config_.lease);
+  active->next_renewal = active->claimed + LeaseRenewalInterval(config_.lease);
   std::string replica;
   {
     absl::MutexLock lock(&mu_);
@@ -296,7 +291,7 @@ void TileJobs::RenewAll(absl::Time now) {
     }
   }
   for (const std::shared_ptr<Active>& active : due) {
-    active->next_renewal = now + RenewalInterval(config_.lease);
+    active->next_renewal = now + LeaseRenewalInterval(config_.lease);
     const TileRecord& record = active->record;
     absl::StatusOr<LeaseRenewal> renewal = validations_.RenewTile(
         record.session_key, record.validation_id, record.tile.matrix, record.tile.index,

@@ -16,6 +16,7 @@
 #ifndef WASSERWARP_SERVER_VALIDATION_STORE_H_
 #define WASSERWARP_SERVER_VALIDATION_STORE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -38,6 +39,13 @@ struct ValidationPage {
   // Where the next page starts; unset on the last page.
   std::optional<int64_t> next_key;
 };
+
+// How often a lease holder renews (validations and tiles alike): three renewals per lease keep
+// it through a missed one; once a second at least, so that watchers on other replicas see
+// progress that often, and a cancel reaches a tile within about a second.
+inline absl::Duration LeaseRenewalInterval(absl::Duration lease) {
+  return std::min(lease / 3, absl::Seconds(1));
+}
 
 // What a renewal tells the worker.
 struct LeaseRenewal {

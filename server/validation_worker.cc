@@ -22,12 +22,6 @@ namespace {
 constexpr absl::Duration kPollInterval = absl::Milliseconds(500);
 constexpr int kCostMatrixProgressMs = 50;
 
-// Three renewals per lease keep it through a missed one; once a second at least, so that
-// watchers on other replicas see progress that often.
-absl::Duration RenewalInterval(absl::Duration lease) {
-  return std::min(lease / 3, absl::Seconds(1));
-}
-
 // The pairs of every cost matrix the validation computes: on the runs as given, and with a
 // verdict those within each group (its matrix on a common grid, when it needs one, aside).
 uint64_t MatrixPairs(const SessionSnapshot& snapshot, const ValidationOptions& options) {
@@ -271,7 +265,7 @@ void ValidationWorker::Start(ValidationRecord record) {
     active_.emplace(key, active);
   }
   active->record = std::move(record);
-  active->next_renewal = absl::Now() + RenewalInterval(config_.lease);
+  active->next_renewal = absl::Now() + LeaseRenewalInterval(config_.lease);
   {
     absl::MutexLock lock(&active->mu);
     active->progress.set_phase(v1::PHASE_PREPARING);
@@ -456,7 +450,7 @@ void ValidationWorker::RenewAll(absl::Time now) {
     }
   }
   for (const std::shared_ptr<Active>& active : due) {
-    active->next_renewal = now + RenewalInterval(config_.lease);
+    active->next_renewal = now + LeaseRenewalInterval(config_.lease);
     if (active->source != nullptr) CountTiles(*active);
     std::string progress;
     {
