@@ -1,12 +1,7 @@
-// Choices the header leaves open, made here:
-// - A location's column is the 1-based field number, as a spreadsheet shows it, because that is
-//   where a user looks for the bad value.
+// Choices the header leaves open, made here (the lexical ones in series/csv_fields.h):
 // - In a run file, blank lines are allowed only at the end: a blank line between samples usually
 //   means two files were pasted together or one was cut, which should not pass silently. Weights
 //   files are written by hand, so there blank lines and `#` comments are skipped anywhere.
-// - Fields are not quoted; spaces, tabs and a trailing '\r' around a field are trimmed.
-// - A leading '+' is accepted on numbers because spreadsheets export it; "nan" and "inf" are
-//   rejected like any other non-finite value.
 
 #include "wasserwarp/csv.h"
 
@@ -27,57 +22,18 @@
 #include "absl/strings/strip.h"
 #include "common/absl_view.h"
 #include "common/file_contents.h"
+#include "series/csv_fields.h"
 
 namespace wasserwarp {
 namespace {
 
 namespace fs = std::filesystem;
-
-absl::Status ErrorAt(absl::string_view source, size_t line, size_t column,
-                     absl::string_view message) {
-  return absl::InvalidArgumentError(absl::StrCat(source, ":", line, ":", column, ": ", message));
-}
-
-std::string Quoted(absl::string_view text) { return absl::StrCat("\"", text, "\""); }
-
-// Lines of `content` without a UTF-8 byte order mark; '\r' stays and is trimmed with the fields.
-std::vector<absl::string_view> Lines(absl::string_view content) {
-  absl::ConsumePrefix(&content, "\xEF\xBB\xBF");
-  return absl::StrSplit(content, '\n');
-}
-
-std::vector<absl::string_view> Fields(absl::string_view line) {
-  std::vector<absl::string_view> fields = absl::StrSplit(line, ',');
-  for (absl::string_view& field : fields) field = absl::StripAsciiWhitespace(field);
-  return fields;
-}
-
-bool IsBlank(absl::string_view line) { return absl::StripAsciiWhitespace(line).empty(); }
-
-// `text` as a finite number, or InvalidArgument saying why not (without a location).
-absl::StatusOr<double> ParseFinite(absl::string_view text) {
-  absl::string_view number = text;
-  if (number.size() > 1 && number[0] == '+' && number[1] != '-') number.remove_prefix(1);
-  double value = 0.0;
-  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
-  if (error == std::errc::result_out_of_range) {
-    return absl::InvalidArgumentError(absl::StrCat("number out of range: ", Quoted(text)));
-  }
-  if (number.empty() || error != std::errc() || end != number.data() + number.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("expected a number, got ", Quoted(text)));
-  }
-  if (!std::isfinite(value)) {
-    return absl::InvalidArgumentError(absl::StrCat("expected a finite number, got ", Quoted(text)));
-  }
-  return value;
-}
-
-absl::StatusOr<double> ParseFiniteAt(absl::string_view text, absl::string_view source, size_t line,
-                                     size_t column) {
-  absl::StatusOr<double> value = ParseFinite(text);
-  if (!value.ok()) return ErrorAt(source, line, column, value.status().message());
-  return value;
-}
+using csv::ErrorAt;
+using csv::Fields;
+using csv::IsBlank;
+using csv::Lines;
+using csv::ParseFiniteAt;
+using csv::Quoted;
 
 std::string RunId(const std::string& path) {
   const fs::path name = fs::path(path).filename();
@@ -203,9 +159,7 @@ absl::StatusOr<std::map<std::string, double>> ReadWeightsCsv(const std::string& 
   bool first_entry = true;
   for (size_t i = 0; i < lines.size(); ++i) {
     const size_t line = i + 1;
-    if (IsBlank(lines[i]) || absl::StartsWith(absl::StripLeadingAsciiWhitespace(lines[i]), "#")) {
-      continue;
-    }
+    if (csv::IsBlankOrComment(lines[i])) continue;
     const std::vector<absl::string_view> fields = Fields(lines[i]);
     const bool header =
         first_entry && fields.size() == 2 && fields[0] == "id" && fields[1] == "weight";

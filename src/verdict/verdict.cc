@@ -17,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 #include "common/named_values.h"
+#include "verdict/baseline_split.h"
 #include "verdict/ratio_interval.h"
 #include "verdict/resampling.h"
 #include "verdict/resampling_rng.h"
@@ -37,7 +38,6 @@ constexpr NamedValue<RatioRule> kRatioRuleNames[] = {{RatioRule::kUpperBound, "i
 // Each resample's generator is seeded from (seed, k, stream): the test and
 // the baseline draw independent numbers from one user seed.
 constexpr uint64_t kPermutationStream = 1;
-constexpr uint64_t kBaselineStream = 2;
 
 // A relabelling that reproduces the observed split gives the statistic to
 // the last bit; one that gives an equally good split through other runs
@@ -81,18 +81,8 @@ absl::StatusOr<double> GroupDistance(const CostMatrix& pooled, const std::vector
   return resampling::SubsetDistance(pooled, rows, {}, cols, {}, order);
 }
 
-std::vector<size_t> Range(size_t begin, size_t end) {
-  std::vector<size_t> indices(end - begin);
-  std::iota(indices.begin(), indices.end(), begin);
-  return indices;
-}
-
-// Sorted, so that the same set of runs always gives the same cost matrix.
-std::vector<size_t> SortedSlice(const std::vector<size_t>& indices, size_t begin, size_t end) {
-  std::vector<size_t> slice(indices.begin() + begin, indices.begin() + end);
-  std::sort(slice.begin(), slice.end());
-  return slice;
-}
+using resampling::IndexRange;
+using resampling::SortedSlice;
 
 // The permutation test: under the null hypothesis that simulated and
 // reference runs come from one distribution, every relabelling of the pooled
@@ -106,7 +96,7 @@ absl::StatusOr<double> PermutationPValue(const CostMatrix& pooled, size_t n, dou
   std::vector<double> permuted(permutations);
   absl::Status status = loop.Run(permutations, 1, [&](size_t k) -> absl::Status {
     resampling::ResampleRng rng(options.seed, k, kPermutationStream);
-    std::vector<size_t> relabelled = Range(0, runs);
+    std::vector<size_t> relabelled = IndexRange(0, runs);
     resampling::ShuffleFront(relabelled, n, rng);
     absl::StatusOr<double> w = GroupDistance(pooled, SortedSlice(relabelled, 0, n),
                                              SortedSlice(relabelled, n, runs), order);
@@ -131,17 +121,13 @@ absl::StatusOr<Baseline> ComputeBaseline(const CostMatrix& pooled, size_t n, dou
   std::vector<double> ref_ref(splits);
   std::vector<double> sim_ref(splits);
   absl::Status status = loop.Run(splits, 2, [&](size_t k) -> absl::Status {
-    resampling::ResampleRng rng(options.seed, k, kBaselineStream);
-    std::vector<size_t> references = Range(n, runs);
-    resampling::ShuffleFront(references, 2 * h, rng);
-    std::vector<size_t> simulations = Range(0, n);
-    resampling::ShuffleFront(simulations, h, rng);
-    const std::vector<size_t> half = SortedSlice(references, h, 2 * h);
+    const resampling::BaselineSplit split =
+        resampling::DrawBaselineSplit(options.seed, k, n, n, runs - n, h);
     absl::StatusOr<double> within =
-        GroupDistance(pooled, SortedSlice(references, 0, h), half, order);
+        GroupDistance(pooled, split.references_a, split.references_b, order);
     if (!within.ok()) return within.status();
     absl::StatusOr<double> across =
-        GroupDistance(pooled, SortedSlice(simulations, 0, h), half, order);
+        GroupDistance(pooled, split.simulations, split.references_b, order);
     if (!across.ok()) return across.status();
     ref_ref[k] = *within;
     sim_ref[k] = *across;
@@ -264,7 +250,8 @@ absl::StatusOr<Verdict> DecideVerdict(const CostMatrix& pooled, size_t simulatio
   Verdict verdict;
   verdict.permutations = options.permutations;
   verdict.seed = options.seed;
-  absl::StatusOr<double> statistic = GroupDistance(pooled, Range(0, n), Range(n, runs), order);
+  absl::StatusOr<double> statistic =
+      GroupDistance(pooled, IndexRange(0, n), IndexRange(n, runs), order);
   if (!statistic.ok()) return statistic.status();
   verdict.statistic = *statistic;
 

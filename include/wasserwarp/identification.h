@@ -1,0 +1,94 @@
+// Validation by identification: which parameter values make the simulation closest to the
+// measurements, and how sure is that. W at every design point, a quadratic response surface
+// through them, its minimum inside the design's box, and bootstrap and per-group spreads.
+
+#ifndef WASSERWARP_IDENTIFICATION_H_
+#define WASSERWARP_IDENTIFICATION_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "wasserwarp/parameter_study.h"
+#include "wasserwarp/response_surface.h"
+
+namespace wasserwarp {
+
+struct IdentifyOptions {
+  StudyOptions study;
+  std::optional<std::map<std::string, double>> nominal;
+  // One per reference run (the columns of the costs): e.g. its measurement campaign. The
+  // identification is repeated on each group's references.
+  std::optional<std::vector<std::string>> reference_groups;
+  // When set, a predicted W at the identified vector above max_ratio x the baseline fails.
+  std::optional<double> max_ratio;
+};
+
+struct NominalDifference {
+  double difference = 0.0;  // identified - nominal
+  std::optional<double> z;  // difference / std; absent when std is 0
+};
+
+struct GroupIdentification {
+  std::string group;
+  int reference_runs = 0;
+  std::vector<double> identified;
+  bool on_boundary = false;
+  double predicted_distance = 0.0;
+};
+
+// The fitted W along one parameter through the identified vector, with the pointwise bootstrap
+// band of the resampled surfaces: what the report draws.
+struct SurfaceSlice {
+  std::string parameter;
+  std::vector<double> x;
+  std::vector<double> fitted;
+  std::vector<double> lo;
+  std::vector<double> hi;
+};
+
+struct IdentificationReport {
+  std::vector<std::string> names;
+  std::vector<StudyPoint> points;
+  QuadraticSurface surface;
+  std::vector<double> identified;
+  std::vector<double> std;          // bootstrap standard deviation
+  std::vector<double> interval_lo;  // bootstrap percentile interval at confidence
+  std::vector<double> interval_hi;
+  bool on_boundary = false;
+  bool paired = false;  // resampled by shared trials
+  std::optional<std::vector<NominalDifference>> nominal_difference;
+  std::vector<double> nominal;  // with nominal_difference
+  std::vector<GroupIdentification> groups;
+  std::vector<double> group_std;  // across groups, with 2 or more groups
+  double predicted_distance = 0.0;
+  std::optional<double> baseline_ref_ref_median;
+  // predicted_distance / baseline_ref_ref_median (absent without a positive baseline).
+  std::optional<double> predicted_ratio;
+  std::optional<double> max_ratio;
+  std::vector<SurfaceSlice> slices;
+  int simulation_runs = 0;
+  int reference_runs = 0;
+  int resamples = 0;
+  double confidence = 0.0;
+  uint64_t seed = 0;
+  uint64_t dp_cells = 0;
+  double seconds = 0.0;
+  std::vector<std::string> warnings;
+  // On the boundary, not convex, or above max_ratio: the identified vector is not to be trusted
+  // as the model's, or no parameter value brings the model as close as the references are to
+  // each other.
+  bool flagged() const;
+};
+
+// InvalidArgument for a design with more than kMaxSurfaceParameters parameters, for the fit's
+// errors (too few points, rank deficiency), for a nominal vector naming other parameters and for
+// reference groups of the wrong count.
+absl::StatusOr<IdentificationReport> Identify(const StudyDesign& design, const StudyCosts& costs,
+                                              const IdentifyOptions& options);
+
+}  // namespace wasserwarp
+
+#endif  // WASSERWARP_IDENTIFICATION_H_

@@ -1,0 +1,173 @@
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "verdict/baseline_split.h"
+#include "verdict/resampling.h"
+#include "verdict/resampling_summary.h"
+#include "verdict/subset_distance.h"
+#include "wasserwarp/compare.h"
+#include "wasserwarp/field_error.h"
+#include "wasserwarp/parameter_study.h"
+#include "wasserwarp/transport.h"
+
+namespace wasserwarp {
+
+absl::StatusOr<StudyDesign> DesignOf(const ParameterTable& table,
+                                     const std::vector<std::string>& run_ids) {
+  absl::StatusOr<std::vector<RunParameters>> runs = ParametersForRuns(table, run_ids);
+  if (!runs.ok()) return runs.status();
+  std::map<std::vector<double>, DesignPoint> points;
+  // Per point, the line of the run that first named each trial.
+  std::map<std::vector<double>, std::map<std::string, size_t>> trial_lines;
+  for (size_t row = 0; row < runs->size(); ++row) {
+    const RunParameters& run = (*runs)[row];
+    DesignPoint& point = points[run.values];
+    point.parameters = run.values;
+    point.runs.push_back(row);
+    point.trials.push_back(run.trial);
+    if (!table.has_trials) continue;
+    const auto [it, inserted] = trial_lines[run.values].emplace(run.trial, run.line);
+    if (!inserted) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(table.source, ":", run.line, ": run \"", run_ids[row], "\" names trial \"",
+                       run.trial, "\" at the same design point as line ", it->second,
+                       "; runs of one point need different random inputs"));
+    }
+  }
+  StudyDesign design;
+  design.names = table.names;
+  design.simulation_runs = run_ids.size();
+  design.has_trials = table.has_trials;
+  for (auto& [parameters, point] : points) design.points.push_back(std::move(point));
+  return design;
+}
+
+std::optional<std::vector<std::string>> SharedTrials(const StudyDesign& design,
+                                                     const std::vector<size_t>& points) {
+  if (!design.has_trials || points.empty()) return std::nullopt;
+  std::vector<std::string> shared = design.points[points.front()].trials;
+  std::sort(shared.begin(), shared.end());
+  for (size_t p : points) {
+    std::vector<std::string> trials = design.points[p].trials;
+    std::sort(trials.begin(), trials.end());
+    if (trials != shared) return std::nullopt;
+  }
+  return shared;
+}
+
+std::optional<size_t> FindPoint(const StudyDesign& design,
+                                const std::map<std::string, double>& parameters) {
+  if (parameters.size() != design.names.size()) return std::nullopt;
+  std::vector<double> wanted;
+  for (const std::string& name : design.names) {
+    const auto it = parameters.find(name);
+    if (it == parameters.end()) return std::nullopt;
+    wanted.push_back(it->second);
+  }
+  for (size_t p = 0; p < design.points.size(); ++p) {
+    if (design.points[p].parameters == wanted) return p;
+  }
+  return std::nullopt;
+}
+
+absl::StatusOr<std::vector<double>> NominalVector(const StudyDesign& design,
+                                                  const std::map<std::string, double>& nominal) {
+  std::vector<double> values;
+  for (const std::string& name : design.names) {
+    const auto it = nominal.find(name);
+    if (it == nominal.end()) {
+      return InvalidFieldError("nominal", absl::StrCat("no value for parameter \"", name, "\""));
+    }
+    values.push_back(it->second);
+  }
+  for (const auto& [name, value] : nominal) {
+    if (std::find(design.names.begin(), design.names.end(), name) == design.names.end()) {
+      return InvalidFieldError("nominal",
+                               absl::StrCat("parameter \"", name, "\" is not in the design (",
+                                            absl::StrJoin(design.names, ", "), ")"));
+    }
+  }
+  return values;
+}
+
+absl::StatusOr<StudyCosts> StudyCostsOf(const ValidationReport& sim_ref,
+                                        const ValidationReport& ref_ref) {
+  if (!sim_ref.cost_matrix.has_value() || !ref_ref.cost_matrix.has_value()) {
+    return absl::InvalidArgumentError("a study needs both validations' cost matrices");
+  }
+  StudyCosts costs;
+  costs.sim_ref = *sim_ref.cost_matrix;
+  costs.ref_ref = *ref_ref.cost_matrix;
+  for (const RunSummary& run : sim_ref.simulation) costs.simulation_ids.push_back(run.id);
+  for (const RunSummary& run : sim_ref.reference) costs.reference_ids.push_back(run.id);
+  std::vector<std::string> ref_rows;
+  for (const RunSummary& run : ref_ref.simulation) ref_rows.push_back(run.id);
+  if (ref_rows != costs.reference_ids || costs.ref_ref.rows != costs.ref_ref.cols ||
+      costs.ref_ref.cols != costs.sim_ref.cols) {
+    return absl::InvalidArgumentError(
+        "the reference-reference validation must hold the study's references, in their order, "
+        "on both sides");
+  }
+  costs.quantities = sim_ref.quantities;
+  costs.dp_cells = sim_ref.dp_cells + ref_ref.dp_cells;
+  costs.seconds = sim_ref.seconds + ref_ref.seconds;
+  return costs;
+}
+
+absl::Status ValidateStudyOptions(const StudyOptions& options) {
+  if (absl::Status status = ValidateOrder(options.order); !status.ok()) return status;
+  if (options.resamples < 1 || options.resamples > kMaxResamples) {
+    return InvalidFieldError("resamples", absl::StrCat("must be from 1 to ", kMaxResamples,
+                                                       ", got ", options.resamples));
+  }
+  if (options.splits < 1 || options.splits > kMaxResamples) {
+    return InvalidFieldError(
+        "splits", absl::StrCat("must be from 1 to ", kMaxResamples, ", got ", options.splits));
+  }
+  if (!(options.confidence > 0.0 && options.confidence < 1.0)) {
+    return InvalidFieldError("confidence",
+                             absl::StrCat("must be in (0, 1), got ", options.confidence));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<double>> ReferenceBaseline(const StudyCosts& costs,
+                                                        const StudyOptions& options) {
+  const size_t m = costs.ref_ref.rows;
+  if (m < 2) return std::optional<double>();
+  const size_t half = m / 2;
+  const auto splits = static_cast<size_t>(options.splits);
+  std::vector<double> within(splits);
+  VerdictContext context;
+  context.max_threads = options.max_threads;
+  context.cancel = options.cancel;
+  resampling::ResampleLoop loop(context, splits);
+  absl::Status status = loop.Run(splits, 1, [&](size_t k) -> absl::Status {
+    const resampling::BaselineSplit split =
+        resampling::DrawBaselineSplit(options.seed, k, 0, 0, m, half);
+    absl::StatusOr<double> w = resampling::SubsetDistance(costs.ref_ref, split.references_a, {},
+                                                          split.references_b, {}, options.order);
+    if (!w.ok()) return w.status();
+    within[k] = *w;
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return std::optional<double>(resampling::Summarise(std::move(within)).median);
+}
+
+absl::StatusOr<double> PointDistance(const StudyCosts& costs, const DesignPoint& point,
+                                     double order) {
+  return resampling::SubsetDistance(costs.sim_ref, point.runs, {},
+                                    resampling::IndexRange(0, costs.sim_ref.cols), {}, order);
+}
+
+}  // namespace wasserwarp

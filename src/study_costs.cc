@@ -1,0 +1,35 @@
+#include "wasserwarp/study_costs.h"
+
+namespace wasserwarp {
+
+ValidationOptions StudyValidationOptions(const ValidationOptions& options) {
+  ValidationOptions study = options;
+  study.keep_cost_matrix = true;
+  study.simulation_weights.clear();
+  study.reference_weights.clear();
+  study.verdict.reset();
+  study.keep_pooled_cost_matrix = false;
+  return study;
+}
+
+ValidationOptions ReferenceValidationOptions(const ValidationOptions& study,
+                                             const std::vector<std::string>& channels) {
+  ValidationOptions references = study;
+  references.prepare.channels = channels;
+  references.quantities.clear();
+  return references;
+}
+
+absl::StatusOr<StudyCosts> ComputeStudyCosts(const std::vector<Series>& simulation,
+                                             const std::vector<Series>& reference,
+                                             const ValidationOptions& options) {
+  const ValidationOptions study = StudyValidationOptions(options);
+  absl::StatusOr<ValidationReport> sim_ref = Validate(simulation, reference, study);
+  if (!sim_ref.ok()) return sim_ref.status();
+  absl::StatusOr<ValidationReport> ref_ref =
+      Validate(reference, reference, ReferenceValidationOptions(study, sim_ref->channels));
+  if (!ref_ref.ok()) return ref_ref.status();
+  return StudyCostsOf(*sim_ref, *ref_ref);
+}
+
+}  // namespace wasserwarp
