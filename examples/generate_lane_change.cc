@@ -1,6 +1,7 @@
 // Writes a demo data set for wasserwarp: measured lane changes of one real
 // car (references) and two simulation models of it, one with plausible
-// parameters and one with a front cornering stiffness 40 % too low.
+// parameters and one with a front cornering stiffness 40 % too low; and a
+// parameter study of the same car for `identify` and `sensitivity`.
 //
 //   wasserwarp-example-data --out DIR [--seed N] [--sim-runs N] [--ref-runs N]
 //
@@ -9,66 +10,40 @@
 // DIR/sim_a/sim_XX.csv   100 Hz, nominal model with parameter scatter
 // DIR/sim_b/sim_XX.csv   the same draws as sim_a, run for run, but with the
 //                        front cornering stiffness too low (understeer)
+//
+// DIR/study/, the same for every --sim-runs and --ref-runs:
+// sim/run_PPP_TT.csv     100 Hz as sim_a, at design point PPP = 000-020: front
+//                        cornering stiffness Cf at 0.70, 0.80, ..., 1.30 times
+//                        nominal, each with rear Cr at 0.85, 1.00, 1.15; trial
+//                        TT = 00-09. Cf and Cr are exactly the design values;
+//                        trial TT's other scatter is the same at every point
+// sim_params.csv         run_id,front_cornering,rear_cornering,trial (t00-t09)
+// ref/ref_RR.csv         RR = 00-19, made as DIR/ref's runs but of a car with
+//                        Cf = 0.95 (off the grid) and Cr = 1.00 times nominal
+// ref_groups.csv         run_id,group: refs 00-09 campaign_1, 10-19 campaign_2
+// truth.csv              parameter,value: that car's front_cornering and
+//                        rear_cornering, in N/rad
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <numbers>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
-#include <utility>
-#include <vector>
 
+#include "lane_change.h"
+#include "parameter_study_data.h"
 #include "random_source.h"
 #include "single_track.h"
 
 namespace wasserwarp::examples {
 namespace {
 
-// A mid-size passenger car; its understeer gradient
-// m / L (lr / Cf - lf / Cr) is about 0.005 rad / (m/s^2), i.e. 2.8 deg/g.
-constexpr VehicleParams kCar = {.mass = 1550.0,
-                                .yaw_inertia = 2600.0,
-                                .front_axle_to_cg = 1.15,
-                                .rear_axle_to_cg = 1.55,
-                                .front_cornering = 75000.0,
-                                .rear_cornering = 95000.0};
-constexpr double kSpeed = 22.2;  // m/s, 80 km/h
-// About 30 degrees at the steering wheel with a 15:1 ratio.
-constexpr SingleSineSteer kLaneChange = {.start = 1.0, .duration = 2.8, .amplitude = 0.035};
 constexpr double kSimWrongFrontCornering = 0.6;
-
-constexpr double kRecordLength = 8.0;  // s
-constexpr double kSimRate = 100.0;     // Hz
-constexpr double kRefRate = 250.0;     // Hz
-constexpr double kIntegrationStep = 1e-3;
-
-// Run-to-run scatter, as half-widths of uniform ranges relative to nominal.
-constexpr double kSimMassScatter = 0.03;
-constexpr double kSimCorneringScatter = 0.05;
-constexpr double kSimAmplitudeScatter = 0.05;
-constexpr double kSimSpeedScatter = 0.02;
-constexpr double kRefAmplitudeScatter = 0.06;
-constexpr double kRefSpeedScatter = 0.03;
-constexpr double kRefMaxStartOffset = 0.3;  // s
-constexpr double kRefStretchScatter = 0.02;
-
-// Sensor noise, standard deviations.
-constexpr double kSteeringNoise = 2e-4;             // rad
-constexpr double kYawRateNoise = 0.005;             // rad/s
-constexpr double kLateralAccelerationNoise = 0.05;  // m/s^2
-// The data logger's first-order low-pass (anti-aliasing) filter: measured
-// channels are never raw sensor noise at the sampling rate.
-constexpr double kLoggerCutoff = 10.0;  // Hz
 
 constexpr uint64_t kDefaultSeed = 20240611;
 constexpr char kUsage[] =
@@ -153,34 +128,6 @@ std::string RunName(std::string_view prefix, uint64_t index, uint64_t count) {
   return std::string(prefix) + number + ".csv";
 }
 
-bool WriteRun(const std::filesystem::path& path, const std::vector<double>& times,
-              const std::vector<Measurement>& samples) {
-  std::FILE* file = std::fopen(path.c_str(), "w");
-  if (file == nullptr) {
-    std::fprintf(stderr, "cannot write %s: %s\n", path.c_str(), std::strerror(errno));
-    return false;
-  }
-  std::fputs("time,steering_angle,yaw_rate,lateral_acceleration\n", file);
-  for (size_t i = 0; i < times.size(); ++i) {
-    std::fprintf(file, "%.9g,%.9g,%.9g,%.9g\n", times[i], samples[i].steering_angle,
-                 samples[i].yaw_rate, samples[i].lateral_acceleration);
-  }
-  const bool ok = std::ferror(file) == 0;
-  if (std::fclose(file) != 0 || !ok) {
-    std::fprintf(stderr, "cannot write %s\n", path.c_str());
-    return false;
-  }
-  return true;
-}
-
-// Samples k / rate for k = 0 .. rate * kRecordLength.
-std::vector<double> SampleTimes(double rate) {
-  const size_t count = static_cast<size_t>(std::lround(rate * kRecordLength)) + 1;
-  std::vector<double> times(count);
-  for (size_t k = 0; k < count; ++k) times[k] = static_cast<double>(k) / rate;
-  return times;
-}
-
 // Writes one sim_a and one sim_b run from a single draw of the scatter.
 bool WriteSimulationPair(RandomSource& random, const std::filesystem::path& dir_a,
                          const std::filesystem::path& dir_b, const std::string& name) {
@@ -194,78 +141,8 @@ bool WriteSimulationPair(RandomSource& random, const std::filesystem::path& dir_
 
   VehicleParams understeering = vehicle;
   understeering.front_cornering *= kSimWrongFrontCornering;
-
-  const std::vector<double> times = SampleTimes(kSimRate);
-  for (const auto& [params, dir] : {std::pair{vehicle, dir_a}, std::pair{understeering, dir_b}}) {
-    const SingleTrackResponse response(params, speed, steer, kRecordLength, kIntegrationStep);
-    std::vector<Measurement> samples;
-    samples.reserve(times.size());
-    for (double t : times) samples.push_back(response.At(t));
-    if (!WriteRun(dir / name, times, samples)) return false;
-  }
-  return true;
-}
-
-// The real car, recorded on its own clock: sample k at recorder time k / rate
-// happened at manoeuvre time offset + stretch * k / rate.
-bool WriteReference(RandomSource& random, const std::filesystem::path& dir,
-                    const std::string& name) {
-  SingleSineSteer steer = kLaneChange;
-  steer.amplitude = random.Scatter(kLaneChange.amplitude, kRefAmplitudeScatter);
-  const double speed = random.Scatter(kSpeed, kRefSpeedScatter);
-  const double offset = kRefMaxStartOffset * random.Uniform();
-  const double stretch = random.Scatter(1.0, kRefStretchScatter);
-
-  const std::vector<double> times = SampleTimes(kRefRate);
-  const double end = offset + stretch * times.back();
-  const SingleTrackResponse response(kCar, speed, steer, end, kIntegrationStep);
-  const double keep = std::exp(-2.0 * std::numbers::pi * kLoggerCutoff / kRefRate);
-  std::vector<Measurement> samples;
-  samples.reserve(times.size());
-  for (double t : times) {
-    Measurement m = response.At(offset + stretch * t);
-    m.steering_angle += kSteeringNoise * random.Normal();
-    m.yaw_rate += kYawRateNoise * random.Normal();
-    m.lateral_acceleration += kLateralAccelerationNoise * random.Normal();
-    if (!samples.empty()) {
-      const Measurement& last = samples.back();
-      m.steering_angle = keep * last.steering_angle + (1.0 - keep) * m.steering_angle;
-      m.yaw_rate = keep * last.yaw_rate + (1.0 - keep) * m.yaw_rate;
-      m.lateral_acceleration =
-          keep * last.lateral_acceleration + (1.0 - keep) * m.lateral_acceleration;
-    }
-    samples.push_back(m);
-  }
-  return WriteRun(dir / name, times, samples);
-}
-
-// Creates `dir` and removes the `<prefix>*.csv` runs a previous call left
-// there: wasserwarp reads every CSV file of a directory, so runs beyond this
-// call's count would silently join the data set.
-bool PrepareDirectory(const std::filesystem::path& dir, std::string_view prefix) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) {
-    std::fprintf(stderr, "cannot create %s: %s\n", dir.c_str(), error.message().c_str());
-    return false;
-  }
-  std::vector<std::filesystem::path> old_runs;
-  for (const std::filesystem::directory_entry& entry :
-       std::filesystem::directory_iterator(dir, error)) {
-    const std::string name = entry.path().filename().string();
-    if (entry.is_regular_file() && name.starts_with(prefix) && name.ends_with(".csv")) {
-      old_runs.push_back(entry.path());
-    }
-  }
-  for (size_t i = 0; i < old_runs.size() && !error; ++i) {
-    std::filesystem::remove(old_runs[i], error);
-  }
-  if (error) {
-    std::fprintf(stderr, "cannot clear old runs from %s: %s\n", dir.c_str(),
-                 error.message().c_str());
-    return false;
-  }
-  return true;
+  return WriteSimulation(vehicle, speed, steer, dir_a / name) &&
+         WriteSimulation(understeering, speed, steer, dir_b / name);
 }
 
 int Run(const Options& options) {
@@ -287,14 +164,16 @@ int Run(const Options& options) {
     }
   }
   for (uint64_t i = 0; i < options.ref_runs; ++i) {
-    if (!WriteReference(ref_random, ref_dir, RunName("ref_", i, options.ref_runs))) return 1;
+    if (!WriteReference(ref_random, kCar, ref_dir / RunName("ref_", i, options.ref_runs))) return 1;
   }
+  const std::filesystem::path study_dir = options.out / "study";
+  if (!WriteParameterStudy(study_dir, options.seed)) return 1;
   std::printf(
       "wrote %llu reference runs (%g Hz) to %s and %llu simulated runs (%g Hz) each to %s and "
-      "%s (seed %llu)\n",
+      "%s, and a parameter study to %s (seed %llu)\n",
       static_cast<unsigned long long>(options.ref_runs), kRefRate, ref_dir.c_str(),
       static_cast<unsigned long long>(options.sim_runs), kSimRate, sim_a_dir.c_str(),
-      sim_b_dir.c_str(), static_cast<unsigned long long>(options.seed));
+      sim_b_dir.c_str(), study_dir.c_str(), static_cast<unsigned long long>(options.seed));
   return 0;
 }
 
