@@ -14,7 +14,9 @@
 #include "command.h"
 #include "compare_command.h"
 #include "flag_terms.h"
+#include "identify_command.h"
 #include "inspect_command.h"
+#include "sensitivity_command.h"
 #include "sessions_command.h"
 #include "twed_command.h"
 #include "upload_command.h"
@@ -67,14 +69,15 @@ std::string Usage(const std::vector<Command>& commands) {
       absl::StrAppendFormat(&usage, "  wasserwarp %s\n", line);
     }
   }
-  absl::StrAppend(
-      &usage,
-      "  wasserwarp help [command]\n"
-      "  wasserwarp <command> --help\n"
-      "  wasserwarp --version\n"
-      "\n"
-      "exit status: 0 success (validate: PASS), 1 validate's verdict FAIL, 2 bad input or usage,\n"
-      "3 internal error, 4 the validation has not ended yet (validations show)\n");
+  absl::StrAppend(&usage,
+                  "  wasserwarp help [command]\n"
+                  "  wasserwarp <command> --help\n"
+                  "  wasserwarp --version\n"
+                  "\n"
+                  "exit status: 0 success (validate, sensitivity, identify: PASS), 1 their FAIL, 2 "
+                  "bad input or\n"
+                  "usage, "
+                  "3 internal error, 4 the validation has not ended yet (validations show)\n");
   return usage;
 }
 
@@ -85,9 +88,10 @@ int Fail(const absl::Status& error) {
 }
 
 int Main(const std::vector<std::string>& args) {
-  const std::vector<Command> commands = {TwedCommand(),    ValidateCommand(), CompareCommand(),
-                                         UploadCommand(),  SessionsCommand(), ValidationsCommand(),
-                                         InspectCommand(), ConvertCommand()};
+  const std::vector<Command> commands = {
+      TwedCommand(),     ValidateCommand(), CompareCommand(),  SensitivityCommand(),
+      IdentifyCommand(), UploadCommand(),   SessionsCommand(), ValidationsCommand(),
+      InspectCommand(),  ConvertCommand()};
   const auto find = [&commands](const std::string& name) -> const Command* {
     for (const Command& command : commands) {
       if (command.name == name) return &command;

@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "bootstrap_flags.h"
 #include "embedded_limits.h"
 #include "execution_flags.h"
 #include "flag_definition.h"
@@ -48,34 +49,6 @@ std::vector<std::pair<const FlagDefinition<std::vector<Series>>*, std::vector<Se
   return {{&kSimAFlag, &variants.a}, {&kSimBFlag, &variants.b}, {&kRefFlag, &variants.reference}};
 }
 
-absl::Status ReadResamples(absl::string_view flag, const ParsedArgs& args,
-                           CompareOptions& options) {
-  absl::StatusOr<int> resamples = GivenInteger(args, flag);
-  if (!resamples.ok()) return resamples.status();
-  if (*resamples < 1 || *resamples > kMaxResamples) {
-    return FlagError(flag, absl::StrCat("must be from 1 to ", kMaxResamples));
-  }
-  options.resamples = *resamples;
-  return absl::OkStatus();
-}
-
-absl::Status ReadConfidence(absl::string_view flag, const ParsedArgs& args,
-                            CompareOptions& options) {
-  absl::StatusOr<double> confidence = GivenNumber(args, flag);
-  if (!confidence.ok()) return confidence.status();
-  if (!(*confidence > 0.0 && *confidence < 1.0)) {
-    return FlagError(flag, "must be between 0 and 1, e.g. 0.95");
-  }
-  options.confidence = *confidence;
-  return absl::OkStatus();
-}
-
-constexpr FlagDefinition<CompareOptions> kBootstrapFlags[] = {
-    {"--resamples", Arity::kOne, "K", "bootstrap resamples (default 999)", &ReadResamples},
-    {"--confidence", Arity::kOne, "C", "coverage of the interval, in (0, 1) (default 0.95)",
-     &ReadConfidence},
-};
-
 absl::StatusOr<CompareOptions> ReadOptions(const ParsedArgs& args) {
   absl::StatusOr<ParameterSettings> parameters = ReadValidationParameterFlags(args);
   if (!parameters.ok()) return parameters.status();
@@ -83,10 +56,10 @@ absl::StatusOr<CompareOptions> ReadOptions(const ParsedArgs& args) {
   options.prepare = parameters->options.prepare;
   options.twed = parameters->options.twed;
   options.order = parameters->options.order;
-  if (absl::Status status = ReadFlags<CompareOptions>(kBootstrapFlags, args, options);
-      !status.ok()) {
-    return status;
-  }
+  BootstrapSettings bootstrap;
+  if (absl::Status status = ReadBootstrapFlags(args, bootstrap); !status.ok()) return status;
+  options.resamples = bootstrap.resamples;
+  options.confidence = bootstrap.confidence;
   if (absl::Status status = ReadFlag(kSeedFlag, args, options.seed); !status.ok()) return status;
   if (absl::Status status = ReadFlag(kThreadsFlag, args, options.compute); !status.ok()) {
     return status;
@@ -256,7 +229,7 @@ absl::Status RunCompare(const ParsedArgs& args) {
 }
 
 std::vector<FlagSection> CompareSections() {
-  std::vector<DocumentedFlag> resampling = Documented<CompareOptions>(kBootstrapFlags);
+  std::vector<DocumentedFlag> resampling = BootstrapFlags();
   resampling.insert(resampling.end(), {kSeedFlag, kThreadsFlag});
   std::vector<DocumentedFlag> server = {
       DescribedAs(kServerFlag,

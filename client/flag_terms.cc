@@ -36,6 +36,12 @@ constexpr FlagTerm kFlagTerms[] = {
     {"html_report", "--report"},
     {"verdict", "the verdict (--max-distance, --max-ratio, --alpha, --permutations)"},
     {"runs", "--sim/--ref"},
+    {"resamples", "--resamples"},
+    {"confidence", "--confidence"},
+    {"splits", "--splits"},
+    {"nominal", "--nominal"},
+    {"pair_cost", "--pair-cost"},
+    {"reference_groups", "--ref-groups"},
 };
 
 }  // namespace

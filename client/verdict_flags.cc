@@ -97,12 +97,16 @@ constexpr FlagDefinition<VerdictOptions> kTuningFlags[] = {
      &ReadRatioConfidence},
 };
 
-constexpr FlagDefinition<std::vector<QuantityOfInterest>> kQoiFlag = {
+}  // namespace
+
+const FlagDefinition<std::vector<QuantityOfInterest>> kQoiFlag = {
     "--qoi", Arity::kMany, "LIST",
     "quantities of interest, \"channel:quantity,...\" with quantity one\n"
     "of max, min, mean, final, value_at:T, integral, time_of_max; each\n"
     "gets the area validation metric in the channel's units",
     &ReadQuantities};
+
+namespace {
 
 bool AsksForTest(const ParsedArgs& args) {
   for (const FlagDefinition<VerdictOptions>& flag : kTestFlags) {

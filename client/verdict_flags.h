@@ -16,6 +16,9 @@ namespace wasserwarp::cli {
 // --max-distance, --max-ratio, --alpha, --permutations, --seed, --keep-sampling-floor, --qoi.
 std::vector<DocumentedFlag> VerdictFlags();
 
+// --qoi LIST alone, for commands that take quantities without a verdict.
+extern const FlagDefinition<std::vector<QuantityOfInterest>> kQoiFlag;
+
 // Sets options.verdict when a decision rule or --permutations is given (the permutation test
 // and the baseline run only then), and options.quantities from --qoi; checks every value.
 absl::Status ReadVerdictFlags(const ParsedArgs& args, ValidationOptions& options);

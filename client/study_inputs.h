@@ -1,0 +1,61 @@
+// What `sensitivity` and `identify` share: the runs and their parameter file, the validation
+// options the study's cost matrix is computed with, the bootstrap's options, and the one cost
+// matrix itself, computed here or, with --server, by two validations on a wasserwarp-server.
+
+#ifndef WASSERWARP_CLIENT_STUDY_INPUTS_H_
+#define WASSERWARP_CLIENT_STUDY_INPUTS_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "args.h"
+#include "flag_definition.h"
+#include "run_flags.h"
+#include "wasserwarp/parameter_study.h"
+#include "wasserwarp/validation.h"
+
+namespace wasserwarp::cli {
+
+inline constexpr DocumentedFlag kSimParamsFlag = {
+    "--sim-params", Arity::kOne, "FILE",
+    "the parameters of each simulated run (required): a CSV with the\n"
+    "header run_id,<param>,...[,trial]; runs with the same values form a\n"
+    "design point, runs of one trial share their random inputs"};
+
+inline constexpr DocumentedFlag kNominalFlag = {"--nominal", Arity::kOne, "K=V[,K=V...]",
+                                                "the nominal parameter vector"};
+
+struct StudyInputs {
+  RunSets runs;
+  StudyDesign design;
+  ValidationOptions validation;  // how the cost matrix is computed
+  StudyOptions study;
+};
+
+// The sections every study command lists: runs (--sim, --ref, --sim-params), comparison (the
+// validation parameter flags and --qoi), resampling (--resamples, --confidence, --splits,
+// --seed, --threads), server, and output (--json, --report). `extra_runs` go with the runs.
+std::vector<FlagSection> StudySections(absl::string_view command,
+                                       const std::vector<DocumentedFlag>& extra_runs,
+                                       const std::vector<DocumentedFlag>& extra_analysis);
+
+// Reads and checks every option before any run is read, then the runs and the parameter file;
+// errors name the flag, or the file, line and column.
+absl::StatusOr<StudyInputs> ReadStudyInputs(const ParsedArgs& args, absl::string_view command);
+
+// --nominal, parsed; nothing when not given.
+absl::StatusOr<std::optional<std::map<std::string, double>>> ReadNominal(const ParsedArgs& args);
+
+// The study's costs: here, checked against this machine's limits first, or with --server by
+// the two validations of StudyValidationOptions and ReferenceValidationOptions there, each in a
+// session of its own, with progress on stderr.
+absl::StatusOr<StudyCosts> ComputeCosts(const ParsedArgs& args, const StudyInputs& inputs,
+                                        absl::string_view command);
+
+}  // namespace wasserwarp::cli
+
+#endif  // WASSERWARP_CLIENT_STUDY_INPUTS_H_
