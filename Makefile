@@ -60,7 +60,12 @@ demo: build
 	@echo; echo "== A against B on the same references"
 	$(CLI) compare --sim-a $(DEMO_DIR)/sim_a --sim-b $(DEMO_DIR)/sim_b --ref $(DEMO_DIR)/ref \
 	  $(DEMO_ARGS) --json $(BUILD_DIR)/demo-compare.json
-	@echo; echo "JSON reports: $(BUILD_DIR)/demo-a.json $(BUILD_DIR)/demo-b.json $(BUILD_DIR)/demo-compare.json"
+	@echo; echo "== Identification: which front cornering stiffness and yaw inertia reproduce the measurements?"
+	$(CLI) identify --sim $(DEMO_DIR)/study/sim --sim-params $(DEMO_DIR)/study/sim_params.csv \
+	  --ref $(DEMO_DIR)/study/ref --ref-groups $(DEMO_DIR)/study/ref_groups.csv \
+	  --nominal front_cornering=75000,yaw_inertia=2600 --json $(BUILD_DIR)/demo-identify.json
+	@echo "   the generator's truth: $$(tail -n +2 $(DEMO_DIR)/study/truth.csv | tr '\n' ' ')"
+	@echo; echo "JSON reports: $(BUILD_DIR)/demo-a.json $(BUILD_DIR)/demo-b.json $(BUILD_DIR)/demo-compare.json $(BUILD_DIR)/demo-identify.json"
 	@echo "HTML reports: $(BUILD_DIR)/demo-a.html $(BUILD_DIR)/demo-b.html"
 
 test: build
@@ -71,6 +76,7 @@ bench: build
 	$(BUILD_DIR)/bench/transport_bench
 	$(BUILD_DIR)/bench/validate_bench
 	$(BUILD_DIR)/bench/verdict_bench
+	$(BUILD_DIR)/bench/study_bench
 	$(BUILD_DIR)/bench/service_bench
 	$(BUILD_DIR)/bench/run_files_bench
 
