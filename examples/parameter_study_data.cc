@@ -117,8 +117,8 @@ bool WriteParameterStudy(const std::filesystem::path& dir, uint64_t seed) {
         if (!WriteSimulation(vehicle, trial.speed, trial.steer, sim_dir / (run_id + ".csv"))) {
           return false;
         }
-        params += run_id + "," + Exact(vehicle.front_cornering) + "," +
-                  Exact(vehicle.yaw_inertia) + ",t" + Padded(t, 2) + "\n";
+        params += run_id + "," + Exact(vehicle.front_cornering) + "," + Exact(vehicle.yaw_inertia) +
+                  ",t" + Padded(t, 2) + "\n";
       }
       ++point;
     }

@@ -16,8 +16,16 @@
 
 namespace wasserwarp {
 
+// What the quadratic surface is fitted to. W of a set shifted by d from the references grows
+// like |d| away from a noise floor a, about sqrt(a^2 + d' S d): not a quadratic, so a quadratic
+// fitted to W puts its vertex off the minimum wherever the design is not symmetric around it,
+// whereas W^2 = a^2 + d' S d is exactly one, the same minimum, valleys along correlated
+// parameters included.
+enum class SurfaceResponse { kSquaredDistance, kDistance };
+
 struct IdentifyOptions {
   StudyOptions study;
+  SurfaceResponse response = SurfaceResponse::kSquaredDistance;
   std::optional<std::map<std::string, double>> nominal;
   // One per reference run (the columns of the costs): e.g. its measurement campaign. The
   // identification is repeated on each group's references.
@@ -39,12 +47,15 @@ struct GroupIdentification {
   double predicted_distance = 0.0;
 };
 
+// "squared_distance" or "distance".
+const char* SurfaceResponseName(SurfaceResponse response);
+
 // The fitted W along one parameter through the identified vector, with the pointwise bootstrap
 // band of the resampled surfaces: what the report draws.
 struct SurfaceSlice {
   std::string parameter;
   std::vector<double> x;
-  std::vector<double> fitted;
+  std::vector<double> fitted;  // W (the square root of a fitted W^2, 0 where it is negative)
   std::vector<double> lo;
   std::vector<double> hi;
 };
@@ -52,7 +63,8 @@ struct SurfaceSlice {
 struct IdentificationReport {
   std::vector<std::string> names;
   std::vector<StudyPoint> points;
-  QuadraticSurface surface;
+  SurfaceResponse response = SurfaceResponse::kSquaredDistance;
+  QuadraticSurface surface;  // of the response: W^2 or W
   std::vector<double> identified;
   std::vector<double> std;          // bootstrap standard deviation
   std::vector<double> interval_lo;  // bootstrap percentile interval at confidence
@@ -62,8 +74,8 @@ struct IdentificationReport {
   std::optional<std::vector<NominalDifference>> nominal_difference;
   std::vector<double> nominal;  // with nominal_difference
   std::vector<GroupIdentification> groups;
-  std::vector<double> group_std;  // across groups, with 2 or more groups
-  double predicted_distance = 0.0;
+  std::vector<double> group_std;    // across groups, with 2 or more groups
+  double predicted_distance = 0.0;  // W at the identified vector, from the surface
   std::optional<double> baseline_ref_ref_median;
   // predicted_distance / baseline_ref_ref_median (absent without a positive baseline).
   std::optional<double> predicted_ratio;

@@ -128,6 +128,7 @@ std::string IdentificationToJson(const IdentificationReport& report, int indent)
   Json json;
   json["points"] = PointsJson(report.names, report.points);
   json["surface"] = SurfaceJson(report.surface);
+  json["surface"]["response"] = SurfaceResponseName(report.response);
   json["identified"] = Named(report.names, report.identified);
   json["std"] = Named(report.names, report.std);
   Json interval = Json::object();

@@ -36,18 +36,29 @@ std::vector<std::vector<double>> Coordinates(const StudyDesign& design) {
   return points;
 }
 
+double ResponseOf(SurfaceResponse response, double distance) {
+  return response == SurfaceResponse::kSquaredDistance ? distance * distance : distance;
+}
+
+double DistanceOf(SurfaceResponse response, double value) {
+  return response == SurfaceResponse::kSquaredDistance ? std::sqrt(std::max(0.0, value)) : value;
+}
+
 struct Fitted {
   QuadraticSurface surface;
   SurfaceMinimum minimum;
 };
 
-absl::StatusOr<Fitted> FitAndMinimise(const StudyDesign& design,
+absl::StatusOr<Fitted> FitAndMinimise(const StudyDesign& design, SurfaceResponse response,
                                       const std::vector<double>& distances) {
+  std::vector<double> values;
+  for (double w : distances) values.push_back(ResponseOf(response, w));
   absl::StatusOr<QuadraticSurface> surface =
-      FitQuadraticSurface(design.names, Coordinates(design), distances);
+      FitQuadraticSurface(design.names, Coordinates(design), values);
   if (!surface.ok()) return surface.status();
   Fitted fitted{.surface = *std::move(surface)};
   fitted.minimum = MinimizeInBox(fitted.surface);
+  fitted.minimum.value = DistanceOf(response, fitted.minimum.value);
   return fitted;
 }
 
@@ -80,10 +91,12 @@ std::vector<SurfaceSlice> Slices(const IdentificationReport& report,
       x[i] = surface.lower[i] + (surface.upper[i] - surface.lower[i]) * static_cast<double>(s) /
                                     static_cast<double>(kSliceSamples - 1);
       slice.x.push_back(x[i]);
-      slice.fitted.push_back(EvaluateSurface(surface, x));
+      slice.fitted.push_back(DistanceOf(report.response, EvaluateSurface(surface, x)));
       std::vector<double> band;
       band.reserve(resampled.size());
-      for (const QuadraticSurface& other : resampled) band.push_back(EvaluateSurface(other, x));
+      for (const QuadraticSurface& other : resampled) {
+        band.push_back(DistanceOf(report.response, EvaluateSurface(other, x)));
+      }
       std::sort(band.begin(), band.end());
       slice.lo.push_back(resampling::Quantile(band, 0.5 * (1.0 - confidence)));
       slice.hi.push_back(resampling::Quantile(band, 0.5 * (1.0 + confidence)));
@@ -96,6 +109,7 @@ std::vector<SurfaceSlice> Slices(const IdentificationReport& report,
 absl::Status IdentifyGroups(const StudyDesign& design, const StudyCosts& costs,
                             const std::vector<std::string>& groups, double order,
                             IdentificationReport& report) {
+  const SurfaceResponse response = report.response;
   if (groups.size() != costs.sim_ref.cols) {
     return InvalidFieldError(
         "reference_groups",
@@ -106,7 +120,7 @@ absl::Status IdentifyGroups(const StudyDesign& design, const StudyCosts& costs,
   for (const auto& [group, cols] : columns) {
     absl::StatusOr<std::vector<double>> distances = Distances(design, costs, cols, order);
     if (!distances.ok()) return distances.status();
-    absl::StatusOr<Fitted> fitted = FitAndMinimise(design, *distances);
+    absl::StatusOr<Fitted> fitted = FitAndMinimise(design, response, *distances);
     if (!fitted.ok()) return fitted.status();
     report.groups.push_back({.group = group,
                              .reference_runs = static_cast<int>(cols.size()),
@@ -125,6 +139,10 @@ absl::Status IdentifyGroups(const StudyDesign& design, const StudyCosts& costs,
 }
 
 }  // namespace
+
+const char* SurfaceResponseName(SurfaceResponse response) {
+  return response == SurfaceResponse::kSquaredDistance ? "squared_distance" : "distance";
+}
 
 bool IdentificationReport::flagged() const {
   const bool too_far =
@@ -150,11 +168,12 @@ absl::StatusOr<IdentificationReport> Identify(const StudyDesign& design, const S
   const std::vector<size_t> columns = resampling::IndexRange(0, costs.sim_ref.cols);
   absl::StatusOr<std::vector<double>> distances = Distances(design, costs, columns, study.order);
   if (!distances.ok()) return distances.status();
-  absl::StatusOr<Fitted> fitted = FitAndMinimise(design, *distances);
+  absl::StatusOr<Fitted> fitted = FitAndMinimise(design, options.response, *distances);
   if (!fitted.ok()) return fitted.status();
 
   IdentificationReport report;
   report.names = design.names;
+  report.response = options.response;
   for (size_t p = 0; p < design.points.size(); ++p) {
     report.points.push_back({.parameters = design.points[p].parameters,
                              .runs = static_cast<int>(design.points[p].runs.size()),
@@ -190,7 +209,7 @@ absl::StatusOr<IdentificationReport> Identify(const StudyDesign& design, const S
       if (!w.ok()) return w.status();
       values.push_back(*w);
     }
-    absl::StatusOr<Fitted> refit = FitAndMinimise(design, values);
+    absl::StatusOr<Fitted> refit = FitAndMinimise(design, options.response, values);
     if (!refit.ok()) return refit.status();
     identified[r] = refit->minimum.x;
     surfaces[r] = std::move(refit->surface);
@@ -246,9 +265,11 @@ absl::StatusOr<IdentificationReport> Identify(const StudyDesign& design, const S
   }
   if (report.surface.r_squared < kPoorFit) {
     report.warnings.push_back(absl::StrFormat(
-        "the quadratic surface explains only %.0f%% of W's variation over the design (R^2 "
+        "the quadratic surface explains only %.0f%% of the variation of %s over the design (R^2 "
         "%.3f); a design closer around the minimum fits better",
-        100.0 * std::max(0.0, report.surface.r_squared), report.surface.r_squared));
+        100.0 * std::max(0.0, report.surface.r_squared),
+        report.response == SurfaceResponse::kSquaredDistance ? "W^2" : "W",
+        report.surface.r_squared));
   }
   report.simulation_runs = static_cast<int>(costs.sim_ref.rows);
   report.reference_runs = static_cast<int>(costs.sim_ref.cols);
