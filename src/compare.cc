@@ -26,6 +26,8 @@
 namespace wasserwarp {
 namespace {
 
+using resampling::DrawCounts;
+
 // The random streams of one resample: what it draws depends on (seed,
 // resample, stream) only, never on which thread runs it.
 enum Stream : uint64_t {
@@ -33,13 +35,6 @@ enum Stream : uint64_t {
   kRunsAStream = 2,
   kRunsBStream = 3,
 };
-
-// How often each of n items is drawn in n draws with replacement.
-std::vector<double> DrawCounts(size_t n, resampling::ResampleRng rng) {
-  std::vector<double> counts(n, 0.0);
-  for (size_t k = 0; k < n; ++k) counts[rng.Below(n)] += 1.0;
-  return counts;
-}
 
 // W_q with the draw counts as weights. Runs never drawn are left out of the
 // solve: the same optimum on a smaller problem.

@@ -15,13 +15,9 @@ enum Stream : uint64_t {
   kPointStreams = 16,
 };
 
-std::vector<double> DrawCounts(size_t n, resampling::ResampleRng rng) {
-  std::vector<double> counts(n, 0.0);
-  for (size_t k = 0; k < n; ++k) counts[rng.Below(n)] += 1.0;
-  return counts;
-}
-
 }  // namespace
+
+using resampling::DrawCounts;
 
 std::vector<double> DrawReferences(size_t references, uint64_t seed, uint64_t resample) {
   return DrawCounts(references, resampling::ResampleRng(seed, resample, kReferenceStream));

@@ -73,6 +73,14 @@ inline void ShuffleFront(std::vector<size_t>& items, size_t count, ResampleRng& 
   }
 }
 
+// How often each of n items is drawn in n draws with replacement: a bootstrap resample as
+// integer weights.
+inline std::vector<double> DrawCounts(size_t n, ResampleRng rng) {
+  std::vector<double> counts(n, 0.0);
+  for (size_t k = 0; k < n; ++k) counts[rng.Below(n)] += 1.0;
+  return counts;
+}
+
 }  // namespace wasserwarp::resampling
 
 #endif  // WASSERWARP_SRC_VERDICT_RESAMPLING_RNG_H_
