@@ -1,5 +1,7 @@
 #include "wasserwarp/study_costs.h"
 
+#include <utility>
+
 namespace wasserwarp {
 
 ValidationOptions StudyValidationOptions(const ValidationOptions& options) {
@@ -22,14 +24,17 @@ ValidationOptions ReferenceValidationOptions(const ValidationOptions& study,
 
 absl::StatusOr<StudyCosts> ComputeStudyCosts(const std::vector<Series>& simulation,
                                              const std::vector<Series>& reference,
-                                             const ValidationOptions& options) {
+                                             const ValidationOptions& options,
+                                             ValidationReport* sim_ref_report) {
   const ValidationOptions study = StudyValidationOptions(options);
   absl::StatusOr<ValidationReport> sim_ref = Validate(simulation, reference, study);
   if (!sim_ref.ok()) return sim_ref.status();
   absl::StatusOr<ValidationReport> ref_ref =
       Validate(reference, reference, ReferenceValidationOptions(study, sim_ref->channels));
   if (!ref_ref.ok()) return ref_ref.status();
-  return StudyCostsOf(*sim_ref, *ref_ref);
+  absl::StatusOr<StudyCosts> costs = StudyCostsOf(*sim_ref, *ref_ref);
+  if (costs.ok() && sim_ref_report != nullptr) *sim_ref_report = *std::move(sim_ref);
+  return costs;
 }
 
 }  // namespace wasserwarp

@@ -9,9 +9,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -20,6 +22,7 @@
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/report.h"
 #include "wasserwarp/run_parameters.h"
+#include "wasserwarp/verdict.h"
 
 namespace wasserwarp {
 
@@ -41,6 +44,14 @@ struct StudyDesign {
 // lines when two runs of one point name the same trial: they would be one dependent trial twice.
 absl::StatusOr<StudyDesign> DesignOf(const ParameterTable& table,
                                      const std::vector<std::string>& run_ids);
+
+// The same for runs that carry their parameters by name (uploaded to a server): every run must
+// name the same parameters, and every run a trial or none. `source` says where the runs are,
+// for errors.
+absl::StatusOr<StudyDesign> DesignOfNamedRuns(
+    const std::vector<std::string>& run_ids,
+    const std::vector<std::map<std::string, double>>& parameters,
+    const std::vector<std::string>& trials, std::string_view source);
 
 // The trials every one of `points` holds, each once, sorted: the units a paired resample draws.
 // Nothing when the design names no trials or the points hold different ones.
@@ -84,6 +95,9 @@ struct StudyOptions {
   uint64_t seed = 1;
   int max_threads = 0;  // 0: every core oneTBB sees
   const CancellationToken* cancel = nullptr;
+  // Transport solves done of each resampling loop (the baseline's splits, the bootstrap), from
+  // worker threads, never concurrently with itself.
+  std::function<void(const ResamplingProgress&)> progress;
 };
 
 // InvalidArgument naming the field for q < 1, resamples or splits outside [1, 1000000] and a

@@ -24,10 +24,12 @@ ValidationOptions StudyValidationOptions(const ValidationOptions& options);
 ValidationOptions ReferenceValidationOptions(const ValidationOptions& study,
                                              const std::vector<std::string>& channels);
 
-// The two validations here, and StudyCostsOf them.
+// The two validations here, and StudyCostsOf them; the first's report goes to `sim_ref` when
+// given.
 absl::StatusOr<StudyCosts> ComputeStudyCosts(const std::vector<Series>& simulation,
                                              const std::vector<Series>& reference,
-                                             const ValidationOptions& options);
+                                             const ValidationOptions& options,
+                                             ValidationReport* sim_ref = nullptr);
 
 }  // namespace wasserwarp
 

@@ -56,7 +56,8 @@ absl::StatusOr<Fitted> FitAndMinimise(const StudyDesign& design, SurfaceResponse
   absl::StatusOr<QuadraticSurface> surface =
       FitQuadraticSurface(design.names, Coordinates(design), values);
   if (!surface.ok()) return surface.status();
-  Fitted fitted{.surface = *std::move(surface)};
+  Fitted fitted;
+  fitted.surface = *std::move(surface);
   fitted.minimum = MinimizeInBox(fitted.surface);
   fitted.minimum.value = DistanceOf(response, fitted.minimum.value);
   return fitted;
@@ -193,6 +194,7 @@ absl::StatusOr<IdentificationReport> Identify(const StudyDesign& design, const S
   VerdictContext context;
   context.max_threads = study.max_threads;
   context.cancel = study.cancel;
+  context.progress = study.progress;
   resampling::ResampleLoop loop(context, resamples * design.points.size());
   absl::Status status = loop.Run(resamples, design.points.size(), [&](size_t r) -> absl::Status {
     const std::vector<double> refs = study::DrawReferences(columns.size(), study.seed, r);
@@ -233,7 +235,8 @@ absl::StatusOr<IdentificationReport> Identify(const StudyDesign& design, const S
     report.nominal = *nominal;
     std::vector<NominalDifference> differences;
     for (size_t i = 0; i < design.names.size(); ++i) {
-      NominalDifference difference{.difference = report.identified[i] - (*nominal)[i]};
+      NominalDifference difference;
+      difference.difference = report.identified[i] - (*nominal)[i];
       if (report.std[i] > 0.0) difference.z = difference.difference / report.std[i];
       differences.push_back(difference);
     }

@@ -206,6 +206,7 @@ absl::StatusOr<SensitivityReport> AnalyseSensitivity(const StudyDesign& design,
   VerdictContext context;
   context.max_threads = study.max_threads;
   context.cancel = study.cancel;
+  context.progress = study.progress;
   resampling::ResampleLoop loop(context, resamples * design.points.size());
   absl::Status status = loop.Run(resamples, design.points.size(), [&](size_t r) -> absl::Status {
     const std::vector<double> refs = study::DrawReferences(columns.size(), study.seed, r);

@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/absl_view.h"
 #include "verdict/baseline_split.h"
 #include "verdict/resampling.h"
 #include "verdict/resampling_summary.h"
@@ -21,34 +22,97 @@
 
 namespace wasserwarp {
 
-absl::StatusOr<StudyDesign> DesignOf(const ParameterTable& table,
-                                     const std::vector<std::string>& run_ids) {
-  absl::StatusOr<std::vector<RunParameters>> runs = ParametersForRuns(table, run_ids);
-  if (!runs.ok()) return runs.status();
+namespace {
+
+// `runs` in the order of `run_ids`; `source` names where they came from, and a run's line
+// there when it has one.
+absl::StatusOr<StudyDesign> BuildDesign(const std::vector<std::string>& names, bool has_trials,
+                                        const std::vector<RunParameters>& runs,
+                                        const std::vector<std::string>& run_ids,
+                                        absl::string_view source) {
   std::map<std::vector<double>, DesignPoint> points;
-  // Per point, the line of the run that first named each trial.
-  std::map<std::vector<double>, std::map<std::string, size_t>> trial_lines;
-  for (size_t row = 0; row < runs->size(); ++row) {
-    const RunParameters& run = (*runs)[row];
+  // Per point, the row of the run that first named each trial.
+  std::map<std::vector<double>, std::map<std::string, size_t>> trial_rows;
+  for (size_t row = 0; row < runs.size(); ++row) {
+    const RunParameters& run = runs[row];
     DesignPoint& point = points[run.values];
     point.parameters = run.values;
     point.runs.push_back(row);
     point.trials.push_back(run.trial);
-    if (!table.has_trials) continue;
-    const auto [it, inserted] = trial_lines[run.values].emplace(run.trial, run.line);
-    if (!inserted) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(table.source, ":", run.line, ": run \"", run_ids[row], "\" names trial \"",
-                       run.trial, "\" at the same design point as line ", it->second,
-                       "; runs of one point need different random inputs"));
-    }
+    if (!has_trials) continue;
+    const auto [it, inserted] = trial_rows[run.values].emplace(run.trial, row);
+    if (inserted) continue;
+    const RunParameters& first = runs[it->second];
+    const std::string where =
+        run.line > 0 ? absl::StrCat(source, ":", run.line) : std::string(source);
+    const std::string other = first.line > 0 ? absl::StrCat("line ", first.line)
+                                             : absl::StrCat("run \"", run_ids[it->second], "\"");
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": run \"", run_ids[row], "\" names trial \"", run.trial,
+                     "\" at the same design point as ", other,
+                     "; runs of one point need different random inputs"));
   }
   StudyDesign design;
-  design.names = table.names;
+  design.names = names;
   design.simulation_runs = run_ids.size();
-  design.has_trials = table.has_trials;
+  design.has_trials = has_trials;
   for (auto& [parameters, point] : points) design.points.push_back(std::move(point));
   return design;
+}
+
+}  // namespace
+
+absl::StatusOr<StudyDesign> DesignOf(const ParameterTable& table,
+                                     const std::vector<std::string>& run_ids) {
+  absl::StatusOr<std::vector<RunParameters>> runs = ParametersForRuns(table, run_ids);
+  if (!runs.ok()) return runs.status();
+  return BuildDesign(table.names, table.has_trials, *runs, run_ids, table.source);
+}
+
+absl::StatusOr<StudyDesign> DesignOfNamedRuns(
+    const std::vector<std::string>& run_ids,
+    const std::vector<std::map<std::string, double>>& parameters,
+    const std::vector<std::string>& trials, std::string_view source_view) {
+  const absl::string_view source = AbslView(source_view);
+  if (run_ids.empty()) return absl::InvalidArgumentError(absl::StrCat(source, ": no runs"));
+  std::vector<std::string> names;
+  for (const auto& [name, value] : parameters.front()) names.push_back(name);
+  if (names.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": simulated run \"", run_ids.front(),
+                     "\" carries no parameters; a study needs every run's"));
+  }
+  const bool has_trials = !trials.front().empty();
+  std::vector<RunParameters> runs;
+  for (size_t k = 0; k < run_ids.size(); ++k) {
+    RunParameters run;
+    for (const auto& [name, value] : parameters[k]) {
+      if (run.values.size() < names.size() && names[run.values.size()] == name) {
+        run.values.push_back(value);
+      } else {
+        run.values.clear();
+        break;
+      }
+    }
+    if (run.values.size() != names.size() || parameters[k].size() != names.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          source, ": simulated run \"", run_ids[k], "\" carries the parameters ",
+          absl::StrJoin(parameters[k], ", ",
+                        [](std::string* out, const auto& entry) { out->append(entry.first); }),
+          " but run \"", run_ids.front(), "\" ", absl::StrJoin(names, ", "),
+          "; every run of a study needs the same"));
+    }
+    if (trials[k].empty() == has_trials) {
+      const size_t named = has_trials ? 0 : k;
+      const size_t unnamed = has_trials ? k : 0;
+      return absl::InvalidArgumentError(absl::StrCat(
+          source, ": simulated run \"", run_ids[unnamed], "\" names no trial while run \"",
+          run_ids[named], "\" does; name every run's random inputs or none"));
+    }
+    run.trial = trials[k];
+    runs.push_back(std::move(run));
+  }
+  return BuildDesign(names, has_trials, runs, run_ids, source);
 }
 
 std::optional<std::vector<std::string>> SharedTrials(const StudyDesign& design,
@@ -150,6 +214,7 @@ absl::StatusOr<std::optional<double>> ReferenceBaseline(const StudyCosts& costs,
   VerdictContext context;
   context.max_threads = options.max_threads;
   context.cancel = options.cancel;
+  context.progress = options.progress;
   resampling::ResampleLoop loop(context, splits);
   absl::Status status = loop.Run(splits, 1, [&](size_t k) -> absl::Status {
     const resampling::BaselineSplit split =
