@@ -40,10 +40,10 @@ absl::Status Prefixed(const absl::Status& status, std::string_view prefix) {
 }
 
 // `status` about field `field` of run k of the stream: `series[k].field` (`series[k]` alone
-// for an empty field), which the message then starts with.
+// for an empty field), which the message then starts with instead of the field it named.
 absl::Status AtRun(const absl::Status& status, int run, absl::string_view field) {
   const std::string path = absl::StrCat("series[", run, "]", field.empty() ? "" : ".", field);
-  return RenameField(WithField(status, path), path);
+  return RenameField(ErrorField(status).empty() ? WithField(status, path) : status, path);
 }
 
 }  // namespace
