@@ -5,15 +5,17 @@
 
 namespace wasserwarp::client {
 
-bool WriteRunMessages(const Series& run, v1::Role role, std::optional<double> weight,
-                      size_t max_chunk_bytes,
+bool WriteRunMessages(const Series& run, const RunHeader& header, size_t max_chunk_bytes,
                       absl::FunctionRef<bool(v1::UploadSeriesRequest&)> write) {
   v1::UploadSeriesRequest message;
-  v1::SeriesHeader* header = message.mutable_header();
-  header->set_role(role);
-  header->set_series_id(run.id);
-  for (const std::string& channel : run.channels) header->add_channels(channel);
-  if (weight.has_value()) header->set_weight(*weight);
+  v1::SeriesHeader* sent = message.mutable_header();
+  sent->set_role(header.role);
+  sent->set_series_id(run.id);
+  for (const std::string& channel : run.channels) sent->add_channels(channel);
+  if (header.weight.has_value()) sent->set_weight(*header.weight);
+  sent->mutable_parameters()->insert(header.inputs.parameters.begin(),
+                                     header.inputs.parameters.end());
+  sent->set_trial(header.inputs.trial);
   if (!write(message)) return false;
 
   const size_t channels = run.num_channels();

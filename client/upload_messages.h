@@ -10,6 +10,7 @@
 #include "absl/functional/function_ref.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
+#include "wire/session_resource.h"
 
 namespace wasserwarp::client {
 
@@ -17,12 +18,19 @@ namespace wasserwarp::client {
 // peer accepts, and is large enough that per-message costs do not matter.
 inline constexpr size_t kDefaultChunkBytes = size_t{1} << 20;
 
+// What a run's header says besides its id and channels (SeriesHeader).
+struct RunHeader {
+  v1::Role role = v1::ROLE_SIMULATION;
+  std::optional<double> weight;
+  // A simulated run's parameters and trial; the service refuses them on a reference run.
+  wire::SimulationInputs inputs;
+};
+
 // Hands the messages for `run` to `write` in stream order: header, chunks with at most
 // `max_chunk_bytes` of times and values each (but at least one sample), end mark. The
 // messages carry no session name; the caller sets it on the stream's first message. Stops
 // at the first `write` that returns false and returns false.
-bool WriteRunMessages(const Series& run, v1::Role role, std::optional<double> weight,
-                      size_t max_chunk_bytes,
+bool WriteRunMessages(const Series& run, const RunHeader& header, size_t max_chunk_bytes,
                       absl::FunctionRef<bool(v1::UploadSeriesRequest&)> write);
 
 }  // namespace wasserwarp::client

@@ -141,7 +141,8 @@ absl::Status ValidationClient::DeleteSession(absl::string_view session_id) {
 absl::StatusOr<v1::UploadSeriesResponse> ValidationClient::UploadRuns(
     absl::string_view session_id, const std::vector<Series>& simulation,
     const std::vector<Series>& reference, const std::vector<double>& simulation_weights,
-    const std::vector<double>& reference_weights) {
+    const std::vector<double>& reference_weights,
+    const std::vector<wire::SimulationInputs>& simulation_inputs) {
   if (simulation.empty() && reference.empty()) {
     return absl::InvalidArgumentError("no runs to upload");
   }
@@ -150,12 +151,19 @@ absl::StatusOr<v1::UploadSeriesResponse> ValidationClient::UploadRuns(
     absl::string_view name;
     const std::vector<Series>& runs;
     const std::vector<double>& weights;
+    const std::vector<wire::SimulationInputs>& inputs;
   };
-  const Side sides[] = {{v1::ROLE_SIMULATION, "simulated", simulation, simulation_weights},
-                        {v1::ROLE_REFERENCE, "reference", reference, reference_weights}};
+  const std::vector<wire::SimulationInputs> measured;
+  const Side sides[] = {
+      {v1::ROLE_SIMULATION, "simulated", simulation, simulation_weights, simulation_inputs},
+      {v1::ROLE_REFERENCE, "reference", reference, reference_weights, measured}};
   for (const Side& side : sides) {
     if (!side.weights.empty() && side.weights.size() != side.runs.size()) {
       return absl::InvalidArgumentError(absl::StrCat(side.weights.size(), " weights for ",
+                                                     side.runs.size(), " ", side.name, " runs"));
+    }
+    if (!side.inputs.empty() && side.inputs.size() != side.runs.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(side.inputs.size(), " sets of parameters for ",
                                                      side.runs.size(), " ", side.name, " runs"));
     }
     for (const Series& run : side.runs) {
@@ -181,8 +189,11 @@ absl::StatusOr<v1::UploadSeriesResponse> ValidationClient::UploadRuns(
   bool open = true;
   for (const Side& side : sides) {
     for (size_t i = 0; open && i < side.runs.size(); ++i) {
-      open = WriteRunMessages(side.runs[i], side.role, WeightAt(side.weights, i),
-                              options_.chunk_bytes, write);
+      const RunHeader header{
+          .role = side.role,
+          .weight = WeightAt(side.weights, i),
+          .inputs = side.inputs.empty() ? wire::SimulationInputs() : side.inputs[i]};
+      open = WriteRunMessages(side.runs[i], header, options_.chunk_bytes, write);
     }
   }
   // A failed write means the server ended the stream; Finish says why.

@@ -75,12 +75,15 @@ class ValidationClient {
 
   // Uploads the runs in one stream, simulated runs first, in the given order; the session's
   // runs keep that order, which is the order of the report's indices. A weights vector is
-  // empty (the service weighs runs alike) or holds one raw weight per run. Runs are checked
-  // here first (ValidateSeries), so that a bad file is named before anything is sent.
+  // empty (the service weighs runs alike) or holds one raw weight per run;
+  // `simulation_inputs` is empty or holds the parameters and trial of each simulated run.
+  // Runs are checked here first (ValidateSeries), so that a bad file is named before anything
+  // is sent.
   absl::StatusOr<v1::UploadSeriesResponse> UploadRuns(
       absl::string_view session_id, const std::vector<Series>& simulation,
       const std::vector<Series>& reference, const std::vector<double>& simulation_weights = {},
-      const std::vector<double>& reference_weights = {});
+      const std::vector<double>& reference_weights = {},
+      const std::vector<wire::SimulationInputs>& simulation_inputs = {});
 
   // Validates what the session holds, with `overrides` over the session's default parameters.
   // `on_progress`, when set, sees each progress event on the calling thread.

@@ -73,6 +73,16 @@ const Migration kMigration2 = {
         " (validation_key, matrix, tile_index) WHERE state IN (1, 2)",
     }};
 
+// A simulated run's parameters (EncodeParameters, storage_encoding.h) and trial; runs committed
+// before have neither, as reference runs never do.
+const Migration kMigration3 = {
+    3,
+    "run parameters and trials",
+    {
+        "ALTER TABLE runs ADD COLUMN parameters bytea NOT NULL DEFAULT '',"
+        " ADD COLUMN trial text NOT NULL DEFAULT ''",
+    }};
+
 absl::Status Refusal(Connection& connection, const std::string& why) {
   return absl::FailedPreconditionError(absl::StrCat("PostgreSQL database \"", connection.database(),
                                                     "\" at ", connection.redacted_url(), ": ",
@@ -110,7 +120,7 @@ absl::Status MigrateLocked(Connection& connection) {
 
 const std::vector<Migration>& Migrations() {
   static const std::vector<Migration>* const migrations =
-      new std::vector<Migration>{kMigration1, kMigration2};
+      new std::vector<Migration>{kMigration1, kMigration2, kMigration3};
   return *migrations;
 }
 

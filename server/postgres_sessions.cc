@@ -1,3 +1,7 @@
+// Over 500 lines for one reason: the statements on the sessions and runs tables stay together,
+// since the limits that every replica shares are enforced across them (creations, commits,
+// expiry) and are read side by side.
+
 #include "postgres_sessions.h"
 
 #include <algorithm>
@@ -197,7 +201,7 @@ absl::StatusOr<std::vector<SharedRun>> PostgresSessions::LoadRuns(
         runs.clear();
         absl::StatusOr<Result> result = connection.Exec(
             "SELECT key, role, series_id, channels, weight, samples, commit_time_ns, checksum, "
-            "bytes FROM runs WHERE key = ANY($1::bigint[]) ORDER BY key",
+            "bytes, parameters, trial FROM runs WHERE key = ANY($1::bigint[]) ORDER BY key",
             {Param::Text(key_array)}, "reading runs");
         if (!result.ok()) return result.status();
         for (int row = 0; row < result->rows(); ++row) {
@@ -208,9 +212,11 @@ absl::StatusOr<std::vector<SharedRun>> PostgresSessions::LoadRuns(
           absl::StatusOr<int64_t> commit_time = result->GetInt64(row, 6);
           absl::StatusOr<int64_t> checksum = result->GetInt64(row, 7);
           absl::StatusOr<int64_t> bytes = result->GetInt64(row, 8);
+          absl::StatusOr<std::string> parameter_bytes = result->GetBytes(row, 9);
           for (const absl::Status& cell :
                {key.status(), role_number.status(), channel_bytes.status(), samples.status(),
-                commit_time.status(), checksum.status(), bytes.status()}) {
+                commit_time.status(), checksum.status(), bytes.status(),
+                parameter_bytes.status()}) {
             if (!cell.ok()) return cell;
           }
           const std::optional<wire::RunRole> role =
@@ -220,7 +226,10 @@ absl::StatusOr<std::vector<SharedRun>> PostgresSessions::LoadRuns(
           const std::string label =
               RunLabel(session_id, role.value_or(wire::RunRole::kReference), series.id);
           std::optional<std::vector<std::string>> channels = DecodeStrings(*channel_bytes);
-          if (!role.has_value() || !channels.has_value() || channels->empty()) {
+          std::optional<std::map<std::string, double>> parameters =
+              DecodeParameters(*parameter_bytes);
+          if (!role.has_value() || !channels.has_value() || channels->empty() ||
+              !parameters.has_value()) {
             return Damaged(connection.redacted_url(), absl::StrCat(label, " does not decode"));
           }
           series.channels = *std::move(channels);
@@ -250,6 +259,7 @@ absl::StatusOr<std::vector<SharedRun>> PostgresSessions::LoadRuns(
             if (!weight.ok()) return weight.status();
             shared.run.weight = *weight;
           }
+          shared.run.inputs = {*std::move(parameters), std::string(result->GetText(row, 10))};
           shared.run.commit_time = absl::FromUnixNanos(*commit_time);
           shared.run.bytes = *bytes;
           shared.run.series = std::make_shared<const Series>(std::move(series));
@@ -267,6 +277,7 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
                                                     const StoredRun& run) {
   const Series& series = *run.series;
   const std::string channels = EncodeStrings(series.channels);
+  const std::string parameters = EncodeParameters(run.inputs.parameters);
   const int64_t checksum = static_cast<int64_t>(RunChecksum(series));
   const std::string label = RunLabel(session_id, run.role, series.id);
   int64_t run_key = 0;
@@ -331,11 +342,14 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
             Param::Int64(static_cast<int64_t>(series.samples())),
             Param::Int64(ToNanos(run.commit_time)),
             Param::Int64(checksum),
-            Param::Int64(run.bytes)};
+            Param::Int64(run.bytes),
+            Param::Bytes(parameters),
+            Param::Text(run.inputs.trial)};
         absl::StatusOr<Result> inserted = exec(
             "INSERT INTO runs (session_key, role, series_id, channels, weight, samples, "
-            "commit_time_ns, checksum, bytes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
-            "ON CONFLICT (session_key, role, series_id) DO NOTHING RETURNING key",
+            "commit_time_ns, checksum, bytes, parameters, trial) VALUES ($1, $2, $3, $4, $5, $6, "
+            "$7, $8, $9, $10, $11) ON CONFLICT (session_key, role, series_id) DO NOTHING "
+            "RETURNING key",
             params);
         if (!inserted.ok()) return inserted.status();
         if (inserted->rows() == 0) {

@@ -1,3 +1,6 @@
+// Over 500 lines for one reason: the file's schema and every statement that reads or writes it
+// are together, so that a change of what is stored is one file's change and reviewed as one.
+
 #include "session_database.h"
 
 #include <fcntl.h>
@@ -93,6 +96,18 @@ CREATE TABLE run_samples (
   time_data BLOB NOT NULL,
   value_data BLOB NOT NULL,
   PRIMARY KEY (run_key, first_sample));
+)sql";
+
+// The parameters (EncodeParameters) and trial of the simulated runs that have either. A table
+// of its own rather than a new format version: a file written before parameter studies gains it
+// at its first Open here, and an older server ignores it, the rows of the runs it deletes going
+// with them (the cascade is the file's, not the server's), so either server reads the other's
+// file and nothing is lost.
+constexpr char kRunInputsSchema[] = R"sql(
+CREATE TABLE IF NOT EXISTS run_inputs (
+  run_key INTEGER PRIMARY KEY REFERENCES runs(key) ON DELETE CASCADE,
+  parameters BLOB NOT NULL,
+  trial TEXT NOT NULL);
 )sql";
 
 absl::string_view View(std::string_view s) { return absl::string_view(s.data(), s.size()); }
@@ -245,6 +260,10 @@ absl::StatusOr<std::unique_ptr<SessionDatabase>> SessionDatabase::Open(
   if (absl::Status status = CheckFormat(db, path); !status.ok()) return status;
   if (absl::Status status = Configure(db, path); !status.ok()) return status;
   if (absl::Status status = CheckIntegrity(db, path); !status.ok()) return status;
+  if (absl::Status status = Exec(db, path, kRunInputsSchema, "adding the run inputs table");
+      !status.ok()) {
+    return status;
+  }
   std::move(close_db).Cancel();
   std::move(unlock).Cancel();
   return std::unique_ptr<SessionDatabase>(new SessionDatabase(path, db, *lock_fd));
@@ -305,7 +324,8 @@ absl::StatusOr<std::vector<PersistedSession>> SessionDatabase::Load(
 
   Statement runs(db_, path_,
                  "SELECT key, role, series_id, channels, weight, samples, commit_time_ns, "
-                 "checksum FROM runs WHERE session_key = ? ORDER BY key");
+                 "checksum, ifnull(parameters, x''), ifnull(trial, '') FROM runs "
+                 "LEFT JOIN run_inputs ON run_key = key WHERE session_key = ? ORDER BY key");
   Statement samples(db_, path_,
                     "SELECT first_sample, time_data, value_data FROM run_samples "
                     "WHERE run_key = ? ORDER BY first_sample");
@@ -331,9 +351,14 @@ absl::StatusOr<std::vector<PersistedSession>> SessionDatabase::Load(
         return Damaged(path_, absl::StrCat(label, ": its channel names do not decode"));
       }
       series.channels = *std::move(channels);
+      std::optional<std::map<std::string, double>> parameters = DecodeParameters(runs.Bytes(8));
+      if (!parameters.has_value()) {
+        return Damaged(path_, absl::StrCat(label, ": its parameters do not decode"));
+      }
       StoredRun run;
       run.role = *role;
       if (!runs.IsNull(4)) run.weight = runs.Double(4);
+      run.inputs = {*std::move(parameters), std::string(runs.Bytes(9))};
       const int64_t expected_samples = runs.Int(5);
       run.commit_time = FromNanos(runs.Int(6));
       const uint64_t expected_checksum = std::bit_cast<uint64_t>(runs.Int(7));
@@ -365,7 +390,7 @@ absl::StatusOr<std::vector<PersistedSession>> SessionDatabase::Load(
       }
       series.times.shrink_to_fit();
       series.values.shrink_to_fit();
-      run.bytes = HeaderBytes(series.id, series.channels) +
+      run.bytes = HeaderBytes(series.id, series.channels, run.inputs) +
                   SampleBytes(static_cast<int64_t>(series.times.size()),
                               static_cast<int64_t>(series.values.size()));
       run.series = std::make_shared<const Series>(std::move(series));
@@ -432,6 +457,15 @@ absl::Status SessionDatabase::InsertRun(int64_t session_key, const StoredRun& ru
   insert.Bind(8, std::bit_cast<int64_t>(checksum));
   if (absl::Status status = insert.Run(doing); !status.ok()) return status;
   const int64_t run_key = sqlite3_last_insert_rowid(db_);
+  if (!run.inputs.parameters.empty() || !run.inputs.trial.empty()) {
+    Statement inputs(db_, path_,
+                     "INSERT INTO run_inputs (run_key, parameters, trial) VALUES (?, ?, ?)");
+    const std::string parameters = EncodeParameters(run.inputs.parameters);
+    inputs.Bind(1, run_key);
+    inputs.BindBlob(2, parameters);
+    inputs.BindText(3, run.inputs.trial);
+    if (absl::Status status = inputs.Run(doing); !status.ok()) return status;
+  }
 
   const size_t width = series.num_channels();
   const size_t row_samples = std::max<size_t>(1, kSampleRowBytes / (sizeof(double) * (1 + width)));

@@ -33,9 +33,13 @@ int64_t SampleBytes(int64_t times, int64_t values) {
   return static_cast<int64_t>(sizeof(double)) * (times + values);
 }
 
-int64_t HeaderBytes(std::string_view series_id, const std::vector<std::string>& channels) {
-  int64_t bytes = static_cast<int64_t>(series_id.size());
+int64_t HeaderBytes(std::string_view series_id, const std::vector<std::string>& channels,
+                    const wire::SimulationInputs& inputs) {
+  int64_t bytes = static_cast<int64_t>(series_id.size() + inputs.trial.size());
   for (const std::string& channel : channels) bytes += static_cast<int64_t>(channel.size());
+  for (const auto& [name, value] : inputs.parameters) {
+    bytes += static_cast<int64_t>(name.size() + sizeof(value));
+  }
   return bytes;
 }
 
@@ -459,6 +463,7 @@ wire::RunRecord SessionStore::RecordOf(const StoredRun& run) {
   record.samples = static_cast<int64_t>(run.series->samples());
   record.channels = run.series->channels;
   record.weight = run.weight;
+  record.inputs = run.inputs;
   record.commit_time = run.commit_time;
   return record;
 }

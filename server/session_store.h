@@ -41,6 +41,8 @@ struct StoredRun {
   std::shared_ptr<const Series> series;
   wire::RunRole role = wire::RunRole::kSimulation;
   std::optional<double> weight;
+  // Simulated runs only; kept with the run for the validations of a parameter study.
+  wire::SimulationInputs inputs;
   absl::Time commit_time;
   int64_t bytes = 0;
   // The shared database's key of the run (0 without one): runs are in the order of their keys.
@@ -78,8 +80,9 @@ struct SessionRef {
 
 // The sample data bytes of a run: 8 per time and per value.
 int64_t SampleBytes(int64_t times, int64_t values);
-// The bytes of a run's header text, held with its samples.
-int64_t HeaderBytes(std::string_view series_id, const std::vector<std::string>& channels);
+// The bytes of a run's header, held with its samples: its text, and 8 per parameter value.
+int64_t HeaderBytes(std::string_view series_id, const std::vector<std::string>& channels,
+                    const wire::SimulationInputs& inputs = {});
 
 class SessionStore {
  public:

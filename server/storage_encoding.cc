@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <utility>
 
 #include "wire/convert.h"
 #include "wire/parameters.h"
@@ -32,6 +33,33 @@ std::optional<std::vector<std::string>> DecodeStrings(std::string_view bytes) {
     bytes.remove_prefix(size);
   }
   return strings;
+}
+
+std::string EncodeParameters(const std::map<std::string, double>& parameters) {
+  std::vector<std::string> entries;
+  entries.reserve(parameters.size());
+  std::string scratch;
+  for (const auto& [name, value] : parameters) {
+    std::string entry(DoubleBytes(&value, 1, scratch));
+    entry += name;
+    entries.push_back(std::move(entry));
+  }
+  return EncodeStrings(entries);
+}
+
+std::optional<std::map<std::string, double>> DecodeParameters(std::string_view bytes) {
+  std::optional<std::vector<std::string>> entries = DecodeStrings(bytes);
+  if (!entries.has_value()) return std::nullopt;
+  std::map<std::string, double> parameters;
+  for (const std::string& entry : *entries) {
+    if (entry.size() < sizeof(double)) return std::nullopt;
+    std::string name = entry.substr(sizeof(double));
+    if (!parameters.empty() && name <= parameters.rbegin()->first) return std::nullopt;
+    std::vector<double> value;
+    AppendDoubles(std::string_view(entry).substr(0, sizeof(double)), value);
+    parameters.emplace_hint(parameters.end(), std::move(name), value[0]);
+  }
+  return parameters;
 }
 
 std::string_view DoubleBytes(const double* values, size_t count, std::string& scratch) {

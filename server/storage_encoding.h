@@ -1,12 +1,13 @@
 // The byte encodings the session database stores: a session's settings as a serialized
-// wasserwarp.v1.Session, a run's channel names as length-prefixed strings, its samples as
-// little-endian IEEE doubles whatever the machine's byte order, and their checksum.
+// wasserwarp.v1.Session, a run's channel names and parameters as length-prefixed strings, its
+// samples as little-endian IEEE doubles whatever the machine's byte order, and their checksum.
 
 #ifndef WASSERWARP_SERVER_STORAGE_ENCODING_H_
 #define WASSERWARP_SERVER_STORAGE_ENCODING_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,13 @@ std::optional<SessionSettings> SettingsFromBytes(std::string_view bytes);
 std::string EncodeStrings(const std::vector<std::string>& strings);
 // std::nullopt when a length runs past the end.
 std::optional<std::vector<std::string>> DecodeStrings(std::string_view bytes);
+
+// A run's parameters in name order, each as EncodeStrings of one string holding its value (8
+// bytes, little-endian IEEE) and its name; "" for none.
+std::string EncodeParameters(const std::map<std::string, double>& parameters);
+// std::nullopt for bytes that are not such a list, names out of order included: the encoding
+// is deterministic, so another order is damage.
+std::optional<std::map<std::string, double>> DecodeParameters(std::string_view bytes);
 
 // `count` doubles as little-endian bytes: the memory itself on a
 // little-endian machine, a copy in `scratch` elsewhere.

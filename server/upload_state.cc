@@ -7,7 +7,10 @@
 #include <string_view>
 #include <utility>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/cord.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "wasserwarp/field_error.h"
@@ -23,12 +26,102 @@ constexpr size_t kMaxSeriesIdLength = 1024;
 // bounded like the samples are.
 constexpr int kMaxChannels = 1024;
 constexpr size_t kMaxChannelNameLength = 256;
+// A parameter study tabulates its runs in CSV and JSON, a column per parameter and a field for
+// the trial: names and trials must fit both unquoted, and the columns stay few enough to read.
+constexpr int kMaxParameters = 64;
+constexpr size_t kMaxParameterNameLength = 64;
+constexpr size_t kMaxTrialLength = 128;
 
 absl::string_view View(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
 // `simulation run "sim_3"`, the way every error about a run starts.
 std::string RunLabel(wire::RunRole role, std::string_view id) {
   return absl::StrCat(View(wire::RoleName(role)), " run \"", View(id), "\"");
+}
+
+bool IsParameterNameCharacter(char c) {
+  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+}
+
+bool IsTrialCharacter(char c) {
+  return absl::ascii_isprint(static_cast<unsigned char>(c)) && c != ',';
+}
+
+// "it holds 'c'" for the first character of `text` that `allowed` refuses; empty when none.
+std::string RefusedCharacter(std::string_view text, bool (*allowed)(char)) {
+  for (const char c : text) {
+    if (!allowed(c)) {
+      return absl::StrCat("it holds '", absl::CHexEscape(absl::string_view(&c, 1)), "'");
+    }
+  }
+  return "";
+}
+
+// Why `name` cannot name a parameter; empty when it can.
+std::string ParameterNameFault(std::string_view name) {
+  if (name.empty()) return "it is empty";
+  if (name.size() > kMaxParameterNameLength) {
+    return absl::StrCat("it has ", name.size(), " characters");
+  }
+  if (absl::ascii_isdigit(static_cast<unsigned char>(name.front()))) {
+    return "it starts with a digit";
+  }
+  return RefusedCharacter(name, IsParameterNameCharacter);
+}
+
+// Why `trial` cannot name a trial; empty when it can.
+std::string TrialFault(std::string_view trial) {
+  if (trial.size() > kMaxTrialLength) return absl::StrCat("it has ", trial.size(), " characters");
+  return RefusedCharacter(trial, IsTrialCharacter);
+}
+
+// The header's parameters and trial, checked; errors name the header's field. `label` names
+// the run.
+absl::StatusOr<wire::SimulationInputs> InputsOf(const v1::SeriesHeader& header, wire::RunRole role,
+                                                std::string_view label) {
+  const bool has_parameters = !header.parameters().empty();
+  if (role == wire::RunRole::kReference && (has_parameters || !header.trial().empty())) {
+    // Most likely the two sets mixed up: a measured run was not simulated with anything.
+    return InvalidFieldError(has_parameters ? "header.parameters" : "header.trial",
+                             absl::StrCat(View(label),
+                                          ": parameters and trial are for simulated runs only; a "
+                                          "reference run is measured, not simulated"));
+  }
+  if (header.parameters_size() > kMaxParameters) {
+    return InvalidFieldError("header.parameters",
+                             absl::StrCat(View(label), ": header has ", header.parameters_size(),
+                                          " parameters, over the limit of ", kMaxParameters));
+  }
+  wire::SimulationInputs inputs;
+  inputs.parameters.insert(header.parameters().begin(), header.parameters().end());
+  // In name order, so that the same header always gets the same error.
+  for (const auto& [name, value] : inputs.parameters) {
+    if (const std::string fault = ParameterNameFault(name); !fault.empty()) {
+      return InvalidFieldError(
+          "header.parameters",
+          absl::StrCat(View(label), ": parameter name \"",
+                       absl::CHexEscape(name.substr(0, kMaxParameterNameLength)),
+                       name.size() > kMaxParameterNameLength ? "...\"" : "\"", " must be 1 to ",
+                       kMaxParameterNameLength,
+                       " characters of [A-Za-z0-9_.-], not starting with a digit, so that it can "
+                       "be a CSV column and a JSON key: ",
+                       fault));
+    }
+    if (!std::isfinite(value)) {
+      return InvalidFieldError(
+          "header.parameters",
+          absl::StrCat(View(label), ": parameter \"", name, "\" must be finite, got ", value));
+    }
+  }
+  if (const std::string fault = TrialFault(header.trial()); !fault.empty()) {
+    return InvalidFieldError(
+        "header.trial", absl::StrCat(View(label), ": trial must be at most ", kMaxTrialLength,
+                                     " characters of printable ASCII without commas, so that it "
+                                     "can be a CSV field: ",
+                                     fault));
+  }
+  inputs.trial = header.trial();
+  return inputs;
 }
 
 absl::Status Prefixed(const absl::Status& status, std::string_view prefix) {
@@ -40,10 +133,10 @@ absl::Status Prefixed(const absl::Status& status, std::string_view prefix) {
 }
 
 // `status` about field `field` of run k of the stream: `series[k].field` (`series[k]` alone
-// for an empty field), which the message then starts with.
+// for an empty field), which the message then starts with instead of the field it named.
 absl::Status AtRun(const absl::Status& status, int run, absl::string_view field) {
   const std::string path = absl::StrCat("series[", run, "]", field.empty() ? "" : ".", field);
-  return RenameField(WithField(status, path), path);
+  return RenameField(ErrorField(status).empty() ? WithField(status, path) : status, path);
 }
 
 }  // namespace
@@ -143,6 +236,8 @@ absl::Status UploadState::BeginRun(const v1::SeriesHeader& header) {
                                                            "non-negative, got ",
                                                            header.weight()));
   }
+  absl::StatusOr<wire::SimulationInputs> inputs = InputsOf(header, *role, label);
+  if (!inputs.ok()) return inputs.status();
   if (absl::Status status = store_.CheckNewRun(*session_, *role, header.series_id());
       !status.ok()) {
     return status.code() == absl::StatusCode::kAlreadyExists ? WithField(status, "header.series_id")
@@ -153,9 +248,10 @@ absl::Status UploadState::BeginRun(const v1::SeriesHeader& header) {
   run.series.id = header.series_id();
   run.series.channels.assign(header.channels().begin(), header.channels().end());
   if (header.has_weight()) run.weight = header.weight();
+  run.inputs = *std::move(inputs);
   // The header's text is held as long as the samples, so it counts against
   // the same limits; otherwise names alone could fill the server.
-  const int64_t bytes = HeaderBytes(run.series.id, run.series.channels);
+  const int64_t bytes = HeaderBytes(run.series.id, run.series.channels, run.inputs);
   if (absl::Status status = store_.Reserve(*session_, bytes); !status.ok()) {
     return Prefixed(status, label);
   }
@@ -216,6 +312,7 @@ absl::Status UploadState::End(const v1::SeriesEnd& end) {
   StoredRun stored;
   stored.role = run_->role;
   stored.weight = run_->weight;
+  stored.inputs = std::move(run_->inputs);
   stored.bytes = run_->reserved_bytes;
   stored.series = std::make_shared<const Series>(std::move(run_->series));
   absl::StatusOr<wire::RunRecord> committed = store_.Commit(*session_, std::move(stored));

@@ -46,6 +46,7 @@ class UploadState {
     wire::RunRole role = wire::RunRole::kSimulation;
     Series series;
     std::optional<double> weight;
+    wire::SimulationInputs inputs;
     int64_t reserved_bytes = 0;
   };
 

@@ -27,7 +27,8 @@ TEST(UploadMessagesTest, HeaderChunksAndEndRebuildTheRun) {
   const Series run = test_data::RandomWalkRun(rng, "run", 1000, 3);
   const size_t chunk_bytes = 4096;
   Collected collected;
-  ASSERT_TRUE(WriteRunMessages(run, v1::ROLE_REFERENCE, 2.5, chunk_bytes,
+  ASSERT_TRUE(WriteRunMessages(run, {.role = v1::ROLE_REFERENCE, .weight = 2.5, .inputs = {}},
+                               chunk_bytes,
                                [&](v1::UploadSeriesRequest& m) { return collected.Write(m); }));
   const std::vector<v1::UploadSeriesRequest>& messages = collected.messages;
   ASSERT_GE(messages.size(), 3u);
@@ -54,22 +55,43 @@ TEST(UploadMessagesTest, HeaderChunksAndEndRebuildTheRun) {
   EXPECT_TRUE(messages.front().session().empty());
 }
 
-TEST(UploadMessagesTest, UnweightedRunHasNoWeight) {
+TEST(UploadMessagesTest, UnweightedRunHasNoWeightAndNoInputs) {
   std::mt19937_64 rng(8);
   const Series run = test_data::RandomWalkRun(rng, "run", 10, 1);
   Collected collected;
-  ASSERT_TRUE(WriteRunMessages(run, v1::ROLE_SIMULATION, std::nullopt, kDefaultChunkBytes,
+  ASSERT_TRUE(WriteRunMessages(run, {}, kDefaultChunkBytes,
                                [&](v1::UploadSeriesRequest& m) { return collected.Write(m); }));
   ASSERT_EQ(collected.messages.size(), 3u);
+  EXPECT_EQ(collected.messages.front().header().role(), v1::ROLE_SIMULATION);
   EXPECT_FALSE(collected.messages.front().header().has_weight());
+  EXPECT_TRUE(collected.messages.front().header().parameters().empty());
+  EXPECT_TRUE(collected.messages.front().header().trial().empty());
   EXPECT_EQ(collected.messages[1].chunk().times_size(), 10);
+}
+
+TEST(UploadMessagesTest, TheHeaderCarriesTheParametersAndTrial) {
+  std::mt19937_64 rng(11);
+  const Series run = test_data::RandomWalkRun(rng, "run", 10, 1);
+  Collected collected;
+  const RunHeader header{
+      .role = v1::ROLE_SIMULATION,
+      .weight = std::nullopt,
+      .inputs = {.parameters = {{"mass", 1200.0}, {"cf.front", 8e4}}, .trial = "seed-3"}};
+  ASSERT_TRUE(WriteRunMessages(run, header, kDefaultChunkBytes,
+                               [&](v1::UploadSeriesRequest& m) { return collected.Write(m); }));
+  const v1::SeriesHeader& sent = collected.messages.front().header();
+  EXPECT_EQ(sent.role(), v1::ROLE_SIMULATION);
+  ASSERT_EQ(sent.parameters_size(), 2);
+  EXPECT_EQ(sent.parameters().at("mass"), 1200.0);
+  EXPECT_EQ(sent.parameters().at("cf.front"), 8e4);
+  EXPECT_EQ(sent.trial(), "seed-3");
 }
 
 TEST(UploadMessagesTest, ASampleLargerThanAChunkTravelsAlone) {
   std::mt19937_64 rng(9);
   const Series run = test_data::RandomWalkRun(rng, "wide", 4, 100);
   Collected collected;
-  ASSERT_TRUE(WriteRunMessages(run, v1::ROLE_SIMULATION, std::nullopt, 64,
+  ASSERT_TRUE(WriteRunMessages(run, {}, 64,
                                [&](v1::UploadSeriesRequest& m) { return collected.Write(m); }));
   ASSERT_EQ(collected.messages.size(), 6u);
   for (size_t i = 1; i < 5; ++i) EXPECT_EQ(collected.messages[i].chunk().times_size(), 1);
@@ -79,8 +101,8 @@ TEST(UploadMessagesTest, StopsAtTheFirstFailedWrite) {
   std::mt19937_64 rng(10);
   const Series run = test_data::RandomWalkRun(rng, "run", 1000, 1);
   int writes = 0;
-  EXPECT_FALSE(WriteRunMessages(run, v1::ROLE_SIMULATION, std::nullopt, 800,
-                                [&](v1::UploadSeriesRequest&) { return ++writes < 3; }));
+  EXPECT_FALSE(
+      WriteRunMessages(run, {}, 800, [&](v1::UploadSeriesRequest&) { return ++writes < 3; }));
   EXPECT_EQ(writes, 3);
 }
 

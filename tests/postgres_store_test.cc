@@ -270,12 +270,19 @@ TEST_F(PostgresSchemaTest, BringsADatabaseOfAnOlderVersionUpToDate) {
        "INSERT INTO validations (session_key, session_id, id, owner, state, request,"
        " effective_parameters, runs, create_time_ns) VALUES (1, 's', 'v', 'alice', 2, '', '',"
        " '', 0)");
+  Must(connection,
+       "INSERT INTO runs (session_key, role, series_id, channels, samples, commit_time_ns,"
+       " checksum, bytes) VALUES (1, 1, 'r', '', 3, 0, 0, 48)");
   EXPECT_EQ(SchemaVersion(connection).value(), 1);
   ASSERT_TRUE(Migrate(connection).ok());
   EXPECT_EQ(SchemaVersion(connection).value(), LatestSchemaVersion());
-  EXPECT_EQ(LatestSchemaVersion(), 2);
+  EXPECT_EQ(LatestSchemaVersion(), 3);
   EXPECT_EQ(Count(connection, "SELECT count(*) FROM validations"), 1);
   EXPECT_EQ(Count(connection, "SELECT count(*) FROM validation_tiles"), 0);
+  // A run committed before parameter studies has no parameters and no trial.
+  EXPECT_EQ(
+      Count(connection, "SELECT count(*) FROM runs WHERE parameters = ''::bytea AND trial = ''"),
+      1);
 }
 
 TEST_F(PostgresSchemaTest, ConcurrentMigrationsAllSucceed) {

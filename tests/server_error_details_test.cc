@@ -189,7 +189,11 @@ TEST_F(ErrorDetailsTest, UploadErrorsNameTheRunAndSampleOfTheStream) {
 
   messages.clear();
   AppendRun(kSession, v1::ROLE_REFERENCE, runs[0], messages, /*weight=*/-1.0);
-  EXPECT_EQ(BadField(UploadMessages(messages)), "series[0].header.weight");
+  status = UploadMessages(messages);
+  EXPECT_EQ(BadField(status), "series[0].header.weight");
+  // The header's own field path gives way to the stream's, rather than following it.
+  EXPECT_THAT(status.error_message(),
+              StartsWith("series[0].header.weight: reference run \"sim0\": weight must be"));
 }
 
 TEST_F(ErrorDetailsTest, ComputeTwedNamesTheMissingOrBadRun) {

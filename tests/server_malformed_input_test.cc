@@ -52,6 +52,15 @@ v1::UploadSeriesRequest Weighted(double weight) {
   return message;
 }
 
+// Run "a" with a parameter and a trial.
+v1::UploadSeriesRequest WithInputs(const std::string& parameter, double value,
+                                   const std::string& trial, v1::Role role = v1::ROLE_SIMULATION) {
+  v1::UploadSeriesRequest message = Header("a", {"c0"}, role);
+  (*message.mutable_header()->mutable_parameters())[parameter] = value;
+  message.mutable_header()->set_trial(trial);
+  return message;
+}
+
 v1::UploadSeriesRequest Chunk(const std::vector<double>& times, const std::vector<double>& values) {
   v1::UploadSeriesRequest message;
   message.mutable_chunk()->mutable_times()->Assign(times.begin(), times.end());
@@ -190,6 +199,22 @@ std::vector<MalformedUpload> MalformedUploads() {
       {"NaNWeight", {Weighted(kNaN)}, kInvalid, {"simulation run \"a\"", "weight", "nan"}},
       {"InfWeight", {Weighted(kInf)}, kInvalid, {"simulation run \"a\"", "weight", "inf"}},
       {"NegativeWeight", {Weighted(-1)}, kInvalid, {"simulation run \"a\"", "weight", "-1"}},
+      {"NaNParameter",
+       {WithInputs("mass", kNaN, "t1"), Chunk({0}, {0}), End()},
+       kInvalid,
+       {"series[0].header.parameters", "parameter \"mass\" must be finite, got nan"}},
+      {"ParameterNameStartingWithADigit",
+       {WithInputs("2nd_gear", 1, "t1"), Chunk({0}, {0}), End()},
+       kInvalid,
+       {"simulation run \"a\"", "parameter name \"2nd_gear\"", "it starts with a digit"}},
+      {"TrialWithAComma",
+       {WithInputs("mass", 1, "seed,7"), Chunk({0}, {0}), End()},
+       kInvalid,
+       {"series[0].header.trial", "without commas", "it holds ','"}},
+      {"ReferenceWithParameters",
+       {WithInputs("mass", 1, "", v1::ROLE_REFERENCE), Chunk({0}, {0}), End()},
+       kInvalid,
+       {"reference run \"a\"", "parameters and trial are for simulated runs only"}},
       {"DuplicateSeriesId",
        {Header("kept"), Chunk({0}, {0}), End()},
        Code::ALREADY_EXISTS,

@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,12 +33,13 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 StoredRun RunOf(wire::RunRole role, Series series, absl::Time commit_time,
-                std::optional<double> weight = std::nullopt) {
+                std::optional<double> weight = std::nullopt, wire::SimulationInputs inputs = {}) {
   StoredRun run;
   run.role = role;
   run.weight = weight;
   run.commit_time = commit_time;
-  run.bytes = HeaderBytes(series.id, series.channels) +
+  run.inputs = std::move(inputs);
+  run.bytes = HeaderBytes(series.id, series.channels, run.inputs) +
               SampleBytes(static_cast<int64_t>(series.times.size()),
                           static_cast<int64_t>(series.values.size()));
   run.series = std::make_shared<const Series>(std::move(series));
@@ -134,10 +137,14 @@ TEST_F(SessionDatabaseTest, WhatGoesInComesOutBitForBit) {
   // Over a megabyte, so its samples take several rows; odd channel names too.
   Series large = Walk("large", 90'000, 3, 2);
   large.channels = {"", "a,b", std::string("nul\0inside", 10)};
+  const wire::SimulationInputs inputs = {
+      .parameters = {{"mass", 1234.5}, {"cf.front", -0.0}, {"_tiny", 5e-324}},
+      .trial = "road 3/seed=17"};
   const std::vector<StoredRun> runs = {
       RunOf(wire::RunRole::kReference, Walk("ref", 1, 1, 3), now_ + absl::Seconds(1), 0.5),
-      RunOf(wire::RunRole::kSimulation, large, now_ + absl::Seconds(2)),
-      RunOf(wire::RunRole::kSimulation, Walk("ref", 17, 2, 4), now_ + absl::Seconds(3), 0.0),
+      RunOf(wire::RunRole::kSimulation, large, now_ + absl::Seconds(2), std::nullopt, inputs),
+      RunOf(wire::RunRole::kSimulation, Walk("ref", 17, 2, 4), now_ + absl::Seconds(3), 0.0,
+            {.parameters = {}, .trial = "trial-only"}),
   };
   {
     std::unique_ptr<SessionDatabase> db = OpenOrDie();
@@ -167,6 +174,8 @@ TEST_F(SessionDatabaseTest, WhatGoesInComesOutBitForBit) {
     const StoredRun& got = bench.runs[i];
     EXPECT_EQ(got.role, runs[i].role);
     EXPECT_EQ(got.weight, runs[i].weight);
+    EXPECT_EQ(got.inputs.parameters, runs[i].inputs.parameters);
+    EXPECT_EQ(got.inputs.trial, runs[i].inputs.trial);
     EXPECT_EQ(got.commit_time, runs[i].commit_time);
     EXPECT_EQ(got.bytes, runs[i].bytes);
     EXPECT_EQ(got.series->id, runs[i].series->id);
@@ -179,6 +188,70 @@ TEST_F(SessionDatabaseTest, WhatGoesInComesOutBitForBit) {
   EXPECT_FALSE((*loaded)[1].settings.idle_ttl.has_value());
   EXPECT_TRUE((*loaded)[1].runs.empty());
   EXPECT_GT(QueryInt(path_, "SELECT count(*) FROM run_samples"), 3);
+  // -0.0 keeps its sign, bit for bit.
+  EXPECT_TRUE(std::signbit(bench.runs[1].inputs.parameters.at("cf.front")));
+  // Only the runs that have inputs have a row of them.
+  EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM run_inputs"), 2);
+}
+
+TEST_F(SessionDatabaseTest, ParametersAreStoredInNameOrderAndOnlyThatOrderDecodes) {
+  const std::map<std::string, double> parameters = {{"b", 2.0}, {"a", 1.0}, {"c", -3.5}};
+  const std::string bytes = EncodeParameters(parameters);
+  EXPECT_EQ(DecodeParameters(bytes), parameters);
+  EXPECT_EQ(bytes.find('a'), 4u + 8u);
+  EXPECT_EQ(EncodeParameters({}), "");
+  EXPECT_EQ(DecodeParameters(""), (std::map<std::string, double>{}));
+  // Entries out of order or a name twice are damage, not another order.
+  const std::string a = EncodeParameters({{"a", 1.0}});
+  const std::string b = EncodeParameters({{"b", 1.0}});
+  EXPECT_EQ(DecodeParameters(a + b), (std::map<std::string, double>{{"a", 1.0}, {"b", 1.0}}));
+  EXPECT_EQ(DecodeParameters(b + a), std::nullopt);
+  EXPECT_EQ(DecodeParameters(a + a), std::nullopt);
+  EXPECT_EQ(DecodeParameters(EncodeStrings({"short"})), std::nullopt);
+}
+
+TEST_F(SessionDatabaseTest, AFileWrittenBeforeRunInputsGainsTheirTable) {
+  WriteOneRun(10);
+  // What a server from before parameter studies left: the same format version, no table.
+  ExecSql(path_, "DROP TABLE run_inputs");
+  {
+    std::unique_ptr<SessionDatabase> db = OpenOrDie();
+    ASSERT_NE(db, nullptr);
+    absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(now_, absl::Hours(1));
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    ASSERT_EQ(loaded->size(), 1u);
+    ASSERT_EQ((*loaded)[0].runs.size(), 1u);
+    EXPECT_TRUE((*loaded)[0].runs[0].inputs.parameters.empty());
+    EXPECT_TRUE((*loaded)[0].runs[0].inputs.trial.empty());
+    ASSERT_TRUE(db->InsertRun((*loaded)[0].key,
+                              RunOf(wire::RunRole::kSimulation, Walk("next", 10, 2, 2), now_,
+                                    std::nullopt, {.parameters = {{"k", 1.0}}, .trial = "t"}))
+                    .ok());
+  }
+  EXPECT_EQ(QueryInt(path_, "PRAGMA user_version"), kSessionDatabaseFormatVersion);
+  std::unique_ptr<SessionDatabase> db = OpenOrDie();
+  ASSERT_NE(db, nullptr);
+  absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(now_, absl::Hours(1));
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ((*loaded)[0].runs.size(), 2u);
+  EXPECT_EQ((*loaded)[0].runs[1].inputs.parameters.at("k"), 1.0);
+  EXPECT_EQ((*loaded)[0].runs[1].inputs.trial, "t");
+  // Deleting the session takes the run's inputs along.
+  ASSERT_TRUE(db->DeleteSessions({(*loaded)[0].key}).ok());
+  db.reset();
+  EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM run_inputs"), 0);
+}
+
+TEST_F(SessionDatabaseTest, RunInputsThatDoNotDecodeAreNamed) {
+  WriteOneRun(10);
+  ExecSql(path_, "INSERT INTO run_inputs SELECT key, x'05000000', '' FROM runs");
+  std::unique_ptr<SessionDatabase> db = OpenOrDie();
+  ASSERT_NE(db, nullptr);
+  absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(now_, absl::Hours(1));
+  EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(loaded.status().message(),
+              AllOf(HasSubstr(path_), HasSubstr("simulation run \"sim\""),
+                    HasSubstr("its parameters do not decode")));
 }
 
 TEST_F(SessionDatabaseTest, ChecksumSeesEveryValueAndTheShape) {
@@ -362,7 +435,8 @@ TEST_F(SessionDatabaseTest, TheStoreWritesThroughAndRestores) {
     ASSERT_TRUE(store.Create("deleted", {}).ok());
     absl::StatusOr<SessionRef> kept = store.Open("kept", "alice");
     ASSERT_TRUE(kept.ok());
-    StoredRun run = RunOf(wire::RunRole::kSimulation, sim, absl::Time(), 2.0);
+    StoredRun run = RunOf(wire::RunRole::kSimulation, sim, absl::Time(), 2.0,
+                          {.parameters = {{"mass", 1500.0}}, .trial = "seed-3"});
     ASSERT_TRUE(store.Reserve(*kept, run.bytes).ok());
     ASSERT_TRUE(store.Commit(*kept, run).ok());
     ASSERT_TRUE(store.Delete("deleted").ok());
@@ -388,7 +462,11 @@ TEST_F(SessionDatabaseTest, TheStoreWritesThroughAndRestores) {
   ASSERT_EQ(restored->runs_size(), 1);
   EXPECT_EQ(restored->runs(0).series_id(), "sim");
   EXPECT_EQ(restored->runs(0).weight(), 2.0);
-  EXPECT_EQ(restored->bytes_held(), RunOf(wire::RunRole::kSimulation, sim, absl::Time()).bytes);
+  EXPECT_EQ(restored->runs(0).parameters().at("mass"), 1500.0);
+  EXPECT_EQ(restored->runs(0).trial(), "seed-3");
+  EXPECT_EQ(restored->bytes_held(), RunOf(wire::RunRole::kSimulation, sim, absl::Time(), 2.0,
+                                          {.parameters = {{"mass", 1500.0}}, .trial = "seed-3"})
+                                        .bytes);
   EXPECT_EQ(store.Get("deleted").status().code(), absl::StatusCode::kNotFound);
   absl::StatusOr<SessionSnapshot> snapshot = store.Snapshot("kept", "alice");
   ASSERT_TRUE(snapshot.ok());

@@ -82,6 +82,28 @@ TEST(SessionStoreTest, CommitCountsBytesAndRefusesDuplicatesPerRole) {
   EXPECT_EQ(store.total_bytes(), 0);
 }
 
+TEST(SessionStoreTest, ARunsInputsAreShownAndSnapshottedWithIt) {
+  SessionStore store(SessionLimits{});
+  ASSERT_TRUE(store.Create("s", {}).ok());
+  const SessionRef ref = *store.Open("s");
+  StoredRun run = RunOf(wire::RunRole::kSimulation, SmallRun("r"));
+  run.inputs.parameters = {{"mass", 1200.0}, {"cf", 8e4}};
+  run.inputs.trial = "seed-7";
+  ASSERT_TRUE(store.Commit(ref, run).ok());
+  absl::StatusOr<v1::Session> session = test_data::AsProto(store.Get("s"));
+  ASSERT_TRUE(session.ok());
+  ASSERT_EQ(session->runs_size(), 1);
+  EXPECT_EQ(session->runs(0).parameters().at("mass"), 1200.0);
+  EXPECT_EQ(session->runs(0).parameters().at("cf"), 8e4);
+  EXPECT_EQ(session->runs(0).trial(), "seed-7");
+  absl::StatusOr<SessionSnapshot> snapshot = store.Snapshot("s");
+  ASSERT_TRUE(snapshot.ok());
+  EXPECT_EQ(snapshot->simulation[0].inputs.parameters, run.inputs.parameters);
+  EXPECT_EQ(snapshot->simulation[0].inputs.trial, "seed-7");
+  // Held with the run like its header text: each name, 8 bytes a value, the trial.
+  EXPECT_EQ(HeaderBytes("r", {"c0"}, run.inputs), 1 + 2 + (4 + 8) + (2 + 8) + 6);
+}
+
 TEST(SessionStoreTest, ReservationsCountAgainstSessionAndTotalLimits) {
   SessionLimits limits;
   limits.max_session_bytes = 1000;

@@ -5,10 +5,13 @@
 #include <grpcpp/generic/generic_stub.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
+#include "postgres_server.h"
 #include "random_runs.h"
+#include "scratch_dir.h"
 #include "server_test_util.h"
 #include "wire/convert.h"
 
@@ -17,6 +20,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Pair;
 
 class SessionsTest : public ServerTest {
  protected:
@@ -101,6 +105,72 @@ TEST_F(SessionsTest, CreateWithSettingsThenGet) {
   EXPECT_EQ(got->reference_run_count(), 1);
   // Samples, and each header's text: a 4-character id and 2 channel names of 2.
   EXPECT_EQ(got->bytes_held(), 8 * (2 * 10 * 3 + 20 * 3) + 3 * (4 + 2 * 2));
+}
+
+// A simulated run's parameters and trial in a durable store: what GetSession shows of them
+// after an upload, it shows after a restart.
+class RunInputsTest : public SessionsTest {
+ protected:
+  // Session "study": a simulated run with parameters and a trial, and a reference run.
+  void UploadStudy() {
+    ASSERT_TRUE(CreateSession("study").ok());
+    std::vector<v1::UploadSeriesRequest> messages;
+    AppendRun("sessions/study", v1::ROLE_SIMULATION,
+              test_data::RandomWalkRuns("sim", 1, 30, 30, 2, 5)[0], messages);
+    AppendRun("sessions/study", v1::ROLE_REFERENCE,
+              test_data::RandomWalkRuns("ref", 1, 30, 30, 2, 6)[0], messages);
+    v1::SeriesHeader& header = *messages[0].mutable_header();
+    (*header.mutable_parameters())["mass"] = 1234.5;
+    (*header.mutable_parameters())["cf.front"] = 1.0 / 3;
+    header.set_trial("road-3");
+    const grpc::Status status = UploadMessages(messages);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+
+  void ExpectStudy() {
+    absl::StatusOr<v1::Session> session = GetSession("sessions/study");
+    ASSERT_TRUE(session.ok()) << session.status();
+    ASSERT_EQ(session->runs_size(), 2);
+    const v1::RunInfo& sim = session->runs(0);
+    const std::map<std::string, double> parameters(sim.parameters().begin(),
+                                                   sim.parameters().end());
+    EXPECT_THAT(parameters, ElementsAre(Pair("cf.front", 1.0 / 3), Pair("mass", 1234.5)));
+    EXPECT_EQ(sim.trial(), "road-3");
+    EXPECT_TRUE(session->runs(1).parameters().empty());
+    EXPECT_TRUE(session->runs(1).trial().empty());
+  }
+
+  // On a server with `config`, before and after it restarts on the same store; the server is
+  // shut down at the end, before its store goes away.
+  void ExpectInputsAcrossARestart(const ServerConfig& config) {
+    StartServer(config);
+    UploadStudy();
+    ExpectStudy();
+    const int64_t bytes = GetSession("sessions/study")->bytes_held();
+    server_->Shutdown(absl::Seconds(1));
+    StartServer(config);
+    ExpectStudy();
+    EXPECT_EQ(GetSession("sessions/study")->bytes_held(), bytes);
+    server_->Shutdown(absl::Seconds(1));
+    stub_.reset();
+    server_.reset();
+  }
+};
+
+TEST_F(RunInputsTest, SqliteKeepsParametersAndTrialAcrossARestart) {
+  test_support::ScratchDir dir("run_inputs");
+  ServerConfig config = TestConfig();
+  config.data_dir = dir.root().string();
+  ExpectInputsAcrossARestart(config);
+}
+
+TEST_F(RunInputsTest, PostgresKeepsParametersAndTrialAcrossARestart) {
+  test_support::PostgresServer postgres;
+  ASSERT_TRUE(postgres.ok()) << postgres.error();
+  ASSERT_TRUE(postgres.CreateDatabase("run_inputs"));
+  ServerConfig config = TestConfig();
+  config.postgres_url = postgres.url("run_inputs");
+  ExpectInputsAcrossARestart(config);
 }
 
 TEST_F(SessionsTest, CreateErrors) {

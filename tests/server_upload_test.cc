@@ -4,18 +4,24 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "google/rpc/error_details.pb.h"
 #include "random_runs.h"
 #include "server_test_util.h"
+#include "status_details.h"
 
 namespace wasserwarp::service::testing {
 namespace {
 
 using test_data::RandomWalkRuns;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Pair;
 
 constexpr char kSession[] = "sessions/up";
 
@@ -259,6 +265,139 @@ TEST_F(UploadTest, MaxTotalBytes) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_THAT(status.error_message(), HasSubstr("--max_total_bytes=5000"));
   EXPECT_EQ(server_->sessions().total_bytes(), 3200 + (2 + 2));
+}
+
+TEST_F(UploadTest, ASimulatedRunKeepsItsParametersAndTrialInNameOrder) {
+  std::vector<v1::UploadSeriesRequest> messages;
+  AppendRun(kSession, v1::ROLE_SIMULATION, RandomWalkRuns("sim", 1, 50, 50, 2, 13)[0], messages);
+  AppendRun(kSession, v1::ROLE_REFERENCE, RandomWalkRuns("ref", 1, 50, 50, 2, 14)[0], messages);
+  v1::SeriesHeader& header = *messages[0].mutable_header();
+  (*header.mutable_parameters())["mass"] = 1250.5;
+  (*header.mutable_parameters())["cf.front"] = -8.1e4;
+  (*header.mutable_parameters())["_tyre-scale"] = 0.0;
+  header.set_trial("road 3/seed=17");
+  v1::UploadSeriesResponse response;
+  const grpc::Status status = UploadMessages(messages, &response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(response.committed_runs_size(), 2);
+  EXPECT_EQ(response.committed_runs(0).trial(), "road 3/seed=17");
+  EXPECT_EQ(response.committed_runs(0).parameters_size(), 3);
+
+  absl::StatusOr<v1::Session> session = GetSession(kSession);
+  ASSERT_TRUE(session.ok()) << session.status();
+  const v1::RunInfo& sim = session->runs(0);
+  const std::map<std::string, double> parameters(sim.parameters().begin(), sim.parameters().end());
+  EXPECT_THAT(parameters, ElementsAre(Pair("_tyre-scale", 0.0), Pair("cf.front", -8.1e4),
+                                      Pair("mass", 1250.5)));
+  EXPECT_EQ(sim.trial(), "road 3/seed=17");
+  EXPECT_TRUE(session->runs(1).parameters().empty());
+  EXPECT_TRUE(session->runs(1).trial().empty());
+  // The inputs are held with the run: names, 8 bytes a value and the trial count.
+  constexpr int64_t kSamples = 8 * 2 * 50 * 3 + 2 * (4 + 2 * 2);
+  constexpr int64_t kInputs = (11 + 8) + (8 + 8) + (4 + 8) + 14;
+  EXPECT_EQ(BytesHeld(), kSamples + kInputs);
+
+  // A validation's copy of the session carries them too.
+  absl::StatusOr<SessionSnapshot> snapshot = server_->sessions().Snapshot("up");
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+  ASSERT_EQ(snapshot->simulation.size(), 1u);
+  EXPECT_EQ(snapshot->simulation[0].inputs.parameters, parameters);
+  EXPECT_EQ(snapshot->simulation[0].inputs.trial, "road 3/seed=17");
+}
+
+TEST_F(UploadTest, ParametersAndTrialAtTheirLimitsAreTaken) {
+  v1::UploadSeriesRequest header = Header("a");
+  for (int k = 0; k < 64; ++k) {
+    (*header.mutable_header()->mutable_parameters())[absl::StrCat("p", k)] = k;
+  }
+  (*header.mutable_header()->mutable_parameters())["p0"] = -1e308;
+  (*header.mutable_header()->mutable_parameters())["p1"] = 5e-324;
+  header.mutable_header()->mutable_parameters()->erase("p2");
+  (*header.mutable_header()->mutable_parameters())[std::string(64, 'x')] = 1.0;
+  header.mutable_header()->set_trial(std::string(127, '~') + " ");
+  const grpc::Status status = UploadMessages({header, Chunk({0, 1}, {1, 2}), End()});
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  absl::StatusOr<v1::Session> session = GetSession(kSession);
+  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_EQ(session->runs_size(), 1);
+  EXPECT_EQ(session->runs(0).parameters_size(), 64);
+  EXPECT_EQ(session->runs(0).parameters().at("p0"), -1e308);
+  EXPECT_EQ(session->runs(0).parameters().at("p1"), 5e-324);
+  EXPECT_EQ(session->runs(0).trial().size(), 128u);
+}
+
+TEST_F(UploadTest, BadParametersAndTrialsNameTheirField) {
+  const auto expect_refused = [&](const v1::UploadSeriesRequest& header, const std::string& field,
+                                  const std::string& message) {
+    SCOPED_TRACE(message);
+    const grpc::Status status = UploadMessages({header, Chunk({0, 1}, {1, 2}), End()});
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(status.error_message(), absl::StrCat("series[0].", field, ": ", message));
+    const std::optional<google::rpc::BadRequest> bad =
+        test_support::FindDetail<google::rpc::BadRequest>(status);
+    ASSERT_TRUE(bad.has_value());
+    ASSERT_EQ(bad->field_violations_size(), 1);
+    EXPECT_EQ(bad->field_violations(0).field(), absl::StrCat("series[0].", field));
+  };
+  const auto with_parameter = [](const std::string& name, double value) {
+    v1::UploadSeriesRequest header = Header("sim");
+    (*header.mutable_header()->mutable_parameters())["mass"] = 1.0;
+    (*header.mutable_header()->mutable_parameters())[name] = value;
+    return header;
+  };
+  const auto with_trial = [](const std::string& trial, v1::Role role = v1::ROLE_SIMULATION) {
+    v1::UploadSeriesRequest header = Header("run", role);
+    header.mutable_header()->set_trial(trial);
+    return header;
+  };
+  const std::string name_rule =
+      "\" must be 1 to 64 characters of [A-Za-z0-9_.-], not starting with a digit, so that it "
+      "can be a CSV column and a JSON key: ";
+  expect_refused(with_parameter("", 1.0), "header.parameters",
+                 "simulation run \"sim\": parameter name \"" + name_rule + "it is empty");
+  expect_refused(with_parameter(std::string(65, 'a'), 1.0), "header.parameters",
+                 "simulation run \"sim\": parameter name \"" + std::string(64, 'a') + "..." +
+                     name_rule + "it has 65 characters");
+  expect_refused(
+      with_parameter("2nd_gear", 1.0), "header.parameters",
+      "simulation run \"sim\": parameter name \"2nd_gear" + name_rule + "it starts with a digit");
+  expect_refused(
+      with_parameter("tyre width", 1.0), "header.parameters",
+      "simulation run \"sim\": parameter name \"tyre width" + name_rule + "it holds ' '");
+  expect_refused(with_parameter("a,b", 1.0), "header.parameters",
+                 "simulation run \"sim\": parameter name \"a,b" + name_rule + "it holds ','");
+  expect_refused(
+      with_parameter("line\nbreak", 1.0), "header.parameters",
+      "simulation run \"sim\": parameter name \"line\\nbreak" + name_rule + "it holds '\\n'");
+  expect_refused(with_parameter("stiffness", NAN), "header.parameters",
+                 "simulation run \"sim\": parameter \"stiffness\" must be finite, got nan");
+  expect_refused(with_parameter("stiffness", -INFINITY), "header.parameters",
+                 "simulation run \"sim\": parameter \"stiffness\" must be finite, got -inf");
+  v1::UploadSeriesRequest crowded = Header("sim");
+  for (int k = 0; k < 65; ++k) {
+    (*crowded.mutable_header()->mutable_parameters())[absl::StrCat("p", k)] = k;
+  }
+  expect_refused(crowded, "header.parameters",
+                 "simulation run \"sim\": header has 65 parameters, over the limit of 64");
+
+  const std::string trial_rule =
+      "simulation run \"run\": trial must be at most 128 characters of printable ASCII without "
+      "commas, so that it can be a CSV field: ";
+  expect_refused(with_trial(std::string(129, 't')), "header.trial",
+                 trial_rule + "it has 129 characters");
+  expect_refused(with_trial("seed,17"), "header.trial", trial_rule + "it holds ','");
+  expect_refused(with_trial("seed\n17"), "header.trial", trial_rule + "it holds '\\n'");
+  expect_refused(with_trial("\xc3\xa9t\xc3\xa9"), "header.trial", trial_rule + "it holds '\\xc3'");
+
+  const std::string measured =
+      "reference run \"run\": parameters and trial are for simulated runs only; a reference run "
+      "is measured, not simulated";
+  v1::UploadSeriesRequest reference = with_trial("", v1::ROLE_REFERENCE);
+  (*reference.mutable_header()->mutable_parameters())["mass"] = 1.0;
+  expect_refused(reference, "header.parameters", measured);
+  expect_refused(with_trial("seed-17", v1::ROLE_REFERENCE), "header.trial", measured);
+  EXPECT_TRUE(RunIds().empty());
+  EXPECT_EQ(server_->sessions().total_bytes(), 0);
 }
 
 TEST_F(UploadTest, MaxMessageBytes) {

@@ -32,6 +32,8 @@ v1::RunInfo ToProto(const RunRecord& run) {
   info.set_samples(run.samples);
   for (const std::string& channel : run.channels) info.add_channels(channel);
   if (run.weight.has_value()) info.set_weight(*run.weight);
+  info.mutable_parameters()->insert(run.inputs.parameters.begin(), run.inputs.parameters.end());
+  info.set_trial(run.inputs.trial);
   *info.mutable_commit_time() = ToProtoTime(run.commit_time);
   return info;
 }

@@ -40,6 +40,16 @@ struct ParameterOverrides {
   std::vector<std::string> channels;  // empty: every channel
 };
 
+// What a simulated run was simulated with, for parameter studies: runs with the same
+// parameters form a design point, and runs of different points with the same trial were
+// driven by the same random inputs (common random numbers). Empty for reference runs.
+struct SimulationInputs {
+  // Ordered by name: the order they are stored and shown in, whatever order they came in.
+  std::map<std::string, double> parameters;
+  // Empty: none named.
+  std::string trial;
+};
+
 // A committed run, without its samples.
 struct RunRecord {
   std::string series_id;
@@ -47,6 +57,7 @@ struct RunRecord {
   int64_t samples = 0;
   std::vector<std::string> channels;
   std::optional<double> weight;
+  SimulationInputs inputs;
   absl::Time commit_time;
 };
 

@@ -25,13 +25,23 @@ ROLE_NAMES = {pb.ROLE_SIMULATION: "simulation", pb.ROLE_REFERENCE: "reference"}
 
 @dataclass(frozen=True)
 class RunInfo:
-    """A run as a session holds it."""
+    """A run as a session holds it; a simulated run with the parameters and trial it was
+    uploaded with (Run), a reference run with none."""
 
     run_id: str
     role: str  # "simulation" or "reference"
     samples: int
     channels: Tuple[str, ...]
     weight: Optional[float]
+    parameters: Dict[str, float]
+    trial: str
+
+    @classmethod
+    def from_proto(cls, run: pb.RunInfo) -> "RunInfo":
+        return cls(run.series_id, ROLE_NAMES.get(run.role, "unknown"), run.samples,
+                   tuple(run.channels), run.weight if run.HasField("weight") else None,
+                   dict(sorted(run.parameters.items())),  # in name order, not the map's
+                   run.trial)
 
 
 @dataclass(frozen=True)
@@ -57,9 +67,7 @@ class Session:
 
     @classmethod
     def from_proto(cls, session: pb.Session) -> "Session":
-        runs = tuple(RunInfo(r.series_id, ROLE_NAMES.get(r.role, "unknown"), r.samples,
-                             tuple(r.channels), r.weight if r.HasField("weight") else None)
-                     for r in session.runs)
+        runs = tuple(RunInfo.from_proto(run) for run in session.runs)
         return cls(session.name.removeprefix("sessions/"), session.default_parameters,
                    dict(session.labels), session.idle_ttl.ToTimedelta(),
                    session.create_time.ToDatetime(datetime.timezone.utc),
@@ -199,8 +207,9 @@ class Client:
         """Sends runs into the session as `role` ("simulation" or "reference") in one stream,
         chunked to at most `chunk_bytes` of samples per message. A run is (run_id, times,
         values, channels) with values samples x channels, or (run_id, DataFrame) with a
-        "time" column or index. Returns the runs committed. Each run commits on its own: when
-        one is refused, those before it stay."""
+        "time" column or index, or a Run, which can also carry a simulated run's parameters
+        and trial. Returns the runs committed. Each run commits on its own: when one is
+        refused, those before it stay."""
         # Every run checked before anything is sent, as the CLI's upload does.
         prepared = [as_run(run) for run in runs]
         if weights is not None and len(weights) != len(prepared):
@@ -208,9 +217,7 @@ class Client:
         messages = upload_messages(session_name(session), role_value(role), prepared,
                                    chunk_bytes, weights)
         response = self._call(self._upload, messages)
-        return [RunInfo(r.series_id, ROLE_NAMES.get(r.role, "unknown"), r.samples,
-                        tuple(r.channels), r.weight if r.HasField("weight") else None)
-                for r in response.committed_runs]
+        return [RunInfo.from_proto(run) for run in response.committed_runs]
 
     # --- validation ---
 

@@ -3,8 +3,8 @@ UploadSeries stream: a header, chunks of samples under the message limit, an end
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterator, Optional, Sequence, Tuple, Union
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -21,15 +21,24 @@ RunLike = Union[Tuple[str, Any, Any, Sequence[str]], Tuple[str, Any]]
 
 @dataclass(frozen=True)
 class Run:
-    """One run ready to send: times (n,), values (n, channels) sample-major, channel names."""
+    """One run ready to send: times (n,), values (n, channels) sample-major, channel names.
+
+    A simulated run may say what it was simulated with, for a parameter study: `parameters`,
+    the model parameter values by name (runs with the same ones form a design point), and
+    `trial`, the name of the random inputs that drove it (runs of different points with the
+    same trial are dependent trials, common random numbers). The server checks them, and
+    refuses them on reference runs."""
 
     run_id: str
     times: np.ndarray
     values: np.ndarray
     channels: Tuple[str, ...]
+    parameters: Dict[str, float] = field(default_factory=dict)
+    trial: str = ""
 
     @classmethod
-    def of(cls, run_id: str, times: Any, values: Any, channels: Sequence[str]) -> "Run":
+    def of(cls, run_id: str, times: Any, values: Any, channels: Sequence[str],
+           parameters: Optional[Mapping[str, float]] = None, trial: str = "") -> "Run":
         """A run from array-likes; a 1-D values array is one channel. ValueError when the
         shapes do not fit together."""
         times = np.ascontiguousarray(times, dtype=np.float64)
@@ -43,10 +52,13 @@ class Run:
         if values.shape != (times.size, len(channels)):
             raise ValueError(f"run {run_id!r}: values are {values.shape[0]} x {values.shape[1]}, "
                              f"expected {times.size} samples x {len(channels)} channels")
-        return cls(str(run_id), times, values, channels)
+        return cls(str(run_id), times, values, channels,
+                   {str(name): float(value) for name, value in (parameters or {}).items()},
+                   str(trial))
 
     @classmethod
-    def from_frame(cls, run_id: str, frame: Any, time_column: str = "time") -> "Run":
+    def from_frame(cls, run_id: str, frame: Any, time_column: str = "time",
+                   parameters: Optional[Mapping[str, float]] = None, trial: str = "") -> "Run":
         """A run from a pandas DataFrame: times from `time_column` when it has one, else from
         the index; every other column is a channel. Times may be seconds, timedeltas, or
         datetimes (with or without a time zone), which count from the first sample."""
@@ -55,7 +67,8 @@ class Run:
             frame = frame.drop(columns=[time_column])
         else:
             times = seconds(frame.index)
-        return cls.of(run_id, times, frame.to_numpy(dtype=np.float64), list(frame.columns))
+        return cls.of(run_id, times, frame.to_numpy(dtype=np.float64), list(frame.columns),
+                      parameters, trial)
 
 
 def seconds(times: Any) -> np.ndarray:
@@ -128,11 +141,12 @@ def chunk_message(times: np.ndarray, values: np.ndarray) -> bytes:
 def upload_messages(session_name: str, wire_role: int, runs: Sequence[Run],
                     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
                     weights: Optional[Sequence[float]] = None) -> Iterator[bytes]:
-    """The encoded stream of one upload: for each run a header, chunks of at most
-    `chunk_bytes` of times and values (at least one sample each), and an end mark with the
-    sample count."""
+    """The encoded stream of one upload: for each run a header (with its parameters and
+    trial), chunks of at most `chunk_bytes` of times and values (at least one sample each), and
+    an end mark with the sample count."""
     for index, run in enumerate(runs):
-        header = pb.SeriesHeader(role=wire_role, series_id=run.run_id, channels=run.channels)
+        header = pb.SeriesHeader(role=wire_role, series_id=run.run_id, channels=run.channels,
+                                 parameters=run.parameters, trial=run.trial)
         if weights is not None:
             header.weight = float(weights[index])
         yield pb.UploadSeriesRequest(session=session_name if index == 0 else "",

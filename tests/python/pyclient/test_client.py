@@ -59,6 +59,33 @@ def test_sessions_are_created_listed_shown_and_deleted(client: wasserwarp.Client
     assert "rig7" not in [session.session_id for session in client.list_sessions()]
 
 
+def test_simulated_runs_carry_their_parameters_and_trial(client: wasserwarp.Client):
+    client.create_session("study")
+    ((run_id, times, values, channels),) = runs("sim", 1, 1.1, seed=70)
+    simulated = Run.of(run_id, times, values, channels, trial="road-3",
+                       parameters={"mass": 1250.5, "cf.front": np.float64(-8.1e4)})
+    committed = client.upload("study", "simulation", [simulated])
+    assert committed[0].parameters == {"cf.front": -8.1e4, "mass": 1250.5}
+    client.upload("study", "reference", runs("ref", 1, 1.0, seed=71))
+    shown = client.get_session("study").runs
+    assert [(run.run_id, run.parameters, run.trial) for run in shown] == [
+        ("sim0", {"cf.front": -8.1e4, "mass": 1250.5}, "road-3"), ("ref0", {}, "")]
+    assert list(shown[0].parameters) == ["cf.front", "mass"]  # in name order
+
+    with pytest.raises(wasserwarp.WasserwarpError) as measured:
+        client.upload("study", "reference", [Run.of("ref9", times, values, channels,
+                                                     trial="road-3")])
+    assert measured.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert "simulated runs only" in measured.value.details
+    with pytest.raises(wasserwarp.WasserwarpError) as unnamed:
+        client.upload("study", "simulation", [Run.of("sim9", times, values, channels,
+                                                      parameters={"2nd_gear": 1.0})])
+    assert unnamed.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert "series[0].header.parameters" in unnamed.value.details
+    assert "starts with a digit" in unnamed.value.details
+    client.delete_session("study")
+
+
 def test_validation_equals_the_cli_json_number_for_number(client, server, cli, bench):
     events = []
     result = client.validate(bench, progress=events.append, quantities=["yaw_rate:max"],
@@ -151,6 +178,7 @@ def test_large_runs_are_chunked_under_the_message_limit(client: wasserwarp.Clien
     assert [message.WhichOneof("part") for message in messages] == (
         ["header"] + ["chunk"] * 5 + ["end"])
     assert messages[0].session == "sessions/long" and messages[-1].end.expected_samples == 200_000
+    assert not messages[0].header.parameters and not messages[0].header.trial
     assert max(message.ByteSize() for message in messages) < (1 << 20) + 64
     assert np.array_equal(np.concatenate([m.chunk.times for m in messages[1:-1]]), times)
     assert np.array_equal(np.concatenate([m.chunk.values for m in messages[1:-1]]),
