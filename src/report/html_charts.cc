@@ -194,10 +194,9 @@ ChartSection CostMatrixSection(const ValidationReport& report) {
                   {"min", RoundForDrawing(low)},   {"max", RoundForDrawing(high)}};
   const int height = static_cast<int>(std::clamp<size_t>(rows * 22 + 120, 260, 1100));
   absl::StrAppend(&section.html, ChartDiv("heatmap", 0, "heatmap", height),
-                  "<div class=\"colorbar\"><span>", FormatNumber(low, 4),
-                  "</span><div class=\"gradient\"></div><span>", FormatNumber(high, 4),
-                  "</span><span class=\"unit\">TWED</span><span class=\"plan-key\"></span>"
-                  "<span class=\"unit\">in the plan</span></div>\n");
+                  ColorBarHtml(low, high, "TWED",
+                               "<span class=\"plan-key\"></span><span class=\"unit\">in the "
+                               "plan</span>"));
   if (row_block > 1 || col_block > 1) {
     absl::StrAppend(
         &section.html,

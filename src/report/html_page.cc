@@ -11,6 +11,7 @@
 #include "common/absl_view.h"
 #include "report/html_assets.h"
 #include "report/html_escape.h"
+#include "report/html_text.h"
 
 namespace wasserwarp {
 namespace {
@@ -92,6 +93,13 @@ std::string Note(absl::string_view html) {
   return absl::StrCat("<p class=\"note\">", html, "</p>\n");
 }
 
+std::string ColorBarHtml(double low, double high, absl::string_view unit_html,
+                         absl::string_view extra_html) {
+  return absl::StrCat("<div class=\"colorbar\"><span>", FormatNumber(low, 4),
+                      "</span><div class=\"gradient\"></div><span>", FormatNumber(high, 4),
+                      "</span><span class=\"unit\">", unit_html, "</span>", extra_html, "</div>\n");
+}
+
 std::string WarningsHtml(const std::vector<std::string>& warnings) {
   if (warnings.empty()) return "";
   std::string html = "<ul class=\"warnings\">\n";
@@ -100,6 +108,14 @@ std::string WarningsHtml(const std::vector<std::string>& warnings) {
   }
   absl::StrAppend(&html, "</ul>\n");
   return html;
+}
+
+std::string ToolRowsHtml(const HtmlReportOptions& options) {
+  return absl::StrCat(
+      KeyValueRow("Tool version",
+                  options.tool_version.empty() ? "\u2014" : EscapeHtml(options.tool_version)),
+      KeyValueRow("Generated",
+                  options.generated_at.empty() ? "\u2014" : EscapeHtml(options.generated_at)));
 }
 
 std::string GroupedDigits(uint64_t value) {

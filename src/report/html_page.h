@@ -58,8 +58,15 @@ std::string ChartDiv(absl::string_view kind, size_t index, absl::string_view cls
 
 std::string Note(absl::string_view html);
 
+// The heat maps' colour scale from `low` to `high`, then `unit_html` and `extra_html`.
+std::string ColorBarHtml(double low, double high, absl::string_view unit_html,
+                         absl::string_view extra_html = "");
+
 // Text warnings, escaped, as the highlighted list; nothing when there are none.
 std::string WarningsHtml(const std::vector<std::string>& warnings);
+
+// Key-value rows of the tool version and when the page was made.
+std::string ToolRowsHtml(const HtmlReportOptions& options);
 
 // 1523784780 as "1 523 784 780", with thin spaces.
 std::string GroupedDigits(uint64_t value);

@@ -283,10 +283,7 @@ std::string InputsSectionHtml(const ValidationReport& report, const std::vector<
       KeyValueRow("Weight rounding bound", FormatNumber(report.weight_rounding_bound, 3)),
       KeyValueRow("DP cells", GroupedDigits(report.dp_cells)),
       KeyValueRow("Wall time", absl::StrCat(FormatNumber(report.seconds, 4), " s")),
-      KeyValueRow("Tool version",
-                  options.tool_version.empty() ? "\u2014" : EscapeHtml(options.tool_version)),
-      KeyValueRow("Generated",
-                  options.generated_at.empty() ? "\u2014" : EscapeHtml(options.generated_at)));
+      ToolRowsHtml(options));
   absl::StrAppend(&html, "</tbody></table>\n</div>\n</section>\n");
   return html;
 }
