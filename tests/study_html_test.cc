@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -14,8 +15,10 @@
 #include "nlohmann/json.hpp"
 #include "report/html_assets.h"
 #include "study_reports.h"
+#include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/identification.h"
+#include "wasserwarp/parameter_study.h"
 #include "wasserwarp/sensitivity.h"
 
 namespace wasserwarp {
@@ -186,6 +189,11 @@ TEST(IdentificationHtmlTest, TwoParametersHaveSlicesAndTheSurfaceHeatMap) {
   EXPECT_THAT(*page, HasSubstr("<td>rig A</td><td class=\"num\">6</td>"));
   EXPECT_THAT(*page, HasSubstr("<code>&lt;b&gt;^2</code>"));
   EXPECT_THAT(*page, HasSubstr("Fitted</th><th class=\"num\">Residual</th>"));
+  // Fitted to W^2, drawn as W: the point (0, 1) has W^2 = 1.54.
+  EXPECT_THAT(*page, HasSubstr("least-squares quadratic through W<sup>2</sup>"));
+  EXPECT_THAT(*page, HasSubstr("<td class=\"num\">0</td><td class=\"num\">1</td>"
+                               "<td class=\"num\">6</td><td class=\"num\">1.241</td>"
+                               "<td class=\"num\">1.241</td>"));
   EXPECT_THAT(*page, HasSubstr("solid where the other parameters are at the design's values"));
   EXPECT_EQ(Count(*page, "data-chart=\"slice\""), 2u);
   EXPECT_EQ(Count(*page, "data-chart=\"surface\""), 1u);
@@ -227,6 +235,7 @@ TEST(IdentificationHtmlTest, OneParameterHasNoHeatMap) {
   const nlohmann::json data = PageData(*page);
   EXPECT_EQ(data["surface"], nullptr);
   EXPECT_EQ(data["slices"][0]["points"]["on"], nlohmann::json(std::vector<bool>(5, true)));
+  EXPECT_THAT(*page, HasSubstr("least-squares quadratic through W at the design points"));
 }
 
 TEST(IdentificationHtmlTest, SaysWhyTheIdentifiedVectorIsNotToBeTrusted) {
@@ -282,6 +291,75 @@ TEST(IdentificationHtmlTest, RejectsVectorsThatDoNotFitTheNames) {
   report.groups[1].identified.pop_back();
   EXPECT_THAT(RenderIdentificationHtml(report, Options()).status().message(),
               HasSubstr("group \"rig B\""));
+}
+
+// A 3 x 3 design in (a, b) around the minimum at (1, 2), four shared trials per point, whose
+// costs to every reference grow with the distance from it: what the analyses really return.
+struct GridStudy {
+  StudyDesign design;
+  StudyCosts costs;
+};
+
+GridStudy MakeGridStudy() {
+  constexpr size_t kTrials = 4;
+  constexpr size_t kRefs = 6;
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> noise(0.0, 0.02);
+  GridStudy study;
+  study.design.names = {test_data::kTagName, "b"};
+  study.design.has_trials = true;
+  study.costs.sim_ref = CostMatrix(9 * kTrials, kRefs);
+  study.costs.ref_ref = CostMatrix(kRefs, kRefs);
+  size_t row = 0;
+  for (double a : {0.5, 1.0, 1.5}) {
+    for (double b : {1.0, 2.0, 3.0}) {
+      DesignPoint point{.parameters = {a, b}, .runs = {}, .trials = {}};
+      for (size_t t = 0; t < kTrials; ++t, ++row) {
+        point.runs.push_back(row);
+        point.trials.push_back(absl::StrCat("t", t));
+        for (size_t j = 0; j < kRefs; ++j) {
+          study.costs.sim_ref.at(row, j) =
+              0.3 + (a - 1.0) * (a - 1.0) + 0.1 * (b - 2.0) * (b - 2.0) + 0.01 * t + noise(rng);
+        }
+      }
+      study.design.points.push_back(point);
+    }
+  }
+  study.design.simulation_runs = row;
+  for (size_t i = 0; i < kRefs; ++i) {
+    for (size_t j = 0; j < kRefs; ++j) study.costs.ref_ref.at(i, j) = i == j ? 0.0 : 0.2;
+  }
+  return study;
+}
+
+TEST(StudyHtmlTest, RendersWhatTheAnalysesReturn) {
+  const GridStudy study = MakeGridStudy();
+  SensitivityOptions sensitivity;
+  sensitivity.nominal = {{test_data::kTagName, 1.0}, {"b", 2.0}};
+  sensitivity.study.resamples = 99;
+  sensitivity.study.splits = 99;
+  const absl::StatusOr<SensitivityReport> derivatives =
+      AnalyseSensitivity(study.design, study.costs, sensitivity);
+  ASSERT_TRUE(derivatives.ok()) << derivatives.status();
+  const absl::StatusOr<std::string> sensitivity_page =
+      RenderSensitivityHtml(*derivatives, Options());
+  ASSERT_TRUE(sensitivity_page.ok()) << sensitivity_page.status();
+  EXPECT_EQ(PageData(*sensitivity_page)["tornado"]["names"].size(), 2u);
+
+  IdentifyOptions identify;
+  identify.study = sensitivity.study;
+  identify.nominal = sensitivity.nominal;
+  const absl::StatusOr<IdentificationReport> identified =
+      Identify(study.design, study.costs, identify);
+  ASSERT_TRUE(identified.ok()) << identified.status();
+  const absl::StatusOr<std::string> page = RenderIdentificationHtml(*identified, Options());
+  ASSERT_TRUE(page.ok()) << page.status();
+  const nlohmann::json data = PageData(*page);
+  EXPECT_EQ(data["slices"].size(), 2u);
+  EXPECT_EQ(data["surface"]["values"].size(), 625u);
+  EXPECT_EQ(Count(*page, "<canvas data-chart="), 3u);
+  // The heat map is of W, however the surface was fitted: its least value is the predicted W.
+  EXPECT_NEAR(data["surface"]["min"].get<double>(), identified->predicted_distance, 0.05);
 }
 
 }  // namespace

@@ -87,17 +87,19 @@ inline SensitivityReport HandMadeSensitivity(size_t parameters) {
   return report;
 }
 
-// W = 0.2 + (a - 1)^2 (+ 0.5 (b - 2)^2) over a grid around the minimum at a = 1 (b = 2),
-// fitted exactly; the first parameter is named "<b>", the second "b". With a nominal vector
-// (0.8, 2.5), a band of +-0.05 around the fitted slices and, for two parameters, two reference
-// groups.
+// A minimum of W = 0.2 at a = 1 (b = 2) over a grid around it: for one parameter W = 0.2 +
+// (a - 1)^2 fitted as W, for two W^2 = 0.04 + (a - 1)^2 + 0.5 (b - 2)^2 fitted as W^2, both
+// exactly. The first parameter is named "<b>", the second "b". With a nominal vector (0.8, 2.5),
+// a band of +-0.05 around the fitted slices and, for two parameters, two reference groups.
 inline IdentificationReport HandMadeIdentification(size_t parameters) {
   IdentificationReport report;
   report.names = {kTagName};
   std::vector<std::vector<double>> xs;
   if (parameters == 1) {
+    report.response = SurfaceResponse::kDistance;
     for (double a : {0.0, 0.5, 1.0, 1.5, 2.0}) xs.push_back({a});
   } else {
+    report.response = SurfaceResponse::kSquaredDistance;
     report.names.push_back("b");
     for (double a : {0.0, 1.0, 2.0}) {
       for (double b : {1.0, 2.0, 3.0}) xs.push_back({a, b});
@@ -105,17 +107,18 @@ inline IdentificationReport HandMadeIdentification(size_t parameters) {
   }
   std::vector<double> values;
   for (const std::vector<double>& x : xs) {
-    const double w = 0.2 + (x[0] - 1.0) * (x[0] - 1.0) +
-                     (parameters == 1 ? 0.0 : 0.5 * (x[1] - 2.0) * (x[1] - 2.0));
-    values.push_back(w);
-    report.points.push_back({x, 6, w});
+    const double response =
+        parameters == 1 ? 0.2 + (x[0] - 1.0) * (x[0] - 1.0)
+                        : 0.04 + (x[0] - 1.0) * (x[0] - 1.0) + 0.5 * (x[1] - 2.0) * (x[1] - 2.0);
+    values.push_back(response);
+    report.points.push_back({x, 6, DistanceOf(report.response, response)});
   }
   absl::StatusOr<QuadraticSurface> surface = FitQuadraticSurface(report.names, xs, values);
   if (surface.ok()) report.surface = *surface;
   const SurfaceMinimum minimum = MinimizeInBox(report.surface);
   report.identified = minimum.x;
   report.on_boundary = minimum.on_boundary;
-  report.predicted_distance = minimum.value;
+  report.predicted_distance = DistanceOf(report.response, minimum.value);
   report.std.assign(parameters, 0.05);
   for (double x : report.identified) {
     report.interval_lo.push_back(x - 0.1);
@@ -142,7 +145,7 @@ inline IdentificationReport HandMadeIdentification(size_t parameters) {
     std::vector<double> x = report.identified;
     for (int s = 0; s <= 40; ++s) {
       x[i] = report.surface.lower[i] + (report.surface.upper[i] - report.surface.lower[i]) * s / 40;
-      const double fitted = EvaluateSurface(report.surface, x);
+      const double fitted = DistanceOf(report.response, EvaluateSurface(report.surface, x));
       slice.x.push_back(x[i]);
       slice.fitted.push_back(fitted);
       slice.lo.push_back(fitted - 0.05);

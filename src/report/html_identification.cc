@@ -51,11 +51,6 @@ absl::Status CheckSurface(const IdentificationReport& report) {
                                                    " quadratic and ", surface.scaled.size(),
                                                    " scaled terms for ", p, " parameters"));
   }
-  if (!surface.residuals.empty() && surface.residuals.size() != report.points.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("the surface has ", surface.residuals.size(),
-                                                   " residuals for ", report.points.size(),
-                                                   " design points"));
-  }
   return absl::OkStatus();
 }
 
@@ -120,6 +115,16 @@ bool AboveMaxRatio(const IdentificationReport& report) {
 
 std::string YesNo(bool value) { return value ? "yes" : "no"; }
 
+// What the quadratic is fitted to, as the page writes it.
+std::string ResponseHtml(SurfaceResponse response) {
+  return response == SurfaceResponse::kSquaredDistance ? "W<sup>2</sup>" : "W";
+}
+
+// The fitted surface's W at `x`.
+double FittedDistance(const IdentificationReport& report, const std::vector<double>& x) {
+  return DistanceOf(report.response, EvaluateSurface(report.surface, x));
+}
+
 std::string IdentificationBanner(const IdentificationReport& report,
                                  const HtmlReportOptions& options) {
   Banner banner;
@@ -167,7 +172,8 @@ std::string IdentificationBanner(const IdentificationReport& report,
                                    FormatNumber(*report.baseline_ref_ref_median, 4))
                     : "no baseline"),
       KeyFigure("R\u00b2", FormatNumber(report.surface.r_squared, 3),
-                absl::StrCat("quadratic fit over ", report.points.size(), " points")));
+                absl::StrCat("quadratic fit of ", ResponseHtml(report.response), " over ",
+                             report.points.size(), " points")));
   return BannerHtml(banner);
 }
 
@@ -253,6 +259,12 @@ std::string SummaryHtml(const IdentificationReport& report) {
       KeyValueRow("Identified vector", VectorHtml(report.names, report.identified)),
       KeyValueRow("Minimum on the boundary", YesNo(report.on_boundary)),
       KeyValueRow("Surface convex", YesNo(report.surface.convex)),
+      KeyValueRow("Fitted to",
+                  report.response == SurfaceResponse::kSquaredDistance
+                      ? absl::StrCat(ResponseHtml(report.response),
+                                     " <span class=\"unit\">exactly quadratic around the "
+                                     "minimum, where W is not; the charts show W</span>")
+                      : ResponseHtml(report.response)),
       KeyValueRow("R\u00b2 of the fit", FormatNumber(report.surface.r_squared, 4)),
       KeyValueRow("Predicted W", absl::StrCat(FormatNumber(report.predicted_distance, 5),
                                               " <span class=\"unit\">the fitted surface at the "
@@ -362,7 +374,7 @@ Charts SurfaceSection(const IdentificationReport& report) {
   Json values = Json::array();
   for (size_t row = 0; row < kSurfaceCells; ++row) {
     for (size_t col = 0; col < kSurfaceCells; ++col) {
-      const double value = EvaluateSurface(surface, {centre(0, col), centre(1, row)});
+      const double value = FittedDistance(report, {centre(0, col), centre(1, row)});
       range(value);
       values.push_back(DrawnNumber(value));
     }
@@ -391,9 +403,10 @@ Charts SurfaceSection(const IdentificationReport& report) {
                       ? Json{DrawnNumber(report.nominal[0]), DrawnNumber(report.nominal[1])}
                       : Json(nullptr)}};
   charts.html = absl::StrCat(
-      "<section id=\"surface\">\n<h2>Fitted surface</h2>\n<p class=\"explain\">The quadratic "
-      "surface fitted to W over the design's box, ",
-      ParameterHtml(report.names[0]), " across and ", ParameterHtml(report.names[1]),
+      "<section id=\"surface\">\n<h2>Fitted surface</h2>\n<p class=\"explain\">W of the "
+      "quadratic surface fitted to ",
+      ResponseHtml(report.response), " over the design's box, ", ParameterHtml(report.names[0]),
+      " across and ", ParameterHtml(report.names[1]),
       " up; darker is lower. Circles are the design points, filled by their measured W on the "
       "same scale, so that one standing out from its surroundings is a point the surface does "
       "not fit. The cross is the identified vector, the triangle the nominal one.</p>\n",
@@ -404,6 +417,14 @@ Charts SurfaceSection(const IdentificationReport& report) {
   return charts;
 }
 
+std::vector<double> FittedAtPoints(const IdentificationReport& report) {
+  std::vector<double> fitted;
+  for (const StudyPoint& point : report.points) {
+    fitted.push_back(FittedDistance(report, point.parameters));
+  }
+  return fitted;
+}
+
 std::string SurfaceFitHtml(const IdentificationReport& report) {
   const QuadraticSurface& surface = report.surface;
   const std::vector<std::string> terms = QuadraticTermNames(surface.names);
@@ -412,8 +433,9 @@ std::string SurfaceFitHtml(const IdentificationReport& report) {
   coefficients.insert(coefficients.end(), surface.quadratic.begin(), surface.quadratic.end());
   std::string html = absl::StrCat(
       "<section id=\"surface-fit\">\n<h2>Response surface</h2>\n<p class=\"explain\">The "
-      "least-squares quadratic through W at the design points, in the parameters' own units. "
-      "R\u00b2 ",
+      "least-squares quadratic through ",
+      ResponseHtml(report.response),
+      " at the design points, in the parameters' own units. R\u00b2 ",
       FormatNumber(surface.r_squared, 4), "; ",
       surface.convex ? "convex (positive definite Hessian)." : "not convex.",
       "</p>\n<table class=\"metrics\"><thead><tr><th>Term</th><th class=\"num\">Coefficient</th>"
@@ -448,7 +470,7 @@ absl::StatusOr<std::string> RenderIdentificationHtml(const IdentificationReport&
       .banner = IdentificationBanner(report, options),
       .main = absl::StrCat(
           SummaryHtml(report), slices.html, surface.html, SurfaceFitHtml(report),
-          PointsSectionHtml(report.names, report.points, report.surface.residuals),
+          PointsSectionHtml(report.names, report.points, FittedAtPoints(report)),
           StudySectionHtml(
               facts,
               KeyValueRow("Max ratio",

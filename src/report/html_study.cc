@@ -81,18 +81,19 @@ std::vector<std::string> StudyMeta(int simulation_runs, size_t points, int refer
 
 std::string PointsSectionHtml(const std::vector<std::string>& names,
                               const std::vector<StudyPoint>& points,
-                              const std::vector<double>& residuals) {
-  const bool fitted = !residuals.empty() && residuals.size() == points.size();
+                              const std::vector<double>& fitted) {
+  const bool with_fit = !fitted.empty() && fitted.size() == points.size();
   std::string html =
       "<section id=\"points\">\n<h2>Design points</h2>\n"
       "<p class=\"explain\">Each parameter vector the simulated runs were made at, with how many "
       "runs and W between them and all reference runs.";
-  if (fitted) absl::StrAppend(&html, " Residual: W minus the fitted surface at the point.");
+  if (with_fit) absl::StrAppend(&html, " Residual: W minus the fitted surface's W at the point.");
   absl::StrAppend(&html, "</p>\n<div class=\"table-scroll\"><table class=\"metrics\"><thead><tr>");
   for (const std::string& name : names) absl::StrAppend(&html, Cell("th", ParameterHtml(name)));
   absl::StrAppend(&html, "<th class=\"num\">Runs</th><th class=\"num\">W</th>");
-  if (fitted)
+  if (with_fit) {
     absl::StrAppend(&html, "<th class=\"num\">Fitted</th><th class=\"num\">Residual</th>");
+  }
   absl::StrAppend(&html, "</tr></thead><tbody>\n");
   const size_t shown = std::min(points.size(), kMaxPointRows);
   for (size_t p = 0; p < shown; ++p) {
@@ -103,9 +104,9 @@ std::string PointsSectionHtml(const std::vector<std::string>& names,
     }
     absl::StrAppend(&html, Cell("td", absl::StrCat(point.runs), "num"),
                     Cell("td", FormatNumber(point.distance, 5), "num"));
-    if (fitted) {
-      absl::StrAppend(&html, Cell("td", FormatNumber(point.distance - residuals[p], 5), "num"),
-                      Cell("td", FormatNumber(residuals[p], 3), "num"));
+    if (with_fit) {
+      absl::StrAppend(&html, Cell("td", FormatNumber(fitted[p], 5), "num"),
+                      Cell("td", FormatNumber(point.distance - fitted[p], 3), "num"));
     }
     absl::StrAppend(&html, "</tr>\n");
   }

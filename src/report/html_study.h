@@ -42,11 +42,11 @@ nlohmann::json DrawnNumber(double value);
 std::vector<std::string> StudyMeta(int simulation_runs, size_t points, int reference_runs,
                                    const HtmlReportOptions& options);
 
-// One row per design point: its parameters, runs and W, with the fitted W and the residual
-// when `residuals` holds one per point.
+// One row per design point: its parameters, runs and W, with the fitted surface's W and the
+// residual when `fitted` holds one per point.
 std::string PointsSectionHtml(const std::vector<std::string>& names,
                               const std::vector<StudyPoint>& points,
-                              const std::vector<double>& residuals = {});
+                              const std::vector<double>& fitted = {});
 
 struct StudyFacts {
   int simulation_runs = 0;
