@@ -1,6 +1,7 @@
-// The demo's HTML report in a real browser: headless Chromium loads it with
-// no console error, CSP violation or failed chart, every canvas has pixels
-// drawn, and a full-page screenshot lands in the build directory.
+// The HTML reports in a real browser: headless Chromium loads the demo's
+// validation report and the parameter-study pages with no console error, CSP
+// violation or failed chart, every canvas has pixels drawn, and a full-page
+// screenshot of each lands in the build directory.
 //
 // Skipped, saying why, when Chromium is not installed (`make deps` installs
 // Debian's chromium). WASSERWARP_CHROMIUM names another browser binary.
@@ -26,9 +27,11 @@
 #include "nlohmann/json.hpp"
 #include "process_runner.h"
 #include "scratch_dir.h"
+#include "study_reports.h"
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/run_files.h"
+#include "wasserwarp/study_html.h"
 #include "wasserwarp/validation.h"
 #include "wasserwarp/verdict.h"
 
@@ -129,7 +132,7 @@ std::vector<std::string> BrowserArgs(const std::string& chromium, const std::str
           "--virtual-time-budget=10000"};
 }
 
-class HtmlReportBrowserTest : public ::testing::TestWithParam<const char*> {
+class BrowserTest : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
     chromium_ = FindChromium();
@@ -140,6 +143,69 @@ class HtmlReportBrowserTest : public ::testing::TestWithParam<const char*> {
     ASSERT_FALSE(scratch_.root().empty());
   }
 
+  // Loads `page` with the checks added: no error, every canvas drawn by the page's script, and
+  // `charts` canvases. Leaves the page and its full-page screenshot in the build directory as
+  // `name`.html and .png.
+  void ExpectDrawsCleanly(const std::string& page, const std::string& name, size_t charts) {
+    const std::string stem = absl::StrCat(WASSERWARP_BUILD_DIR, "/", name);
+    std::ofstream(stem + ".html", std::ios::binary) << page;
+    const std::string checked_path = scratch_.Path("checked.html");
+    std::ofstream(checked_path, std::ios::binary) << WithChecks(page);
+
+    // The screenshot's width, so that the measured height is the screenshot's too.
+    const ProgramResult dump =
+        Browse({"--dump-dom", "--window-size=1360,1000"}, "file://" + checked_path);
+    ASSERT_EQ(dump.exit_code, 0) << dump.err;
+    const size_t begin = dump.out.find("<pre id=\"browser-check\">");
+    ASSERT_NE(begin, std::string::npos) << "the check script did not run; stderr:\n" << dump.err;
+    const size_t text = dump.out.find('>', begin) + 1;
+    const std::string escaped = dump.out.substr(text, dump.out.find("</pre>", text) - text);
+    const nlohmann::json check = nlohmann::json::parse(absl::StrReplaceAll(
+        escaped, {{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&amp;", "&"}}));
+
+    EXPECT_EQ(check["errors"], nlohmann::json::array()) << check.dump(1);
+    EXPECT_EQ(check["blank"], nlohmann::json::array()) << check.dump(1);
+    // One canvas per chart the page announces, each drawn by the report's script.
+    size_t announced = 0;
+    for (size_t at = page.find("<canvas"); at != std::string::npos;
+         at = page.find("<canvas", at + 1)) {
+      ++announced;
+    }
+    EXPECT_EQ(check["canvases"].get<size_t>(), announced);
+    EXPECT_EQ(check["drawn"].get<size_t>(), announced);
+    EXPECT_EQ(announced, charts);
+    // Chromium logs console messages on stderr; the report writes none.
+    for (absl::string_view line : absl::StrSplit(dump.err, '\n')) {
+      EXPECT_FALSE(absl::StrContains(line, ":CONSOLE")) << line;
+    }
+
+    const int height = std::clamp(check["height"].get<int>(), 800, 16000);
+    const std::string screenshot = stem + ".png";
+    fs::remove(screenshot);
+    const ProgramResult shot = Browse(
+        {absl::StrCat("--screenshot=", screenshot), absl::StrCat("--window-size=1360,", height)},
+        "file://" + stem + ".html");
+    ASSERT_EQ(shot.exit_code, 0) << shot.err;
+    ASSERT_TRUE(fs::exists(screenshot)) << shot.err;
+    EXPECT_GT(fs::file_size(screenshot), 50'000u);
+    std::cout << "screenshot: " << screenshot << "\n";
+  }
+
+  ProgramResult Browse(const std::vector<std::string>& extra_args, const std::string& url) {
+    const std::string profile = scratch_.Path("profile" + std::to_string(++browser_runs_));
+    std::vector<std::string> args = BrowserArgs(*chromium_, profile);
+    args.insert(args.end(), extra_args.begin(), extra_args.end());
+    args.push_back(url);
+    return RunProgram(kTimeout, args, scratch_.root());
+  }
+
+  std::optional<std::string> chromium_;
+  const test_support::ScratchDir scratch_{"wasserwarp_html_browser_"};
+  int browser_runs_ = 0;
+};
+
+class HtmlReportBrowserTest : public BrowserTest {
+ protected:
   // The demo's data set, validated as `make demo` does, with a verdict.
   std::string RenderDemoReport(const std::string& variant) {
     const std::string data = scratch_.Path("data");
@@ -177,70 +243,41 @@ class HtmlReportBrowserTest : public ::testing::TestWithParam<const char*> {
     EXPECT_TRUE(page.ok()) << page.status();
     return page.ok() ? *page : "";
   }
-
-  ProgramResult Browse(const std::vector<std::string>& extra_args, const std::string& url) {
-    const std::string profile = scratch_.Path("profile" + std::to_string(++browser_runs_));
-    std::vector<std::string> args = BrowserArgs(*chromium_, profile);
-    args.insert(args.end(), extra_args.begin(), extra_args.end());
-    args.push_back(url);
-    return RunProgram(kTimeout, args, scratch_.root());
-  }
-
-  std::optional<std::string> chromium_;
-  const test_support::ScratchDir scratch_{"wasserwarp_html_browser_"};
-  int browser_runs_ = 0;
 };
 
 TEST_P(HtmlReportBrowserTest, LoadsCleanlyDrawsEveryChartAndIsScreenshotted) {
   const std::string variant = GetParam();
   const std::string page = RenderDemoReport(variant);
   ASSERT_FALSE(page.empty());
-  const std::string stem = absl::StrCat(WASSERWARP_BUILD_DIR, "/html-report-demo-", variant);
-  std::ofstream(stem + ".html", std::ios::binary) << page;
-  const std::string checked_path = scratch_.Path("checked.html");
-  std::ofstream(checked_path, std::ios::binary) << WithChecks(page);
-
-  // The screenshot's width, so that the measured height is the screenshot's too.
-  const ProgramResult dump =
-      Browse({"--dump-dom", "--window-size=1360,1000"}, "file://" + checked_path);
-  ASSERT_EQ(dump.exit_code, 0) << dump.err;
-  const size_t begin = dump.out.find("<pre id=\"browser-check\">");
-  ASSERT_NE(begin, std::string::npos) << "the check script did not run; stderr:\n" << dump.err;
-  const size_t text = dump.out.find('>', begin) + 1;
-  const std::string escaped = dump.out.substr(text, dump.out.find("</pre>", text) - text);
-  const nlohmann::json check = nlohmann::json::parse(absl::StrReplaceAll(
-      escaped, {{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&amp;", "&"}}));
-
-  EXPECT_EQ(check["errors"], nlohmann::json::array()) << check.dump(1);
-  EXPECT_EQ(check["blank"], nlohmann::json::array()) << check.dump(1);
-  // One canvas per chart the page announces, each drawn by the report's script.
-  size_t announced = 0;
-  for (size_t at = page.find("<canvas"); at != std::string::npos;
-       at = page.find("<canvas", at + 1)) {
-    ++announced;
-  }
-  EXPECT_EQ(check["canvases"].get<size_t>(), announced);
-  EXPECT_EQ(check["drawn"].get<size_t>(), announced);
   // Contributions, 6 runs x 3 channels of overlays, heat map, MDS, 3 CDFs.
-  EXPECT_EQ(announced, 1u + 18u + 1u + 1u + 3u);
-  // Chromium logs console messages on stderr; the report writes none.
-  for (absl::string_view line : absl::StrSplit(dump.err, '\n')) {
-    EXPECT_FALSE(absl::StrContains(line, ":CONSOLE")) << line;
-  }
-
-  const int height = std::clamp(check["height"].get<int>(), 800, 16000);
-  const std::string screenshot = stem + ".png";
-  fs::remove(screenshot);
-  const ProgramResult shot = Browse(
-      {absl::StrCat("--screenshot=", screenshot), absl::StrCat("--window-size=1360,", height)},
-      "file://" + stem + ".html");
-  ASSERT_EQ(shot.exit_code, 0) << shot.err;
-  ASSERT_TRUE(fs::exists(screenshot)) << shot.err;
-  EXPECT_GT(fs::file_size(screenshot), 50'000u);
-  std::cout << "screenshot: " << screenshot << "\n";
+  ExpectDrawsCleanly(page, absl::StrCat("html-report-demo-", variant), 1 + 18 + 1 + 1 + 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(DemoVariants, HtmlReportBrowserTest, ::testing::Values("sim_a", "sim_b"));
+
+// The parameter-study pages of the hand-made reports, named "<page>_<parameters>".
+class StudyHtmlBrowserTest : public BrowserTest {};
+
+TEST_P(StudyHtmlBrowserTest, LoadsCleanlyDrawsEveryChartAndIsScreenshotted) {
+  const std::string name = GetParam();
+  const size_t parameters = name.back() == '2' ? 2 : 1;
+  const HtmlReportOptions options{.tool_version = "test",
+                                  .generated_at = "2024-06-11T12:00:00Z",
+                                  .title = absl::StrCat("Study page ", name)};
+  const bool sensitivity = absl::StartsWith(name, "sensitivity");
+  const absl::StatusOr<std::string> page =
+      sensitivity
+          ? RenderSensitivityHtml(test_data::HandMadeSensitivity(parameters), options)
+          : RenderIdentificationHtml(test_data::HandMadeIdentification(parameters), options);
+  ASSERT_TRUE(page.ok()) << page.status();
+  // The tornado; or a slice per parameter and, for two, the surface.
+  const size_t charts = sensitivity ? 1 : parameters == 2 ? 3 : 1;
+  ExpectDrawsCleanly(*page, absl::StrCat("html-report-", name), charts);
+}
+
+INSTANTIATE_TEST_SUITE_P(StudyPages, StudyHtmlBrowserTest,
+                         ::testing::Values("sensitivity_1", "sensitivity_2", "identification_1",
+                                           "identification_2"));
 
 }  // namespace
 }  // namespace wasserwarp

@@ -264,9 +264,10 @@ TEST(HtmlReportTest, EscapesHostileRunIdsAndChannelNames) {
   EXPECT_THAT(*page, Not(HasSubstr("<c>")));
   EXPECT_THAT(*page, HasSubstr("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
   EXPECT_THAT(*page, HasSubstr("a&quot;b&#39;&lt;c&gt;&amp;d"));
-  // Every script element is one of the page's own three: data, Chart.js, the report's script.
-  EXPECT_EQ(Count(*page, "<script"), 3u);
-  EXPECT_EQ(Count(*page, "</script"), 3u);
+  // Every script element is one of the page's own four: data, Chart.js, the chart helpers and
+  // the report's script.
+  EXPECT_EQ(Count(*page, "<script"), 4u);
+  EXPECT_EQ(Count(*page, "</script"), 4u);
   // The data block holds the ids unchanged.
   const nlohmann::json data = PageData(*page);
   EXPECT_EQ(data["heatmap"]["rows"][1], kHostileId);

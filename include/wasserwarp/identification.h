@@ -50,6 +50,10 @@ struct GroupIdentification {
 // "squared_distance" or "distance".
 const char* SurfaceResponseName(SurfaceResponse response);
 
+// W from a value of a surface fitted to `response`: the square root of a fitted W^2, 0 where it
+// is negative, or the fitted W itself.
+double DistanceOf(SurfaceResponse response, double value);
+
 // The fitted W along one parameter through the identified vector, with the pointwise bootstrap
 // band of the resampled surfaces: what the report draws.
 struct SurfaceSlice {

@@ -18,6 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
 #include "report/html_escape.h"
+#include "report/html_page.h"
 #include "report/html_text.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/mds.h"
@@ -35,16 +36,6 @@ using Json = nlohmann::json;
 constexpr size_t kMaxContributionBars = 100;
 // Cells per side of the heat map before runs are aggregated into blocks.
 constexpr size_t kMaxHeatMapSide = 60;
-
-std::string ChartDiv(absl::string_view kind, size_t index, absl::string_view cls, int height_px) {
-  return absl::StrCat("<div class=\"chart ", cls, "\" style=\"height:", height_px,
-                      "px\"><canvas data-chart=\"", kind, "\" data-index=\"", index,
-                      "\"></canvas></div>\n");
-}
-
-std::string Note(absl::string_view html) {
-  return absl::StrCat("<p class=\"note\">", html, "</p>\n");
-}
 
 // W_q^q, which the contributions add up to; W_1 itself when q = 1.
 std::string Power(const ValidationReport& report) {
@@ -203,10 +194,9 @@ ChartSection CostMatrixSection(const ValidationReport& report) {
                   {"min", RoundForDrawing(low)},   {"max", RoundForDrawing(high)}};
   const int height = static_cast<int>(std::clamp<size_t>(rows * 22 + 120, 260, 1100));
   absl::StrAppend(&section.html, ChartDiv("heatmap", 0, "heatmap", height),
-                  "<div class=\"colorbar\"><span>", FormatNumber(low, 4),
-                  "</span><div class=\"gradient\"></div><span>", FormatNumber(high, 4),
-                  "</span><span class=\"unit\">TWED</span><span class=\"plan-key\"></span>"
-                  "<span class=\"unit\">in the plan</span></div>\n");
+                  ColorBarHtml(low, high, "TWED",
+                               "<span class=\"plan-key\"></span><span class=\"unit\">in the "
+                               "plan</span>"));
   if (row_block > 1 || col_block > 1) {
     absl::StrAppend(
         &section.html,

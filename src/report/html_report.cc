@@ -7,11 +7,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "common/absl_view.h"
 #include "nlohmann/json.hpp"
 #include "report/html_assets.h"
 #include "report/html_charts.h"
-#include "report/html_escape.h"
+#include "report/html_page.h"
 #include "report/html_summary.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/report.h"
@@ -22,10 +21,6 @@ namespace {
 
 // Fewer points than this cannot show a run's shape.
 constexpr int kMinPointsPerSeries = 16;
-
-// Inline scripts and styles only; nothing may be fetched, not even a favicon.
-constexpr char kContentSecurityPolicy[] =
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
 
 absl::Status CheckRunsMatch(absl::string_view side, const std::vector<RunSummary>& summaries,
                             const std::vector<Series>& runs) {
@@ -106,34 +101,19 @@ absl::StatusOr<std::string> RenderHtmlReport(const ValidationReport& report,
   if (!mds.ok()) return mds.status();
   const ChartSection quantities = QuantitiesSection(report);
 
-  const nlohmann::json data = {{"contributions", contributions.data},
-                               {"overlays", overlays->data},
-                               {"heatmap", cost_matrix.data},
-                               {"mds", mds->data},
-                               {"quantities", quantities.data}};
-  const std::string title =
-      options.title.empty() ? "wasserwarp validation report" : EscapeHtml(options.title);
-
-  std::string page;
-  absl::StrAppend(&page, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
-                  "<meta http-equiv=\"Content-Security-Policy\" content=\"", kContentSecurityPolicy,
-                  "\">\n",
-                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
-                  "<meta name=\"generator\" content=\"wasserwarp ",
-                  EscapeHtml(options.tool_version), "\">\n<title>", title, "</title>\n<style>\n",
-                  AbslView(html_assets::ReportStyle()), "</style>\n</head>\n<body>\n");
-  absl::StrAppend(&page, VerdictBannerHtml(report, options), "<main>\n", VerdictSectionHtml(report),
-                  InputsSectionHtml(report, simulation, reference, options), contributions.html,
-                  overlays->html, cost_matrix.html, mds->html, quantities.html,
-                  PairMetricsSectionHtml(report), "</main>\n");
-  absl::StrAppend(&page, "<footer>wasserwarp ", EscapeHtml(options.tool_version),
-                  options.generated_at.empty() ? "" : " \u00b7 ", EscapeHtml(options.generated_at),
-                  " \u00b7 charts drawn with Chart.js (MIT licence), inlined</footer>\n");
-  absl::StrAppend(&page, "<script type=\"application/json\" id=\"wasserwarp-data\">",
-                  JsonForScriptElement(data), "</script>\n<script>\n",
-                  AbslView(html_assets::ChartJs()), "\n</script>\n<script>\n",
-                  AbslView(html_assets::ReportScript()), "</script>\n</body>\n</html>\n");
-  return page;
+  Page page{.title = PageTitle(options, kValidationTitle),
+            .banner = VerdictBannerHtml(report, options),
+            .main = absl::StrCat(VerdictSectionHtml(report),
+                                 InputsSectionHtml(report, simulation, reference, options),
+                                 contributions.html, overlays->html, cost_matrix.html, mds->html,
+                                 quantities.html, PairMetricsSectionHtml(report)),
+            .data = {{"contributions", contributions.data},
+                     {"overlays", overlays->data},
+                     {"heatmap", cost_matrix.data},
+                     {"mds", mds->data},
+                     {"quantities", quantities.data}},
+            .script = html_assets::ReportScript()};
+  return PageHtml(page, options);
 }
 
 }  // namespace wasserwarp

@@ -3,15 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "report/html_escape.h"
+#include "report/html_page.h"
 #include "report/html_text.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/report.h"
@@ -24,22 +25,6 @@ namespace {
 // "W<sub>q</sub>" for the report's order.
 std::string DistanceSymbol(const ValidationReport& report) {
   return absl::StrCat("W<sub>", FormatNumber(report.order, 3), "</sub>");
-}
-
-std::string Cell(absl::string_view tag, absl::string_view html, absl::string_view cls = "") {
-  return cls.empty() ? absl::StrCat("<", tag, ">", html, "</", tag, ">")
-                     : absl::StrCat("<", tag, " class=\"", cls, "\">", html, "</", tag, ">");
-}
-
-std::string KeyValueRow(absl::string_view key_html, absl::string_view value_html) {
-  return absl::StrCat("<tr>", Cell("th", key_html), Cell("td", value_html), "</tr>\n");
-}
-
-std::string KeyFigure(absl::string_view label_html, absl::string_view value_html,
-                      absl::string_view detail_html) {
-  return absl::StrCat("<div class=\"figure\"><div class=\"figure-label\">", label_html,
-                      "</div><div class=\"figure-value\">", value_html,
-                      "</div><div class=\"figure-detail\">", detail_html, "</div></div>");
 }
 
 std::string RuleMeaning(const ValidationReport& report, const VerdictRule& rule) {
@@ -137,17 +122,6 @@ std::string MetricCells(const ChannelMetrics& m) {
 
 constexpr size_t kMaxPairMetricRows = 600;
 
-// 1523784780 as "1 523 784 780", with thin spaces.
-std::string GroupedDigits(uint64_t value) {
-  const std::string digits = absl::StrCat(value);
-  std::string out;
-  for (size_t k = 0; k < digits.size(); ++k) {
-    if (k > 0 && (digits.size() - k) % 3 == 0) out += "\u2009";
-    out += digits[k];
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string VerdictBannerHtml(const ValidationReport& report, const HtmlReportOptions& options) {
@@ -159,16 +133,9 @@ std::string VerdictBannerHtml(const ValidationReport& report, const HtmlReportOp
   } else if (report.verdict) {
     word = "NO RULES";
   }
-  const std::string title =
-      options.title.empty() ? "wasserwarp validation report" : EscapeHtml(options.title);
   std::vector<std::string> meta = {absl::StrCat(report.simulation.size(), " simulated vs ",
                                                 report.reference.size(), " reference runs")};
-  if (!options.tool_version.empty()) {
-    meta.push_back(absl::StrCat("wasserwarp ", EscapeHtml(options.tool_version)));
-  }
-  if (!options.generated_at.empty()) {
-    meta.push_back(absl::StrCat("generated ", EscapeHtml(options.generated_at)));
-  }
+  for (std::string& item : ToolMeta(options)) meta.push_back(std::move(item));
 
   std::string figures =
       KeyFigure(absl::StrCat("Distance ", DistanceSymbol(report)), FormatNumber(report.distance, 5),
@@ -185,12 +152,12 @@ std::string VerdictBannerHtml(const ValidationReport& report, const HtmlReportOp
                     KeyFigure("p-value", FormatNumber(report.verdict->p_value, 3),
                               absl::StrCat(report.verdict->permutations, " permutations")));
   }
-  return absl::StrCat("<header class=\"banner ", cls, "\" id=\"banner\">\n",
-                      "<div class=\"verdict-word\" id=\"verdict-word\">", word, "</div>\n",
-                      "<div class=\"banner-text\"><h1>", title, "</h1>\n<p class=\"sentence\">",
-                      VerdictSentence(report), "</p>\n<p class=\"meta\">",
-                      absl::StrJoin(meta, " \u00b7 "), "</p></div>\n<div class=\"figures\">",
-                      figures, "</div>\n</header>\n");
+  return BannerHtml({.cls = cls,
+                     .word = word,
+                     .title = PageTitle(options, kValidationTitle),
+                     .sentence = VerdictSentence(report),
+                     .meta = std::move(meta),
+                     .figures = std::move(figures)});
 }
 
 std::string VerdictSectionHtml(const ValidationReport& report) {
@@ -266,14 +233,7 @@ std::string VerdictSectionHtml(const ValidationReport& report) {
                     "runs.</p>\n");
   }
   absl::StrAppend(&html, "</div>\n");
-  if (!v.warnings.empty()) {
-    absl::StrAppend(&html, "<ul class=\"warnings\">\n");
-    for (const std::string& warning : v.warnings) {
-      absl::StrAppend(&html, "<li>", EscapeHtml(warning), "</li>\n");
-    }
-    absl::StrAppend(&html, "</ul>\n");
-  }
-  absl::StrAppend(&html, "</section>\n");
+  absl::StrAppend(&html, WarningsHtml(v.warnings), "</section>\n");
   return html;
 }
 
@@ -287,14 +247,7 @@ std::string InputsSectionHtml(const ValidationReport& report, const std::vector<
       "<th class=\"num\">Duration</th><th>Weights</th></tr></thead><tbody>\n";
   absl::StrAppend(&html, SideRow("Simulated", Summarise(simulation), report.simulation),
                   SideRow("Reference", Summarise(reference), report.reference),
-                  "</tbody></table>\n");
-  if (!report.input_notes.empty()) {
-    absl::StrAppend(&html, "<ul class=\"warnings\">\n");
-    for (const std::string& note : report.input_notes) {
-      absl::StrAppend(&html, "<li>", EscapeHtml(note), "</li>\n");
-    }
-    absl::StrAppend(&html, "</ul>\n");
-  }
+                  "</tbody></table>\n", WarningsHtml(report.input_notes));
 
   std::vector<std::string> channels;
   for (const std::string& channel : report.channels) {
@@ -330,10 +283,7 @@ std::string InputsSectionHtml(const ValidationReport& report, const std::vector<
       KeyValueRow("Weight rounding bound", FormatNumber(report.weight_rounding_bound, 3)),
       KeyValueRow("DP cells", GroupedDigits(report.dp_cells)),
       KeyValueRow("Wall time", absl::StrCat(FormatNumber(report.seconds, 4), " s")),
-      KeyValueRow("Tool version",
-                  options.tool_version.empty() ? "\u2014" : EscapeHtml(options.tool_version)),
-      KeyValueRow("Generated",
-                  options.generated_at.empty() ? "\u2014" : EscapeHtml(options.generated_at)));
+      ToolRowsHtml(options));
   absl::StrAppend(&html, "</tbody></table>\n</div>\n</section>\n");
   return html;
 }

@@ -15,6 +15,9 @@
 
 namespace wasserwarp {
 
+// The page's title when the options give none.
+inline constexpr char kValidationTitle[] = "wasserwarp validation report";
+
 // PASS / FAIL (or why there is neither), the title, and the key figures.
 std::string VerdictBannerHtml(const ValidationReport& report, const HtmlReportOptions& options);
 

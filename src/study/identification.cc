@@ -40,10 +40,6 @@ double ResponseOf(SurfaceResponse response, double distance) {
   return response == SurfaceResponse::kSquaredDistance ? distance * distance : distance;
 }
 
-double DistanceOf(SurfaceResponse response, double value) {
-  return response == SurfaceResponse::kSquaredDistance ? std::sqrt(std::max(0.0, value)) : value;
-}
-
 struct Fitted {
   QuadraticSurface surface;
   SurfaceMinimum minimum;
@@ -140,6 +136,10 @@ absl::Status IdentifyGroups(const StudyDesign& design, const StudyCosts& costs,
 }
 
 }  // namespace
+
+double DistanceOf(SurfaceResponse response, double value) {
+  return response == SurfaceResponse::kSquaredDistance ? std::sqrt(std::max(0.0, value)) : value;
+}
 
 const char* SurfaceResponseName(SurfaceResponse response) {
   return response == SurfaceResponse::kSquaredDistance ? "squared_distance" : "distance";
