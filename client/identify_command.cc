@@ -11,10 +11,14 @@
 #include "absl/strings/str_join.h"
 #include "flag_definition.h"
 #include "output_file.h"
+#include "report_page.h"
+#include "server_flags.h"
 #include "study_inputs.h"
 #include "wasserwarp/identification.h"
 #include "wasserwarp/run_parameters.h"
+#include "wasserwarp/study_html.h"
 #include "wasserwarp/study_json.h"
+#include "wire/study.h"
 
 namespace wasserwarp::cli {
 namespace {
@@ -124,6 +128,25 @@ std::string FormatIdentification(const IdentificationReport& report, double tota
   return out;
 }
 
+// Here, or with --server there as one validation; the same numbers either way. The server
+// takes the groups by run id.
+absl::StatusOr<IdentificationReport> Analyse(const ParsedArgs& args, const StudyInputs& inputs,
+                                             const IdentifyOptions& options,
+                                             const std::map<std::string, std::string>& groups) {
+  if (!args.Has(kServerFlag.name)) {
+    absl::StatusOr<StudyCosts> costs = ComputeCosts(inputs);
+    if (!costs.ok()) return costs.status();
+    return Identify(inputs.design, *costs, options);
+  }
+  absl::StatusOr<v1::ValidationReport> report =
+      StudyOnServer(args, inputs, wire::StudyParametersOf(options, groups), "identify");
+  if (!report.ok()) return report.status();
+  if (!report->has_identification()) {
+    return absl::InternalError("the server's report holds no identification");
+  }
+  return wire::IdentificationFromProto(report->identification());
+}
+
 absl::StatusOr<Judgement> RunIdentify(const ParsedArgs& args) {
   const Clock::time_point start = Clock::now();
   IdentifyOptions options;
@@ -150,13 +173,17 @@ absl::StatusOr<Judgement> RunIdentify(const ParsedArgs& args) {
     if (!ordered.ok()) return ordered.status();
     options.reference_groups = *std::move(ordered);
   }
-  absl::StatusOr<StudyCosts> costs = ComputeCosts(args, *inputs, "identify");
-  if (!costs.ok()) return costs.status();
-  absl::StatusOr<IdentificationReport> report = Identify(inputs->design, *costs, options);
+  absl::StatusOr<IdentificationReport> report =
+      Analyse(args, *inputs, options, groups.value_or(std::map<std::string, std::string>()));
   if (!report.ok()) return report.status();
   absl::StatusOr<std::FILE*> stream =
       WriteJsonIfAsked(args, [&] { return IdentificationToJson(*report); });
   if (!stream.ok()) return stream.status();
+  if (absl::Status status = WritePageIfAsked(
+          args, [&] { return RenderIdentificationHtml(*report, PageOptionsNow()); });
+      !status.ok()) {
+    return status;
+  }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::fputs(FormatIdentification(*report, seconds).c_str(), *stream);
   return report->flagged() ? Judgement::kFail : Judgement::kPass;

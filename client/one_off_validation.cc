@@ -34,17 +34,33 @@ absl::StatusOr<ValidationReport> ValidateInOneOffSession(
     const std::vector<Series>& reference, const std::vector<double>& simulation_weights,
     const std::vector<double>& reference_weights, v1::ValidateRequest request,
     std::string* html_report) {
+  absl::StatusOr<v1::ValidationReport> report = ValidateProtoInOneOffSession(
+      client, {simulation, reference, simulation_weights, reference_weights, {}},
+      std::move(request));
+  if (!report.ok()) return report.status();
+  return client.Converted(*report, html_report);
+}
+
+absl::StatusOr<v1::ValidationReport> ValidateProtoInOneOffSession(client::ValidationClient& client,
+                                                                  const OneOffRuns& runs,
+                                                                  v1::ValidateRequest request) {
   v1::Session settings;
   settings.mutable_idle_ttl()->set_seconds(absl::ToInt64Seconds(kOneOffSessionTtl));
   absl::StatusOr<v1::Session> session = client.CreateSession("", settings);
   if (!session.ok()) return session.status();
   const std::string session_id(wire::SessionIdOf(session->name()));
 
-  absl::StatusOr<ValidationReport> report = [&]() -> absl::StatusOr<ValidationReport> {
+  absl::StatusOr<v1::ValidationReport> report = [&]() -> absl::StatusOr<v1::ValidationReport> {
     absl::StatusOr<v1::UploadSeriesResponse> uploaded =
-        client.UploadRuns(session_id, simulation, reference, simulation_weights, reference_weights);
+        client.UploadRuns(session_id, runs.simulation, runs.reference, runs.simulation_weights,
+                          runs.reference_weights, runs.simulation_inputs);
     if (!uploaded.ok()) return uploaded.status();
-    return ValidateShowingProgress(client, session_id, std::move(request), html_report);
+    ProgressBar bar(stderr);
+    absl::StatusOr<v1::ValidationReport> validated = client.ValidateToProto(
+        session_id, std::move(request),
+        [&bar](const v1::ValidateProgress& progress) { bar.Update(progress); });
+    bar.Clear();
+    return validated;
   }();
   if (absl::Status deleted = client.DeleteSession(session_id); !deleted.ok()) {
     std::fprintf(stderr, "wasserwarp: warning: cannot delete session %s: %s\n", session_id.c_str(),

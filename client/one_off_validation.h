@@ -13,6 +13,7 @@
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
+#include "wire/session_resource.h"
 
 namespace wasserwarp::cli {
 
@@ -32,6 +33,22 @@ absl::StatusOr<ValidationReport> ValidateInOneOffSession(
     const std::vector<Series>& reference, const std::vector<double>& simulation_weights,
     const std::vector<double>& reference_weights, v1::ValidateRequest request,
     std::string* html_report = nullptr);
+
+// The runs of a one-off session: weights as for ValidationClient::UploadRuns, and the
+// parameters and trial of each simulated run (or none).
+struct OneOffRuns {
+  const std::vector<Series>& simulation;
+  const std::vector<Series>& reference;
+  const std::vector<double>& simulation_weights;
+  const std::vector<double>& reference_weights;
+  const std::vector<wire::SimulationInputs>& simulation_inputs;
+};
+
+// As ValidateInOneOffSession, returning the report as it came (ValidateToProto): for what a
+// ValidationReport does not hold, a study's result.
+absl::StatusOr<v1::ValidationReport> ValidateProtoInOneOffSession(client::ValidationClient& client,
+                                                                  const OneOffRuns& runs,
+                                                                  v1::ValidateRequest request);
 
 }  // namespace wasserwarp::cli
 

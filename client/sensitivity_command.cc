@@ -11,9 +11,13 @@
 #include "absl/strings/str_join.h"
 #include "flag_definition.h"
 #include "output_file.h"
+#include "report_page.h"
+#include "server_flags.h"
 #include "study_inputs.h"
 #include "wasserwarp/sensitivity.h"
+#include "wasserwarp/study_html.h"
 #include "wasserwarp/study_json.h"
+#include "wire/study.h"
 
 namespace wasserwarp::cli {
 namespace {
@@ -100,6 +104,23 @@ std::string FormatSensitivity(const SensitivityReport& report, double total_seco
   return out;
 }
 
+// Here, or with --server there as one validation; the same numbers either way.
+absl::StatusOr<SensitivityReport> Analyse(const ParsedArgs& args, const StudyInputs& inputs,
+                                          const SensitivityOptions& options) {
+  if (!args.Has(kServerFlag.name)) {
+    absl::StatusOr<StudyCosts> costs = ComputeCosts(inputs);
+    if (!costs.ok()) return costs.status();
+    return AnalyseSensitivity(inputs.design, *costs, options);
+  }
+  absl::StatusOr<v1::ValidationReport> report =
+      StudyOnServer(args, inputs, wire::StudyParametersOf(options), "sensitivity");
+  if (!report.ok()) return report.status();
+  if (!report->has_sensitivity()) {
+    return absl::InternalError("the server's report holds no sensitivity");
+  }
+  return wire::SensitivityFromProto(report->sensitivity());
+}
+
 absl::StatusOr<Judgement> RunSensitivity(const ParsedArgs& args) {
   const Clock::time_point start = Clock::now();
   if (!args.Has(kNominalFlag.name)) {
@@ -113,13 +134,16 @@ absl::StatusOr<Judgement> RunSensitivity(const ParsedArgs& args) {
   absl::StatusOr<StudyInputs> inputs = ReadStudyInputs(args, "sensitivity");
   if (!inputs.ok()) return inputs.status();
   options.study = inputs->study;
-  absl::StatusOr<StudyCosts> costs = ComputeCosts(args, *inputs, "sensitivity");
-  if (!costs.ok()) return costs.status();
-  absl::StatusOr<SensitivityReport> report = AnalyseSensitivity(inputs->design, *costs, options);
+  absl::StatusOr<SensitivityReport> report = Analyse(args, *inputs, options);
   if (!report.ok()) return report.status();
   absl::StatusOr<std::FILE*> stream =
       WriteJsonIfAsked(args, [&] { return SensitivityToJson(*report); });
   if (!stream.ok()) return stream.status();
+  if (absl::Status status =
+          WritePageIfAsked(args, [&] { return RenderSensitivityHtml(*report, PageOptionsNow()); });
+      !status.ok()) {
+    return status;
+  }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::fputs(FormatSensitivity(*report, seconds).c_str(), *stream);
   return report->flagged() ? Judgement::kFail : Judgement::kPass;

@@ -77,30 +77,6 @@ absl::StatusOr<StudyOptions> ReadStudyOptions(const ParsedArgs& args,
   return study;
 }
 
-// A session of its own for each validation; the reference one on exactly the channels the
-// first compared.
-absl::StatusOr<StudyCosts> CostsOnServer(const ParsedArgs& args, const StudyInputs& inputs,
-                                         absl::string_view command) {
-  absl::StatusOr<std::unique_ptr<client::ValidationClient>> client = ConnectToServer(args, command);
-  if (!client.ok()) return client.status();
-  const ValidationOptions study = StudyValidationOptions(inputs.validation);
-  const auto request_for = [](const ValidationOptions& options) {
-    v1::ValidateRequest request;
-    *request.mutable_parameters() = wire::ParametersOf(options);
-    request.set_include_cost_matrix(true);
-    AddVerdictToRequest(options, request);
-    return request;
-  };
-  absl::StatusOr<ValidationReport> sim_ref = ValidateInOneOffSession(
-      **client, inputs.runs.simulation, inputs.runs.reference, {}, {}, request_for(study));
-  if (!sim_ref.ok()) return sim_ref.status();
-  absl::StatusOr<ValidationReport> ref_ref =
-      ValidateInOneOffSession(**client, inputs.runs.reference, inputs.runs.reference, {}, {},
-                              request_for(ReferenceValidationOptions(study, sim_ref->channels)));
-  if (!ref_ref.ok()) return ref_ref.status();
-  return StudyCostsOf(*sim_ref, *ref_ref);
-}
-
 }  // namespace
 
 std::vector<FlagSection> StudySections(absl::string_view command,
@@ -128,7 +104,11 @@ std::vector<FlagSection> StudySections(absl::string_view command,
       {"comparison", comparison},
       {"resampling", resampling},
       {"server", server},
-      {"output", {kJsonFlag}},
+      {"output",
+       {kJsonFlag, DescribedAs(kReportFlag,
+                               "write a self-contained HTML report (the tornado chart of the\n"
+                               "sensitivities; W against each parameter with the fitted\n"
+                               "surface, its band and the identified value)")}},
   };
 }
 
@@ -161,6 +141,14 @@ absl::StatusOr<StudyInputs> ReadStudyInputs(const ParsedArgs& args, absl::string
   for (const Series& run : inputs.runs.simulation) ids.push_back(run.id);
   absl::StatusOr<StudyDesign> design = DesignOf(*table, ids);
   if (!design.ok()) return design.status();
+  for (const std::string& id : ids) {
+    const RunParameters& run = table->runs.at(id);
+    wire::SimulationInputs& inputs_of_run = inputs.inputs.emplace_back();
+    for (size_t k = 0; k < table->names.size(); ++k) {
+      inputs_of_run.parameters[table->names[k]] = run.values[k];
+    }
+    inputs_of_run.trial = run.trial;
+  }
   inputs.design = *std::move(design);
   if (absl::Status status = ValidateValidationOptions(
           inputs.validation, inputs.runs.simulation.size(), inputs.runs.reference.size());
@@ -178,9 +166,7 @@ absl::StatusOr<std::optional<std::map<std::string, double>>> ReadNominal(const P
   return std::optional<std::map<std::string, double>>(*std::move(nominal));
 }
 
-absl::StatusOr<StudyCosts> ComputeCosts(const ParsedArgs& args, const StudyInputs& inputs,
-                                        absl::string_view command) {
-  if (args.Has(kServerFlag.name)) return CostsOnServer(args, inputs, command);
+absl::StatusOr<StudyCosts> ComputeCosts(const StudyInputs& inputs) {
   const ValidationOptions study = StudyValidationOptions(inputs.validation);
   for (const std::vector<Series>* rows : {&inputs.runs.simulation, &inputs.runs.reference}) {
     if (absl::Status status = CheckEmbeddedValidation(*rows, inputs.runs.reference, study,
@@ -190,6 +176,24 @@ absl::StatusOr<StudyCosts> ComputeCosts(const ParsedArgs& args, const StudyInput
     }
   }
   return ComputeStudyCosts(inputs.runs.simulation, inputs.runs.reference, study);
+}
+
+absl::StatusOr<v1::ValidationReport> StudyOnServer(const ParsedArgs& args,
+                                                   const StudyInputs& inputs,
+                                                   v1::StudyParameters study,
+                                                   absl::string_view command) {
+  absl::StatusOr<std::unique_ptr<client::ValidationClient>> client = ConnectToServer(args, command);
+  if (!client.ok()) return client.status();
+  // Every parameter, defaults included, so that the server computes exactly the costs this
+  // command computes without --server.
+  const ValidationOptions options = StudyValidationOptions(inputs.validation);
+  v1::ValidateRequest request;
+  *request.mutable_parameters() = wire::ParametersOf(options);
+  AddVerdictToRequest(options, request);
+  *request.mutable_study() = std::move(study);
+  return ValidateProtoInOneOffSession(
+      **client, {inputs.runs.simulation, inputs.runs.reference, {}, {}, inputs.inputs},
+      std::move(request));
 }
 
 }  // namespace wasserwarp::cli

@@ -16,7 +16,9 @@
 #include "flag_definition.h"
 #include "run_flags.h"
 #include "wasserwarp/parameter_study.h"
+#include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
+#include "wire/session_resource.h"
 
 namespace wasserwarp::cli {
 
@@ -31,6 +33,8 @@ inline constexpr DocumentedFlag kNominalFlag = {"--nominal", Arity::kOne, "K=V[,
 
 struct StudyInputs {
   RunSets runs;
+  // Each simulated run's parameters and trial, in run order: what an upload sends.
+  std::vector<wire::SimulationInputs> inputs;
   StudyDesign design;
   ValidationOptions validation;  // how the cost matrix is computed
   StudyOptions study;
@@ -50,11 +54,16 @@ absl::StatusOr<StudyInputs> ReadStudyInputs(const ParsedArgs& args, absl::string
 // --nominal, parsed; nothing when not given.
 absl::StatusOr<std::optional<std::map<std::string, double>>> ReadNominal(const ParsedArgs& args);
 
-// The study's costs: here, checked against this machine's limits first, or with --server by
-// the two validations of StudyValidationOptions and ReferenceValidationOptions there, each in a
-// session of its own, with progress on stderr.
-absl::StatusOr<StudyCosts> ComputeCosts(const ParsedArgs& args, const StudyInputs& inputs,
-                                        absl::string_view command);
+// The study's costs here, checked against this machine's limits first.
+absl::StatusOr<StudyCosts> ComputeCosts(const StudyInputs& inputs);
+
+// With --server: the runs with their parameters and trials in a session of its own, the study
+// `study` asks for computed there as one validation with progress on stderr, and its report as
+// it came; the session is deleted whatever happened.
+absl::StatusOr<v1::ValidationReport> StudyOnServer(const ParsedArgs& args,
+                                                   const StudyInputs& inputs,
+                                                   v1::StudyParameters study,
+                                                   absl::string_view command);
 
 }  // namespace wasserwarp::cli
 

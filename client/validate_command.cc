@@ -17,6 +17,7 @@
 #include "one_off_validation.h"
 #include "output_file.h"
 #include "report_output.h"
+#include "report_page.h"
 #include "resource_format.h"
 #include "run_flags.h"
 #include "server_flags.h"
@@ -64,18 +65,11 @@ absl::Status RequireRuns(const ParsedArgs& args) {
   return absl::OkStatus();
 }
 
-HtmlReportOptions HtmlOptionsNow() {
-  HtmlReportOptions options;
-  options.tool_version = WASSERWARP_VERSION;
-  options.generated_at = absl::FormatTime(absl::RFC3339_sec, absl::Now(), absl::UTCTimeZone());
-  return options;
-}
-
 // The page for `report` when --report asks for one, drawn from the runs read here.
 absl::StatusOr<std::string> RenderIfAsked(const ParsedArgs& args, const ValidationReport& report,
                                           const RunSets& runs) {
   if (!args.Has(kReportFlag.name)) return std::string();
-  return RenderHtmlReport(report, runs.simulation, runs.reference, HtmlOptionsNow());
+  return RenderHtmlReport(report, runs.simulation, runs.reference, PageOptionsNow());
 }
 
 absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point start) {

@@ -215,6 +215,15 @@ absl::StatusOr<ValidationReport> ValidationClient::Validate(absl::string_view se
                                                             v1::ValidateRequest request,
                                                             const ProgressCallback& on_progress,
                                                             std::string* html_report) {
+  absl::StatusOr<v1::ValidationReport> report =
+      ValidateToProto(session_id, std::move(request), on_progress);
+  if (!report.ok()) return report.status();
+  return Converted(*report, html_report);
+}
+
+absl::StatusOr<v1::ValidationReport> ValidationClient::ValidateToProto(
+    absl::string_view session_id, v1::ValidateRequest request,
+    const ProgressCallback& on_progress) {
   request.set_session(wire::SessionName(session_id));
   grpc::ClientContext context;
   std::unique_ptr<grpc::ClientReader<v1::ValidateResponse>> reader =
@@ -244,7 +253,7 @@ absl::StatusOr<ValidationReport> ValidationClient::Validate(absl::string_view se
     return absl::InternalError(absl::StrCat(
         "server ", target_, " sent a malformed validation stream: ", report.status().message()));
   }
-  return Converted(*report, html_report);
+  return report;
 }
 
 absl::StatusOr<ValidationReport> ValidationClient::Converted(v1::ValidationReport& report,

@@ -98,6 +98,16 @@ class ValidationClient {
                                             const ProgressCallback& on_progress = nullptr,
                                             std::string* html_report = nullptr);
 
+  // The same, returning the report as it came, its bulky parts assembled but not converted:
+  // for what a ValidationReport does not hold (a study's result).
+  absl::StatusOr<v1::ValidationReport> ValidateToProto(
+      absl::string_view session_id, v1::ValidateRequest request,
+      const ProgressCallback& on_progress = nullptr);
+  // A report ValidateToProto returned, as Validate returns it; its HTML page moved to
+  // `html_report`. Internal when the server's report is inconsistent.
+  absl::StatusOr<ValidationReport> Converted(v1::ValidationReport& report,
+                                             std::string* html_report = nullptr) const;
+
   // Validations as stored resources (`sessions/{session_id}/validations/{validation_id}`).
   // Queues the validation `request` asks for (its session field is set from `session_id`) and
   // returns it at once, QUEUED.
@@ -134,8 +144,6 @@ class ValidationClient {
 
   void SetCallDeadline(grpc::ClientContext& context) const;
   absl::Status FromGrpc(const grpc::Status& status) const;
-  absl::StatusOr<ValidationReport> Converted(v1::ValidationReport& report,
-                                             std::string* html_report) const;
 
   std::string target_;
   ClientOptions options_;

@@ -12,6 +12,7 @@
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/quantity_of_interest.h"
+#include "wasserwarp/study_costs.h"
 #include "wire/convert.h"
 #include "wire/parameters.h"
 #include "wire/request_fields.h"
@@ -91,6 +92,17 @@ absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
     options.verdict = wire::VerdictOptionsFromProto(request.verdict());
     options.keep_pooled_cost_matrix = job.include_pooled_cost_matrix || job.include_html_report;
   }
+  if (request.has_study()) {
+    if (request.has_verdict()) {
+      return InvalidFieldError("study",
+                               "goes without a verdict: a study's baseline is the references' "
+                               "own spread");
+    }
+    absl::StatusOr<StudyJob> study = PrepareStudyJob(request.study(), snapshot);
+    if (!study.ok()) return study.status();
+    job.study = *std::move(study);
+    options = StudyValidationOptions(options);
+  }
   for (int i = 0; i < request.quantities_size(); ++i) {
     absl::StatusOr<QuantityOfInterest> quantity = ParseQuantityOfInterest(request.quantities(i));
     if (!quantity.ok()) {
@@ -115,6 +127,18 @@ absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
       EstimateValidationSize(simulation, reference, options, job_limits);
   if (!size.ok()) return size.status();
   job.size = *size;
+  if (job.study.has_value()) {
+    // The references against themselves, for their baseline spread.
+    const ValidationOptions references = ReferenceValidationOptions(options, {});
+    if (absl::Status status = CheckValidationSize(reference, reference, references, job_limits);
+        !status.ok()) {
+      return status;
+    }
+    absl::StatusOr<ValidationSize> within =
+        EstimateValidationSize(reference, reference, references, job_limits);
+    if (!within.ok()) return within.status();
+    job.size.dp_cells += within->dp_cells;
+  }
   return job;
 }
 
@@ -132,6 +156,14 @@ absl::StatusOr<v1::ValidationReport> RunValidationJob(const ValidationJob& job,
                                                       const std::function<void()>& on_computed) {
   const std::vector<Series> simulation = CopiesOf(snapshot.simulation);
   const std::vector<Series> reference = CopiesOf(snapshot.reference);
+  if (job.study.has_value()) {
+    const HtmlReportOptions page = HtmlReportOptionsNow();
+    absl::StatusOr<v1::ValidationReport> proto =
+        RunStudyJob(*job.study, simulation, reference, job.options, job.include_cost_matrix,
+                    job.include_html_report ? &page : nullptr);
+    on_computed();
+    return proto;
+  }
   absl::StatusOr<ValidationReport> report = Validate(simulation, reference, job.options);
   on_computed();
   if (!report.ok()) return report.status();

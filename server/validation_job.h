@@ -8,9 +8,11 @@
 #define WASSERWARP_SERVER_VALIDATION_JOB_H_
 
 #include <functional>
+#include <optional>
 
 #include "absl/status/statusor.h"
 #include "session_store.h"
+#include "study_job.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
 #include "wasserwarp/validation_size.h"
@@ -23,6 +25,8 @@ struct ValidationJob {
   bool include_cost_matrix = false;
   bool include_pooled_cost_matrix = false;
   bool include_html_report = false;
+  // A parameter study instead of a plain validation (ValidateRequest.study).
+  std::optional<StudyJob> study;
 };
 
 // FailedPrecondition (with a PreconditionFailure) for a session without simulated or

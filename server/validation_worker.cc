@@ -300,7 +300,9 @@ void ValidationWorker::Start(ValidationRecord record) {
   active->job.options.compute.max_threads = jobs_.threads_per_job();
   active->job.options.compute.progress_interval_ms = kCostMatrixProgressMs;
   // A validation within one tile's cells would be one tile per matrix: nothing to share.
-  if (MatrixPairs(active->snapshot, active->job.options) > config_.tile_min_pairs &&
+  // A study computes two matrices of other runs than one validation's; it is not tiled.
+  if (!active->job.study.has_value() &&
+      MatrixPairs(active->snapshot, active->job.options) > config_.tile_min_pairs &&
       active->job.size.dp_cells + active->job.size.pooled_dp_cells > config_.tile_cells) {
     active->source = std::make_unique<TiledCostSource>(
         validations_, tiles_, active->record.session_key, active->record.id, active->job.options,
