@@ -29,8 +29,15 @@ absl::StatusOr<StudyCosts> ComputeStudyCosts(const std::vector<Series>& simulati
   const ValidationOptions study = StudyValidationOptions(options);
   absl::StatusOr<ValidationReport> sim_ref = Validate(simulation, reference, study);
   if (!sim_ref.ok()) return sim_ref.status();
-  absl::StatusOr<ValidationReport> ref_ref =
-      Validate(reference, reference, ReferenceValidationOptions(study, sim_ref->channels));
+  ValidationOptions references = ReferenceValidationOptions(study, sim_ref->channels);
+  // The references' pairs are the study's within-group matrix, as the verdict's are; the rest
+  // of that validation is not a phase of the study.
+  if (study.on_phase) {
+    references.on_phase = [&study](ValidationPhase phase) {
+      if (phase == ValidationPhase::kCostMatrix) study.on_phase(ValidationPhase::kPooledCostMatrix);
+    };
+  }
+  absl::StatusOr<ValidationReport> ref_ref = Validate(reference, reference, references);
   if (!ref_ref.ok()) return ref_ref.status();
   absl::StatusOr<StudyCosts> costs = StudyCostsOf(*sim_ref, *ref_ref);
   if (costs.ok() && sim_ref_report != nullptr) *sim_ref_report = *std::move(sim_ref);
