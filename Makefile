@@ -63,10 +63,11 @@ demo: build
 	@echo; echo "== Identification: which front cornering stiffness and yaw inertia reproduce the measurements?"
 	$(CLI) identify --sim $(DEMO_DIR)/study/sim --sim-params $(DEMO_DIR)/study/sim_params.csv \
 	  --ref $(DEMO_DIR)/study/ref --ref-groups $(DEMO_DIR)/study/ref_groups.csv \
-	  --nominal front_cornering=75000,yaw_inertia=2600 --json $(BUILD_DIR)/demo-identify.json
+	  --nominal front_cornering=75000,yaw_inertia=2600 --json $(BUILD_DIR)/demo-identify.json \
+	  --report $(BUILD_DIR)/demo-identify.html
 	@echo "   the generator's truth: $$(tail -n +2 $(DEMO_DIR)/study/truth.csv | tr '\n' ' ')"
 	@echo; echo "JSON reports: $(BUILD_DIR)/demo-a.json $(BUILD_DIR)/demo-b.json $(BUILD_DIR)/demo-compare.json $(BUILD_DIR)/demo-identify.json"
-	@echo "HTML reports: $(BUILD_DIR)/demo-a.html $(BUILD_DIR)/demo-b.html"
+	@echo "HTML reports: $(BUILD_DIR)/demo-a.html $(BUILD_DIR)/demo-b.html $(BUILD_DIR)/demo-identify.html"
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)

@@ -58,7 +58,8 @@ std::vector<DocumentedFlag> Documented(absl::Span<const FlagDefinition<Target>> 
   return std::vector<DocumentedFlag>(table.begin(), table.end());
 }
 
-// `flag` as one command describes it, where the flag means something particular there.
+// `flag` as one command describes it, where the flag means something particular there. The flag
+// keeps a view of `usage`, which must outlive it: a string literal.
 DocumentedFlag DescribedAs(const DocumentedFlag& flag, absl::string_view usage);
 
 // A titled block of a command's help; every flag a command takes is in one of its sections.

@@ -193,11 +193,10 @@ absl::StatusOr<Judgement> RunIdentify(const ParsedArgs& args) {
 
 Command IdentifyCommand() {
   const std::vector<FlagSection> sections =
-      StudySections("identification", {kRefGroupsFlag},
-                    {DescribedAs(kNominalFlag,
-                                 "the nominal parameter vector, to compare the "
-                                 "identified one with"),
-                     kResponseFlag, kMaxRatioFlag});
+      StudySections({kRefGroupsFlag}, {DescribedAs(kNominalFlag,
+                                                   "the nominal parameter vector, to compare the "
+                                                   "identified one with"),
+                                       kResponseFlag, kMaxRatioFlag});
   return {
       .name = "identify",
       .synopsis = "identify --sim PATH... --sim-params FILE --ref PATH... [options]",

@@ -152,8 +152,8 @@ absl::StatusOr<Judgement> RunSensitivity(const ParsedArgs& args) {
 }  // namespace
 
 Command SensitivityCommand() {
-  const std::vector<FlagSection> sections = StudySections(
-      "sensitivity", {kNominalFlag}, Documented<SensitivityOptions>({&kPairCostFlag, 1}));
+  const std::vector<FlagSection> sections =
+      StudySections({kNominalFlag}, Documented<SensitivityOptions>({&kPairCostFlag, 1}));
   return {
       .name = "sensitivity",
       .synopsis =

@@ -79,8 +79,7 @@ absl::StatusOr<StudyOptions> ReadStudyOptions(const ParsedArgs& args,
 
 }  // namespace
 
-std::vector<FlagSection> StudySections(absl::string_view command,
-                                       const std::vector<DocumentedFlag>& extra_runs,
+std::vector<FlagSection> StudySections(const std::vector<DocumentedFlag>& extra_runs,
                                        const std::vector<DocumentedFlag>& extra_analysis) {
   std::vector<DocumentedFlag> runs = {
       DescribedAs(kSimFlag, "simulated runs of every design point (required)"), kSimParamsFlag,
@@ -93,9 +92,9 @@ std::vector<FlagSection> StudySections(absl::string_view command,
       resampling.end(),
       {kSplitsFlag, DescribedAs(kSeedFlag, "seed of the resamples and splits"), kThreadsFlag});
   std::vector<DocumentedFlag> server = {
-      DescribedAs(kServerFlag, absl::StrCat("compute the cost matrix on this wasserwarp-server "
-                                            "(two\nvalidations in sessions of their own); the ",
-                                            command, " runs here"))};
+      DescribedAs(kServerFlag,
+                  "run the study on this wasserwarp-server, in a session of its\n"
+                  "own that holds the runs with their parameters and trials")};
   const std::vector<DocumentedFlag> security = SecurityFlags();
   server.insert(server.end(), security.begin(), security.end());
   return {

@@ -43,8 +43,7 @@ struct StudyInputs {
 // The sections every study command lists: runs (--sim, --ref, --sim-params), comparison (the
 // validation parameter flags and --qoi), resampling (--resamples, --confidence, --splits,
 // --seed, --threads), server, and output (--json, --report). `extra_runs` go with the runs.
-std::vector<FlagSection> StudySections(absl::string_view command,
-                                       const std::vector<DocumentedFlag>& extra_runs,
+std::vector<FlagSection> StudySections(const std::vector<DocumentedFlag>& extra_runs,
                                        const std::vector<DocumentedFlag>& extra_analysis);
 
 // Reads and checks every option before any run is read, then the runs and the parameter file;

@@ -8,12 +8,12 @@
 #include <utility>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/cord.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/run_parameters.h"
 #include "wire/resource_names.h"
 #include "wire/session_proto.h"
 
@@ -26,53 +26,11 @@ constexpr size_t kMaxSeriesIdLength = 1024;
 // bounded like the samples are.
 constexpr int kMaxChannels = 1024;
 constexpr size_t kMaxChannelNameLength = 256;
-// A parameter study tabulates its runs in CSV and JSON, a column per parameter and a field for
-// the trial: names and trials must fit both unquoted, and the columns stay few enough to read.
-constexpr int kMaxParameters = 64;
-constexpr size_t kMaxParameterNameLength = 64;
-constexpr size_t kMaxTrialLength = 128;
-
 absl::string_view View(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
 // `simulation run "sim_3"`, the way every error about a run starts.
 std::string RunLabel(wire::RunRole role, std::string_view id) {
   return absl::StrCat(View(wire::RoleName(role)), " run \"", View(id), "\"");
-}
-
-bool IsParameterNameCharacter(char c) {
-  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
-}
-
-bool IsTrialCharacter(char c) {
-  return absl::ascii_isprint(static_cast<unsigned char>(c)) && c != ',';
-}
-
-// "it holds 'c'" for the first character of `text` that `allowed` refuses; empty when none.
-std::string RefusedCharacter(std::string_view text, bool (*allowed)(char)) {
-  for (const char c : text) {
-    if (!allowed(c)) {
-      return absl::StrCat("it holds '", absl::CHexEscape(absl::string_view(&c, 1)), "'");
-    }
-  }
-  return "";
-}
-
-// Why `name` cannot name a parameter; empty when it can.
-std::string ParameterNameFault(std::string_view name) {
-  if (name.empty()) return "it is empty";
-  if (name.size() > kMaxParameterNameLength) {
-    return absl::StrCat("it has ", name.size(), " characters");
-  }
-  if (absl::ascii_isdigit(static_cast<unsigned char>(name.front()))) {
-    return "it starts with a digit";
-  }
-  return RefusedCharacter(name, IsParameterNameCharacter);
-}
-
-// Why `trial` cannot name a trial; empty when it can.
-std::string TrialFault(std::string_view trial) {
-  if (trial.size() > kMaxTrialLength) return absl::StrCat("it has ", trial.size(), " characters");
-  return RefusedCharacter(trial, IsTrialCharacter);
 }
 
 // The header's parameters and trial, checked; errors name the header's field. `label` names
@@ -87,10 +45,10 @@ absl::StatusOr<wire::SimulationInputs> InputsOf(const v1::SeriesHeader& header, 
                                           ": parameters and trial are for simulated runs only; a "
                                           "reference run is measured, not simulated"));
   }
-  if (header.parameters_size() > kMaxParameters) {
+  if (static_cast<size_t>(header.parameters_size()) > kMaxRunParameters) {
     return InvalidFieldError("header.parameters",
                              absl::StrCat(View(label), ": header has ", header.parameters_size(),
-                                          " parameters, over the limit of ", kMaxParameters));
+                                          " parameters, over the limit of ", kMaxRunParameters));
   }
   wire::SimulationInputs inputs;
   inputs.parameters.insert(header.parameters().begin(), header.parameters().end());
@@ -101,11 +59,8 @@ absl::StatusOr<wire::SimulationInputs> InputsOf(const v1::SeriesHeader& header, 
           "header.parameters",
           absl::StrCat(View(label), ": parameter name \"",
                        absl::CHexEscape(name.substr(0, kMaxParameterNameLength)),
-                       name.size() > kMaxParameterNameLength ? "...\"" : "\"", " must be 1 to ",
-                       kMaxParameterNameLength,
-                       " characters of [A-Za-z0-9_.-], not starting with a digit, so that it can "
-                       "be a CSV column and a JSON key: ",
-                       fault));
+                       name.size() > kMaxParameterNameLength ? "...\"" : "\"", " must be ",
+                       kParameterNameRule, ": ", fault));
     }
     if (!std::isfinite(value)) {
       return InvalidFieldError(
@@ -115,10 +70,7 @@ absl::StatusOr<wire::SimulationInputs> InputsOf(const v1::SeriesHeader& header, 
   }
   if (const std::string fault = TrialFault(header.trial()); !fault.empty()) {
     return InvalidFieldError(
-        "header.trial", absl::StrCat(View(label), ": trial must be at most ", kMaxTrialLength,
-                                     " characters of printable ASCII without commas, so that it "
-                                     "can be a CSV field: ",
-                                     fault));
+        "header.trial", absl::StrCat(View(label), ": trial must be ", kTrialRule, ": ", fault));
   }
   inputs.trial = header.trial();
   return inputs;

@@ -102,6 +102,21 @@ TEST_F(CliStudyTest, SensitivityAroundADesignPoint) {
   EXPECT_EQ(sensitivity["nominal"]["yaw_inertia"], 2600.0);
 }
 
+TEST_F(CliStudyTest, ReportPagesAreWritten) {
+  const ProgramResult identify =
+      Run("identify", {"--resamples", "49", "--report", Path("identify.html")});
+  ASSERT_EQ(identify.exit_code, 0) << identify.err;
+  const ProgramResult sensitivity =
+      Run("sensitivity", {"--nominal", "front_cornering=69750,yaw_inertia=2600", "--resamples",
+                          "49", "--report", Path("sensitivity.html")});
+  ASSERT_LE(sensitivity.exit_code, 1) << sensitivity.err;
+  for (const std::string page : {"identify.html", "sensitivity.html"}) {
+    const std::string html = ReadFile(Path(page));
+    EXPECT_THAT(html, StartsWith("<!DOCTYPE html>")) << page;
+    EXPECT_THAT(html, HasSubstr("front_cornering")) << page;
+  }
+}
+
 TEST_F(CliStudyTest, BadParameterFilesAndOptionsAreNamed) {
   dir_->Write("bad/missing_value.csv",
               "run_id,front_cornering,yaw_inertia,trial\nrun_000_00,1,,t0\n");
@@ -116,6 +131,11 @@ TEST_F(CliStudyTest, BadParameterFilesAndOptionsAreNamed) {
   ExpectBadInput(Run("sensitivity", {"--nominal", "front_cornering=1,yaw_inertia=2600"}),
                  "--nominal: no simulated run has exactly these parameter values");
   ExpectBadInput(Run("identify", {"--resamples", "0"}), "--resamples: must be from 1 to");
+  dir_->Write("bad/name.csv", "run_id,2cf,trial\nrun_000_00,1,t0\n");
+  ExpectBadInput(Run("identify", {}, Path("bad/name.csv")),
+                 "name.csv:1:2: parameter name \"2cf\" must be 1 to 64 characters of "
+                 "[A-Za-z0-9_.-], not starting with a digit, so that it can be a CSV column and a "
+                 "JSON key: it starts with a digit");
   ExpectBadInput(Run("identify", {"--response", "cubic"}),
                  "--response: expected squared or distance, got \"cubic\"");
 }

@@ -15,6 +15,23 @@
 
 namespace wasserwarp {
 
+// A study tabulates its runs in CSV and JSON, a column per parameter and a field for the trial:
+// names and trials must fit both unquoted, and the columns stay few enough to read. The same
+// rules for a parameter file and for an upload.
+inline constexpr size_t kMaxRunParameters = 64;
+inline constexpr size_t kMaxParameterNameLength = 64;
+inline constexpr size_t kMaxTrialLength = 128;
+inline constexpr char kParameterNameRule[] =
+    "1 to 64 characters of [A-Za-z0-9_.-], not starting with a digit, so that it can be a CSV "
+    "column and a JSON key";
+inline constexpr char kTrialRule[] =
+    "at most 128 characters of printable ASCII without commas, so that it can be a CSV field";
+
+// Why `name` cannot name a parameter ("it starts with a digit", ...); empty when it can.
+std::string ParameterNameFault(std::string_view name);
+// Why `trial` cannot name a trial; empty when it can.
+std::string TrialFault(std::string_view trial);
+
 struct RunParameters {
   std::vector<double> values;  // in the order of ParameterTable::names
   std::string trial;           // empty when the table names no trials

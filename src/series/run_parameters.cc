@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -24,6 +25,24 @@ using csv::ErrorAt;
 using csv::Quoted;
 
 constexpr char kTrialColumn[] = "trial";
+
+bool IsParameterNameCharacter(char c) {
+  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+}
+
+bool IsTrialCharacter(char c) {
+  return absl::ascii_isprint(static_cast<unsigned char>(c)) && c != ',';
+}
+
+// "it holds 'c'" for the first character of `text` that `allowed` refuses; empty when none.
+std::string RefusedCharacter(absl::string_view text, bool (*allowed)(char)) {
+  for (const char c : text) {
+    if (!allowed(c)) {
+      return absl::StrCat("it holds '", absl::CHexEscape(absl::string_view(&c, 1)), "'");
+    }
+  }
+  return "";
+}
 
 // The first line that is not blank or a comment, as an index; lines.size() when none.
 size_t FirstEntry(const std::vector<absl::string_view>& lines) {
@@ -50,6 +69,14 @@ absl::StatusOr<Header> ParseHeader(absl::string_view line_text, absl::string_vie
   for (size_t k = 1; k < fields.size(); ++k) {
     const absl::string_view name = fields[k];
     if (name.empty()) return ErrorAt(source, line, k + 1, "empty column name");
+    if (name != kTrialColumn) {
+      if (const std::string fault = ParameterNameFault(std::string_view(name.data(), name.size()));
+          !fault.empty()) {
+        return ErrorAt(source, line, k + 1,
+                       absl::StrCat("parameter name ", Quoted(name), " must be ",
+                                    kParameterNameRule, ": ", fault));
+      }
+    }
     if (!seen.insert(name).second) {
       return ErrorAt(source, line, k + 1, absl::StrCat("duplicate column ", Quoted(name)));
     }
@@ -63,10 +90,33 @@ absl::StatusOr<Header> ParseHeader(absl::string_view line_text, absl::string_vie
     return ErrorAt(source, line, fields.size() + 1,
                    "expected at least one parameter column after \"run_id\"");
   }
+  if (header.names.size() > kMaxRunParameters) {
+    return ErrorAt(
+        source, line, 1,
+        absl::StrCat(header.names.size(), " parameters, over the limit of ", kMaxRunParameters));
+  }
   return header;
 }
 
 }  // namespace
+
+std::string ParameterNameFault(std::string_view name_view) {
+  const absl::string_view name = AbslView(name_view);
+  if (name.empty()) return "it is empty";
+  if (name.size() > kMaxParameterNameLength) {
+    return absl::StrCat("it has ", name.size(), " characters");
+  }
+  if (absl::ascii_isdigit(static_cast<unsigned char>(name.front()))) {
+    return "it starts with a digit";
+  }
+  return RefusedCharacter(name, IsParameterNameCharacter);
+}
+
+std::string TrialFault(std::string_view trial_view) {
+  const absl::string_view trial = AbslView(trial_view);
+  if (trial.size() > kMaxTrialLength) return absl::StrCat("it has ", trial.size(), " characters");
+  return RefusedCharacter(trial, IsTrialCharacter);
+}
 
 absl::StatusOr<ParameterTable> ParseParameterCsv(std::string_view content_view,
                                                  std::string_view source_view) {
@@ -100,6 +150,13 @@ absl::StatusOr<ParameterTable> ParseParameterCsv(std::string_view content_view,
       if (k == header->trial_field) {
         if (fields[k].empty()) {
           return ErrorAt(source, line, k + 1, "empty trial (every run names its random inputs)");
+        }
+        if (const std::string fault =
+                TrialFault(std::string_view(fields[k].data(), fields[k].size()));
+            !fault.empty()) {
+          return ErrorAt(
+              source, line, k + 1,
+              absl::StrCat("trial ", Quoted(fields[k]), " must be ", kTrialRule, ": ", fault));
         }
         run.trial = std::string(fields[k]);
         continue;
