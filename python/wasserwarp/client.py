@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import (Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
-                    Union)
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence,
+                    Tuple, Union)
 
 import grpc
 
 from .errors import WasserwarpError
-from .parameters import validate_request, validation_parameters
+from .parameters import (split_study_options, study_parameters, validate_request,
+                         validation_parameters)
 from .report import ReportAssembler, ValidationResult
 from .runs import DEFAULT_CHUNK_BYTES, Run, RunLike, as_run, role_value, upload_messages
 from .v1 import validation_pb2 as pb
@@ -230,6 +231,36 @@ class Client:
         (["channel:quantity", ...]), include_cost_matrix, include_pooled_cost_matrix and
         include_html_report. `progress` is called with each Progress event."""
         request = validate_request(session_name(session), overrides)
+        try:
+            return assemble(self._stub.Validate(request, timeout=self.timeout,
+                                                metadata=self._metadata), progress)
+        except grpc.RpcError as error:
+            raise WasserwarpError.from_rpc_error(error) from None
+
+    def sensitivity(self, session: SessionRef, nominal: Mapping[str, float],
+                    progress: Optional[Callable[[Progress], None]] = None,
+                    **options: Any) -> ValidationResult:
+        """A sensitivity study of the session's simulated runs, grouped into design points by
+        the parameters they were uploaded with, around `nominal` (a design point). `options`:
+        pair_cost, resamples, confidence, splits, seed, and validate()'s overrides. The
+        result's `sensitivity` holds the study, with the keys of `wasserwarp sensitivity
+        --json`; the rest is the validation of every simulated run."""
+        return self._study(session, "sensitivity", progress, {"nominal": nominal, **options})
+
+    def identify(self, session: SessionRef, progress: Optional[Callable[[Progress], None]] = None,
+                 **options: Any) -> ValidationResult:
+        """An identification over the session's design points. `options`: nominal,
+        reference_groups ({reference run id: group}), response ("squared"/"distance"),
+        max_ratio, resamples, confidence, splits, seed, and validate()'s overrides. The
+        result's `identification` holds the study."""
+        return self._study(session, "identify", progress, options)
+
+    def _study(self, session: SessionRef, analysis: str,
+               progress: Optional[Callable[[Progress], None]],
+               options: Mapping[str, Any]) -> ValidationResult:
+        study, overrides = split_study_options(analysis, options)
+        request = validate_request(session_name(session), overrides)
+        request.study.CopyFrom(study_parameters(analysis, study))
         try:
             return assemble(self._stub.Validate(request, timeout=self.timeout,
                                                 metadata=self._metadata), progress)

@@ -15,6 +15,8 @@ ALIGNMENTS = {"none": pb.ALIGNMENT_NONE, "start": pb.ALIGNMENT_START}
 SCALINGS = {"none": pb.SCALING_NONE, "reference-std": pb.SCALING_REFERENCE_STD}
 RESAMPLINGS = {"auto": pb.RESAMPLING_AUTO, "none": pb.RESAMPLING_NONE}
 RATIO_RULES = {"interval": pb.RATIO_RULE_INTERVAL, "median": pb.RATIO_RULE_MEDIAN}
+RESPONSES = {"squared": pb.SURFACE_RESPONSE_SQUARED_DISTANCE,
+             "distance": pb.SURFACE_RESPONSE_DISTANCE}
 
 # ValidationParameters: plain scalar fields, enums by name, and the channel list.
 NUMBER_PARAMETERS = ("nu", "deletion_penalty", "p", "time_window", "order", "resample_rate")
@@ -22,6 +24,10 @@ ENUM_PARAMETERS = {"align": ALIGNMENTS, "scale": SCALINGS, "resampling": RESAMPL
 # VerdictParameters: asking for any of them asks for a verdict.
 VERDICT_PARAMETERS = ("permutations", "seed", "max_distance", "max_ratio", "alpha",
                       "subtract_sampling_floor", "ratio_confidence", "ratio_rule")
+# StudyParameters shared by both analyses, and each analysis's own.
+STUDY_PARAMETERS = ("resamples", "confidence", "splits", "seed")
+SENSITIVITY_PARAMETERS = ("nominal", "pair_cost")
+IDENTIFY_PARAMETERS = ("nominal", "reference_groups", "response", "max_ratio")
 # ValidateRequest's own fields.
 REQUEST_OPTIONS = ("include_cost_matrix", "include_pooled_cost_matrix", "include_html_report",
                    "quantities")
@@ -84,4 +90,40 @@ def verdict_parameters(options: Mapping[str, Any]) -> pb.VerdictParameters:
             message.subtract_sampling_floor = bool(value)
         else:
             setattr(message, name, float(value))
+    return message
+
+
+def split_study_options(analysis: str, options: Mapping[str, Any]) -> tuple:
+    """The keyword arguments of sensitivity() or identify() as (study options, the rest)."""
+    own = SENSITIVITY_PARAMETERS if analysis == "sensitivity" else IDENTIFY_PARAMETERS
+    study = {k: v for k, v in options.items() if k in STUDY_PARAMETERS or k in own}
+    rest = {k: v for k, v in options.items() if k not in study}
+    return study, rest
+
+
+def study_parameters(analysis: str, options: Mapping[str, Any]) -> pb.StudyParameters:
+    """StudyParameters for `analysis` ("sensitivity" or "identify") from resamples,
+    confidence, splits, seed and the analysis's own names: nominal ({name: value}) and
+    pair_cost; or nominal, reference_groups ({reference run id: group}), response
+    ("squared"/"distance") and max_ratio."""
+    message = pb.StudyParameters()
+    target = message.sensitivity if analysis == "sensitivity" else message.identify
+    target.SetInParent()
+    for name, value in options.items():
+        if name in ("resamples", "splits", "seed"):
+            setattr(message, name, int(value))
+        elif name == "confidence":
+            message.confidence = float(value)
+        elif name == "nominal":
+            for key, number in value.items():
+                target.nominal[str(key)] = float(number)
+        elif name == "reference_groups":
+            for run_id, group in value.items():
+                target.reference_groups[str(run_id)] = str(group)
+        elif name == "response":
+            target.response = enum_value(name, RESPONSES, value)
+        elif name in ("pair_cost", "max_ratio"):
+            setattr(target, name, float(value))
+        else:
+            raise TypeError(f"unknown {analysis} parameter {name!r}")
     return message

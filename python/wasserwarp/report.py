@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
+from google.protobuf import json_format
 
 from .v1 import validation_pb2 as pb
 
@@ -242,6 +243,14 @@ class Verdict:
                 "warnings": list(self.warnings)}
 
 
+def study_dict(report: pb.ValidationReport, field: str) -> Optional[Dict[str, Any]]:
+    """A study's part of the report as plain values, every field present."""
+    if not report.HasField(field):
+        return None
+    return json_format.MessageToDict(getattr(report, field), preserving_proto_field_name=True,
+                                     including_default_value_fields=True)
+
+
 @dataclass(frozen=True)
 class ValidationResult:
     """What validate() returns: W_q between the simulated and the reference runs, the plan
@@ -269,6 +278,10 @@ class ValidationResult:
     cost_matrix: Optional[np.ndarray]  # sim x ref TWEDs, when asked for
     pooled_cost_matrix: Optional[np.ndarray]  # (n+m) x (n+m), when asked for with a verdict
     html_report: Optional[str]  # when asked for
+    # A study's result (Client.sensitivity, Client.identify), with the keys of the CLI's
+    # `sensitivity --json` and `identify --json` where the wire has them.
+    sensitivity: Optional[Dict[str, Any]] = None
+    identification: Optional[Dict[str, Any]] = None
 
     @property
     def plan_matrix(self) -> np.ndarray:
@@ -310,7 +323,9 @@ class ValidationResult:
             quantities=tuple(Quantity(q.channel, q.quantity, q.avm, array(q.sim_values),
                                       array(q.ref_values)) for q in report.quantities),
             cost_matrix=matrices.get("cost_matrix"),
-            pooled_cost_matrix=matrices.get("pooled_cost_matrix"), html_report=html)
+            pooled_cost_matrix=matrices.get("pooled_cost_matrix"), html_report=html,
+            sensitivity=study_dict(report, "sensitivity"),
+            identification=study_dict(report, "identification"))
 
     def to_dict(self) -> Dict[str, Any]:
         """The report with the keys and values of the CLI's `validate --json`."""

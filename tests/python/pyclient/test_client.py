@@ -323,3 +323,35 @@ def test_bench_example_uploads_references_once(server, tmp_path):
     assert again.returncode == first.returncode and "uploaded" not in again.stderr
     report = json.loads((tmp_path / "report.json").read_text())
     assert [run["id"] for run in report["reference"]] == ["ref0", "ref1", "ref2"]
+
+
+def test_studies_run_on_the_uploaded_parameters(client: wasserwarp.Client):
+    """A study over runs uploaded with their parameters and trials: identification and
+    sensitivity come back with the CLI's keys."""
+    session = client.create_session("study")
+    simulated = [Run.of(run_id, times, values, channels,
+                        parameters={"gain": 1.0 + 0.1 * (k // 2)}, trial=f"t{k % 2}")
+                 for k, (run_id, times, values, channels)
+                 in enumerate(runs("sim", 6, 1.1, seed=40))]
+    client.upload(session, "simulation", simulated)
+    client.upload(session, "reference", runs("ref", 4, 1.0, seed=50))
+    identified = client.identify(session, resamples=29, splits=29, nominal={"gain": 1.1})
+    study = identified.identification
+    assert study["names"] == ["gain"]
+    assert len(study["points"]) == 3
+    assert study["paired"] is True
+    assert study["surface"]["lower"] == [1.0] and study["surface"]["upper"] == [1.2]
+    assert study["surface"]["lower"][0] <= study["identified"][0] <= study["surface"]["upper"][0]
+    assert len(study["nominal_difference"]) == 1
+    assert identified.sensitivity is None
+    assert len(identified.simulation) == 6
+
+    sensitivity = client.sensitivity(session, {"gain": 1.1}, resamples=29, splits=29).sensitivity
+    assert [p["name"] for p in sensitivity["parameters"]] == ["gain"]
+    assert sensitivity["parameters"][0]["estimate"]["scheme"] == "central"
+    with pytest.raises(wasserwarp.WasserwarpError) as error:
+        client.sensitivity(session, {"gain": 5.0})
+    assert "no simulated run has exactly these parameter values" in str(error.value)
+    with pytest.raises(TypeError):
+        client.identify(session, pair_cost=2.0)
+    client.delete_session(session)
