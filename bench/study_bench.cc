@@ -70,7 +70,7 @@ void BM_Identify(benchmark::State& state) {
       state.SkipWithError(std::string(report.status().message()).c_str());
       return;
     }
-    cells = report->dp_cells;
+    cells = report->summary.dp_cells;
     benchmark::DoNotOptimize(report->identified);
   }
   state.counters["dp_cells"] = static_cast<double>(cells);

@@ -75,9 +75,10 @@ std::string Vector(const std::vector<std::string>& names, const std::vector<doub
 }
 
 std::string FormatIdentification(const IdentificationReport& report, double total_seconds) {
-  std::string out = absl::StrFormat(
-      "design: %d points in %s; %d simulated runs, %d reference runs\n", report.points.size(),
-      absl::StrJoin(report.names, ", "), report.simulation_runs, report.reference_runs);
+  std::string out =
+      absl::StrFormat("design: %d points in %s; %d simulated runs, %d reference runs\n",
+                      report.points.size(), absl::StrJoin(report.names, ", "),
+                      report.summary.simulation_runs, report.summary.reference_runs);
   absl::StrAppendFormat(&out, "surface: quadratic in %s, R^2 %.4f, %s\n",
                         report.response == SurfaceResponse::kSquaredDistance ? "W^2" : "W",
                         report.surface.r_squared, report.surface.convex ? "convex" : "NOT convex");
@@ -85,7 +86,8 @@ std::string FormatIdentification(const IdentificationReport& report, double tota
   for (size_t i = 0; i < report.names.size(); ++i) {
     absl::StrAppendFormat(&out, "  %s = %.6g (std %.3g, %g%% interval [%.6g, %.6g])",
                           report.names[i], report.identified[i], report.std[i],
-                          100.0 * report.confidence, report.interval_lo[i], report.interval_hi[i]);
+                          100.0 * report.summary.confidence, report.interval_lo[i],
+                          report.interval_hi[i]);
     if (report.nominal_difference.has_value()) {
       const NominalDifference& d = (*report.nominal_difference)[i];
       absl::StrAppendFormat(&out, "; %+.4g from nominal %.6g", d.difference, report.nominal[i]);
@@ -95,7 +97,7 @@ std::string FormatIdentification(const IdentificationReport& report, double tota
   }
   absl::StrAppendFormat(&out, "resampling: %s, %d resamples, seed %d\n",
                         report.paired ? "paired by trial" : "independent per point",
-                        report.resamples, report.seed);
+                        report.summary.resamples, report.summary.seed);
   for (const GroupIdentification& group : report.groups) {
     absl::StrAppendFormat(&out, "group %s (%d references): %s%s\n", group.group,
                           group.reference_runs, Vector(report.names, group.identified),
@@ -115,7 +117,7 @@ std::string FormatIdentification(const IdentificationReport& report, double tota
     }
     absl::StrAppend(&out, "\n");
   }
-  for (const std::string& warning : report.warnings) {
+  for (const std::string& warning : report.summary.warnings) {
     absl::StrAppendFormat(&out, "warning: %s\n", warning);
   }
   absl::StrAppendFormat(&out, "result: %s\n",
@@ -123,8 +125,9 @@ std::string FormatIdentification(const IdentificationReport& report, double tota
                             ? "FAIL (the identified vector is on the boundary, the surface is "
                               "not convex, or W stays above --max-ratio)"
                             : "PASS (a minimum inside the design)");
-  absl::StrAppendFormat(&out, "sizes: %d DP cells\n", report.dp_cells);
-  absl::StrAppendFormat(&out, "time: %.3f s (analysis %.3f s)\n", total_seconds, report.seconds);
+  absl::StrAppendFormat(&out, "sizes: %d DP cells\n", report.summary.dp_cells);
+  absl::StrAppendFormat(&out, "time: %.3f s (analysis %.3f s)\n", total_seconds,
+                        report.summary.seconds);
   return out;
 }
 

@@ -63,7 +63,7 @@ std::string FormatSensitivity(const SensitivityReport& report, double total_seco
                             absl::StrAppendFormat(s, "%.6g", d);
                           }));
     absl::StrAppendFormat(&out, "  dW/dh: %.6g, %g%% interval [%.6g, %.6g]\n",
-                          p.estimate.derivative, 100.0 * report.confidence, p.interval_lo,
+                          p.estimate.derivative, 100.0 * report.summary.confidence, p.interval_lo,
                           p.interval_hi);
     absl::StrAppendFormat(&out, "  d2W/dh2: %s, remainder: %s, normalised (h/W) dW/dh: %s\n",
                           Optional(p.estimate.second_derivative), Optional(p.estimate.remainder),
@@ -88,7 +88,7 @@ std::string FormatSensitivity(const SensitivityReport& report, double total_seco
                           q.statistic, q.parameter, q.estimate.derivative, q.estimate.scheme,
                           Optional(q.estimate.normalised));
   }
-  for (const std::string& warning : report.warnings) {
+  for (const std::string& warning : report.summary.warnings) {
     absl::StrAppendFormat(&out, "warning: %s\n", warning);
   }
   absl::StrAppendFormat(&out, "\nresult: %s\n",
@@ -98,9 +98,10 @@ std::string FormatSensitivity(const SensitivityReport& report, double total_seco
   absl::StrAppendFormat(&out,
                         "sizes: %d simulated runs at %d points, %d reference runs, %d DP "
                         "cells\n",
-                        report.simulation_runs, report.points.size(), report.reference_runs,
-                        report.dp_cells);
-  absl::StrAppendFormat(&out, "time: %.3f s (analysis %.3f s)\n", total_seconds, report.seconds);
+                        report.summary.simulation_runs, report.points.size(),
+                        report.summary.reference_runs, report.summary.dp_cells);
+  absl::StrAppendFormat(&out, "time: %.3f s (analysis %.3f s)\n", total_seconds,
+                        report.summary.seconds);
   return out;
 }
 

@@ -156,7 +156,7 @@ TEST(SensitivityTest, NominalVectorsThatAreNoDesignPointAreRefused) {
   ASSERT_TRUE(report.ok()) << report.status();
   ASSERT_EQ(report->parameters.size(), 1);
   EXPECT_EQ(report->parameters[0].estimate.scheme, "backward");
-  EXPECT_THAT(report->warnings.front(), HasSubstr("parameter \"b\": no design point"));
+  EXPECT_THAT(report->summary.warnings.front(), HasSubstr("parameter \"b\": no design point"));
 }
 
 // Points at a = -1, 0, 1 with `trials` runs each against `refs` references. A run's cost to

@@ -242,7 +242,7 @@ TEST(IdentificationHtmlTest, SaysWhyTheIdentifiedVectorIsNotToBeTrusted) {
   IdentificationReport report = test_data::HandMadeIdentification(2);
   report.on_boundary = true;
   report.max_ratio = 1.2;
-  report.warnings = {"the minimum of the surface lies on the boundary"};
+  report.summary.warnings = {"the minimum of the surface lies on the boundary"};
   ASSERT_TRUE(report.flagged());
   const absl::StatusOr<std::string> page = RenderIdentificationHtml(report, Options());
   ASSERT_TRUE(page.ok()) << page.status();

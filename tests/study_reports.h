@@ -73,17 +73,17 @@ inline SensitivityReport HandMadeSensitivity(size_t parameters) {
     report.quantities = {quantity};
     report.points = {{{0.9, 1200.0}, 8, 0.9},  {{1.0, 1100.0}, 8, 0.55}, {{1.0, 1200.0}, 10, 0.5},
                      {{1.0, 1300.0}, 8, 0.52}, {{1.1, 1200.0}, 8, 0.95}, {{1.2, 1200.0}, 8, 1.3}};
-    report.warnings = {"<script>alert(1)</script>"};
+    report.summary.warnings = {"<script>alert(1)</script>"};
   }
-  report.simulation_runs = 0;
-  for (const StudyPoint& point : report.points) report.simulation_runs += point.runs;
-  report.reference_runs = 12;
-  report.resamples = 999;
-  report.confidence = 0.95;
-  report.seed = 7;
+  report.summary.simulation_runs = 0;
+  for (const StudyPoint& point : report.points) report.summary.simulation_runs += point.runs;
+  report.summary.reference_runs = 12;
+  report.summary.resamples = 999;
+  report.summary.confidence = 0.95;
+  report.summary.seed = 7;
   report.pair_cost = 2.0;
-  report.dp_cells = 123456789;
-  report.seconds = 1.5;
+  report.summary.dp_cells = 123456789;
+  report.summary.seconds = 1.5;
   return report;
 }
 
@@ -153,13 +153,13 @@ inline IdentificationReport HandMadeIdentification(size_t parameters) {
     }
     report.slices.push_back(std::move(slice));
   }
-  report.simulation_runs = static_cast<int>(6 * report.points.size());
-  report.reference_runs = 12;
-  report.resamples = 999;
-  report.confidence = 0.9;
-  report.seed = 3;
-  report.dp_cells = 4242;
-  report.seconds = 0.25;
+  report.summary.simulation_runs = static_cast<int>(6 * report.points.size());
+  report.summary.reference_runs = 12;
+  report.summary.resamples = 999;
+  report.summary.confidence = 0.9;
+  report.summary.seed = 3;
+  report.summary.dp_cells = 4242;
+  report.summary.seconds = 0.25;
   return report;
 }
 

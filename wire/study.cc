@@ -103,28 +103,26 @@ DerivativeEstimate EstimateFromProto(const v1::DerivativeEstimate& proto) {
   return estimate;
 }
 
-template <typename Report>
-void SummaryToProto(const Report& report, v1::StudySummary& proto) {
-  proto.set_simulation_runs(report.simulation_runs);
-  proto.set_reference_runs(report.reference_runs);
-  proto.set_resamples(report.resamples);
-  proto.set_confidence(report.confidence);
-  proto.set_seed(report.seed);
-  proto.set_dp_cells(static_cast<int64_t>(report.dp_cells));
-  proto.set_seconds(report.seconds);
-  AssignStrings(report.warnings, proto.mutable_warnings());
+void SummaryToProto(const StudySummary& summary, v1::StudySummary& proto) {
+  proto.set_simulation_runs(summary.simulation_runs);
+  proto.set_reference_runs(summary.reference_runs);
+  proto.set_resamples(summary.resamples);
+  proto.set_confidence(summary.confidence);
+  proto.set_seed(summary.seed);
+  proto.set_dp_cells(static_cast<int64_t>(summary.dp_cells));
+  proto.set_seconds(summary.seconds);
+  AssignStrings(summary.warnings, proto.mutable_warnings());
 }
 
-template <typename Report>
-void SummaryFromProto(const v1::StudySummary& proto, Report& report) {
-  report.simulation_runs = proto.simulation_runs();
-  report.reference_runs = proto.reference_runs();
-  report.resamples = proto.resamples();
-  report.confidence = proto.confidence();
-  report.seed = proto.seed();
-  report.dp_cells = static_cast<uint64_t>(proto.dp_cells());
-  report.seconds = proto.seconds();
-  report.warnings = Strings(proto.warnings());
+void SummaryFromProto(const v1::StudySummary& proto, StudySummary& summary) {
+  summary.simulation_runs = proto.simulation_runs();
+  summary.reference_runs = proto.reference_runs();
+  summary.resamples = proto.resamples();
+  summary.confidence = proto.confidence();
+  summary.seed = proto.seed();
+  summary.dp_cells = static_cast<uint64_t>(proto.dp_cells());
+  summary.seconds = proto.seconds();
+  summary.warnings = Strings(proto.warnings());
 }
 
 v1::SurfaceResponse ToProto(SurfaceResponse response) {
@@ -253,7 +251,7 @@ void SensitivityToProto(const SensitivityReport& report, v1::SensitivityReport& 
     proto.set_baseline_ref_ref_median(*report.baseline_ref_ref_median);
   }
   PointsToProto(report.points, proto.mutable_points());
-  SummaryToProto(report, *proto.mutable_summary());
+  SummaryToProto(report.summary, *proto.mutable_summary());
   proto.set_pair_cost(report.pair_cost);
 }
 
@@ -293,7 +291,7 @@ SensitivityReport SensitivityFromProto(const v1::SensitivityReport& proto) {
     report.baseline_ref_ref_median = proto.baseline_ref_ref_median();
   }
   report.points = PointsFromProto(proto.points());
-  SummaryFromProto(proto.summary(), report);
+  SummaryFromProto(proto.summary(), report.summary);
   report.pair_cost = proto.pair_cost();
   return report;
 }
@@ -350,7 +348,7 @@ void IdentificationToProto(const IdentificationReport& report, v1::Identificatio
     Assign(slice.lo, out->mutable_lo());
     Assign(slice.hi, out->mutable_hi());
   }
-  SummaryToProto(report, *proto.mutable_summary());
+  SummaryToProto(report.summary, *proto.mutable_summary());
 }
 
 IdentificationReport IdentificationFromProto(const v1::IdentificationReport& proto) {
@@ -406,7 +404,7 @@ IdentificationReport IdentificationFromProto(const v1::IdentificationReport& pro
                              .lo = ToVector(slice.lo()),
                              .hi = ToVector(slice.hi())});
   }
-  SummaryFromProto(proto.summary(), report);
+  SummaryFromProto(proto.summary(), report.summary);
   return report;
 }
 

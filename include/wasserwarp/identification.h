@@ -85,14 +85,7 @@ struct IdentificationReport {
   std::optional<double> predicted_ratio;
   std::optional<double> max_ratio;
   std::vector<SurfaceSlice> slices;
-  int simulation_runs = 0;
-  int reference_runs = 0;
-  int resamples = 0;
-  double confidence = 0.0;
-  uint64_t seed = 0;
-  uint64_t dp_cells = 0;
-  double seconds = 0.0;
-  std::vector<std::string> warnings;
+  StudySummary summary;
   // On the boundary, not convex, or above max_ratio: the identified vector is not to be trusted
   // as the model's, or no parameter value brings the model as close as the references are to
   // each other.

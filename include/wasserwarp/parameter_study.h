@@ -7,6 +7,7 @@
 #ifndef WASSERWARP_PARAMETER_STUDY_H_
 #define WASSERWARP_PARAMETER_STUDY_H_
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -114,6 +115,23 @@ absl::StatusOr<std::optional<double>> ReferenceBaseline(const StudyCosts& costs,
 // against the references reports.
 absl::StatusOr<double> PointDistance(const StudyCosts& costs, const DesignPoint& point,
                                      double order);
+
+// What both study reports hold beside their result: the sizes, the bootstrap's settings and
+// the cost.
+struct StudySummary {
+  int simulation_runs = 0;
+  int reference_runs = 0;
+  int resamples = 0;
+  double confidence = 0.0;
+  uint64_t seed = 0;
+  uint64_t dp_cells = 0;
+  double seconds = 0.0;  // the costs' and the analysis's
+  std::vector<std::string> warnings;
+};
+
+// The summary of an analysis of `costs` with `options` that started at `start`.
+StudySummary SummaryOf(const StudyCosts& costs, const StudyOptions& options,
+                       std::chrono::steady_clock::time_point start);
 
 // A design point in a report.
 struct StudyPoint {

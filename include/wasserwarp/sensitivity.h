@@ -81,15 +81,8 @@ struct SensitivityReport {
   std::vector<QuantitySensitivity> quantities;
   std::optional<double> baseline_ref_ref_median;
   std::vector<StudyPoint> points;
-  int simulation_runs = 0;
-  int reference_runs = 0;
-  int resamples = 0;
-  double confidence = 0.0;
-  uint64_t seed = 0;
+  StudySummary summary;
   double pair_cost = 0.0;
-  uint64_t dp_cells = 0;
-  double seconds = 0.0;
-  std::vector<std::string> warnings;
   bool flagged() const;
 };
 

@@ -160,8 +160,8 @@ std::string IdentificationBanner(const IdentificationReport& report,
     absl::StrAppend(&banner.sentence, ".");
   }
   banner.title = PageTitle(options, kTitle);
-  banner.meta =
-      StudyMeta(report.simulation_runs, report.points.size(), report.reference_runs, options);
+  banner.meta = StudyMeta(report.summary.simulation_runs, report.points.size(),
+                          report.summary.reference_runs, options);
   banner.figures = absl::StrCat(
       KeyFigure("Predicted W", FormatNumber(report.predicted_distance, 5),
                 "the fitted surface at the identified vector"),
@@ -183,7 +183,7 @@ std::string VectorTableHtml(const IdentificationReport& report) {
   std::string html = absl::StrCat(
       "<div class=\"table-scroll\"><table class=\"metrics\"><thead><tr><th>Parameter</th>"
       "<th class=\"num\">Identified</th><th class=\"num\">Std</th><th class=\"num\">",
-      FormatNumber(100.0 * report.confidence, 3),
+      FormatNumber(100.0 * report.summary.confidence, 3),
       " % interval</th><th class=\"num\">Design range</th>");
   if (nominal) {
     absl::StrAppend(&html,
@@ -274,8 +274,8 @@ std::string SummaryHtml(const IdentificationReport& report) {
       KeyValueRow("Resampling", report.paired ? "paired: every point's runs of one trial together"
                                               : "each point's runs drawn independently"),
       "</tbody></table>\n");
-  absl::StrAppend(&html, VectorTableHtml(report), GroupsHtml(report), WarningsHtml(report.warnings),
-                  "</section>\n");
+  absl::StrAppend(&html, VectorTableHtml(report), GroupsHtml(report),
+                  WarningsHtml(report.summary.warnings), "</section>\n");
   return html;
 }
 
@@ -457,14 +457,6 @@ absl::StatusOr<std::string> RenderIdentificationHtml(const IdentificationReport&
   Charts slices = SlicesSection(report);
   Charts surface;
   if (report.names.size() == 2) surface = SurfaceSection(report);
-  const StudyFacts facts{.simulation_runs = report.simulation_runs,
-                         .reference_runs = report.reference_runs,
-                         .points = report.points.size(),
-                         .resamples = report.resamples,
-                         .confidence = report.confidence,
-                         .seed = report.seed,
-                         .dp_cells = report.dp_cells,
-                         .seconds = report.seconds};
   const Page page{
       .title = PageTitle(options, kTitle),
       .banner = IdentificationBanner(report, options),
@@ -472,7 +464,7 @@ absl::StatusOr<std::string> RenderIdentificationHtml(const IdentificationReport&
           SummaryHtml(report), slices.html, surface.html, SurfaceFitHtml(report),
           PointsSectionHtml(report.names, report.points, FittedAtPoints(report)),
           StudySectionHtml(
-              facts,
+              report.summary, report.points.size(),
               KeyValueRow("Max ratio",
                           report.max_ratio ? FormatNumber(*report.max_ratio, 4) : "none"),
               options)),

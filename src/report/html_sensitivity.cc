@@ -111,8 +111,8 @@ std::string SensitivityBanner(const SensitivityReport& report, const HtmlReportO
         "tested.";
   }
   banner.title = PageTitle(options, kTitle);
-  banner.meta =
-      StudyMeta(report.simulation_runs, report.points.size(), report.reference_runs, options);
+  banner.meta = StudyMeta(report.summary.simulation_runs, report.points.size(),
+                          report.summary.reference_runs, options);
   banner.figures = absl::StrCat(
       KeyFigure("W at nominal", FormatNumber(report.distance_nominal, 5),
                 absl::StrCat(report.nominal_runs, " runs at the nominal vector")),
@@ -186,8 +186,8 @@ std::string SummaryHtml(const SensitivityReport& report) {
                     Cell("td", ParameterHtml(p.name)), side(wings.minus), side(wings.plus),
                     Cell("td", result), "</tr>\n");
   }
-  absl::StrAppend(&html, "</tbody></table>\n", PairingHtml(report), WarningsHtml(report.warnings),
-                  "</section>\n");
+  absl::StrAppend(&html, "</tbody></table>\n", PairingHtml(report),
+                  WarningsHtml(report.summary.warnings), "</section>\n");
   return html;
 }
 
@@ -272,7 +272,7 @@ std::string DerivativesHtml(const SensitivityReport& report) {
       "<div class=\"table-scroll\"><table class=\"metrics\"><thead><tr><th>Parameter</th>"
       "<th class=\"num\">Nominal</th><th>Scheme</th><th class=\"num\">dW/dh</th>"
       "<th class=\"num\">",
-      FormatNumber(100.0 * report.confidence, 3),
+      FormatNumber(100.0 * report.summary.confidence, 3),
       " % interval</th><th class=\"num\">d\u00b2W/dh\u00b2</th><th class=\"num\">Remainder</th>"
       "<th class=\"num\">Normalised</th><th>Paired</th><th class=\"num\">Variance gain</th>"
       "<th>Pays off (trials / time)</th><th>Flagged</th></tr></thead><tbody>\n");
@@ -344,14 +344,6 @@ absl::StatusOr<std::string> RenderSensitivityHtml(const SensitivityReport& repor
                                                   const HtmlReportOptions& options) {
   if (absl::Status s = CheckReport(report); !s.ok()) return s;
   Tornado tornado = TornadoSection(report);
-  const StudyFacts facts{.simulation_runs = report.simulation_runs,
-                         .reference_runs = report.reference_runs,
-                         .points = report.points.size(),
-                         .resamples = report.resamples,
-                         .confidence = report.confidence,
-                         .seed = report.seed,
-                         .dp_cells = report.dp_cells,
-                         .seconds = report.seconds};
   const Page page{
       .title = PageTitle(options, kTitle),
       .banner = SensitivityBanner(report, options),
@@ -359,7 +351,7 @@ absl::StatusOr<std::string> RenderSensitivityHtml(const SensitivityReport& repor
           SummaryHtml(report), tornado.html, DerivativesHtml(report), DeviationsHtml(report),
           QuantitiesHtml(report), PointsSectionHtml(report.names, report.points),
           StudySectionHtml(
-              facts,
+              report.summary, report.points.size(),
               KeyValueRow("Pair cost", absl::StrCat(FormatNumber(report.pair_cost, 4),
                                                     " <span class=\"unit\">machine time of a "
                                                     "dependent trial over one run</span>")),

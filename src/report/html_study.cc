@@ -119,19 +119,19 @@ std::string PointsSectionHtml(const std::vector<std::string>& names,
   return html;
 }
 
-std::string StudySectionHtml(const StudyFacts& facts, absl::string_view extra_rows,
-                             const HtmlReportOptions& options) {
+std::string StudySectionHtml(const StudySummary& summary, size_t points,
+                             absl::string_view extra_rows, const HtmlReportOptions& options) {
   std::string html =
       "<section id=\"study\">\n<h2>How the study ran</h2>\n<table class=\"keyvalue\"><tbody>\n";
-  absl::StrAppend(&html, KeyValueRow("Simulated runs", absl::StrCat(facts.simulation_runs)),
-                  KeyValueRow("Design points", absl::StrCat(facts.points)),
-                  KeyValueRow("Reference runs", absl::StrCat(facts.reference_runs)),
-                  KeyValueRow("Bootstrap resamples", absl::StrCat(facts.resamples)),
+  absl::StrAppend(&html, KeyValueRow("Simulated runs", absl::StrCat(summary.simulation_runs)),
+                  KeyValueRow("Design points", absl::StrCat(points)),
+                  KeyValueRow("Reference runs", absl::StrCat(summary.reference_runs)),
+                  KeyValueRow("Bootstrap resamples", absl::StrCat(summary.resamples)),
                   KeyValueRow("Confidence of the intervals",
-                              absl::StrCat(FormatNumber(100.0 * facts.confidence, 4), " %")),
-                  KeyValueRow("Seed", absl::StrCat(facts.seed)), extra_rows,
-                  KeyValueRow("DP cells", GroupedDigits(facts.dp_cells)),
-                  KeyValueRow("Wall time", absl::StrCat(FormatNumber(facts.seconds, 4), " s")),
+                              absl::StrCat(FormatNumber(100.0 * summary.confidence, 4), " %")),
+                  KeyValueRow("Seed", absl::StrCat(summary.seed)), extra_rows,
+                  KeyValueRow("DP cells", GroupedDigits(summary.dp_cells)),
+                  KeyValueRow("Wall time", absl::StrCat(FormatNumber(summary.seconds, 4), " s")),
                   ToolRowsHtml(options));
   absl::StrAppend(&html, "</tbody></table>\n</section>\n");
   return html;

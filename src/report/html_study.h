@@ -48,21 +48,10 @@ std::string PointsSectionHtml(const std::vector<std::string>& names,
                               const std::vector<StudyPoint>& points,
                               const std::vector<double>& fitted = {});
 
-struct StudyFacts {
-  int simulation_runs = 0;
-  int reference_runs = 0;
-  size_t points = 0;
-  int resamples = 0;
-  double confidence = 0.0;
-  uint64_t seed = 0;
-  uint64_t dp_cells = 0;
-  double seconds = 0.0;
-};
-
 // How the study ran: its size, the bootstrap, the work done and the tool; `extra_rows` are
 // KeyValueRow()s of the analysis' own.
-std::string StudySectionHtml(const StudyFacts& facts, absl::string_view extra_rows,
-                             const HtmlReportOptions& options);
+std::string StudySectionHtml(const StudySummary& summary, size_t points,
+                             absl::string_view extra_rows, const HtmlReportOptions& options);
 
 }  // namespace wasserwarp
 

@@ -71,6 +71,16 @@ Json SurfaceJson(const QuadraticSurface& surface) {
           {"upper", Named(surface.names, surface.upper)}};
 }
 
+void AddSummary(const StudySummary& summary, Json& json) {
+  json["runs"] = {{"simulation", summary.simulation_runs}, {"reference", summary.reference_runs}};
+  json["resamples"] = summary.resamples;
+  json["confidence"] = summary.confidence;
+  json["seed"] = summary.seed;
+  json["dp_cells"] = summary.dp_cells;
+  json["seconds"] = summary.seconds;
+  json["warnings"] = summary.warnings;
+}
+
 }  // namespace
 
 std::string SensitivityToJson(const SensitivityReport& report, int indent) {
@@ -113,14 +123,8 @@ std::string SensitivityToJson(const SensitivityReport& report, int indent) {
   json["baseline_ref_ref_median"] = Optional(report.baseline_ref_ref_median);
   json["flagged"] = report.flagged();
   json["points"] = PointsJson(report.names, report.points);
-  json["runs"] = {{"simulation", report.simulation_runs}, {"reference", report.reference_runs}};
-  json["resamples"] = report.resamples;
-  json["confidence"] = report.confidence;
-  json["seed"] = report.seed;
   json["pair_cost"] = report.pair_cost;
-  json["dp_cells"] = report.dp_cells;
-  json["seconds"] = report.seconds;
-  json["warnings"] = report.warnings;
+  AddSummary(report.summary, json);
   return Json{{"sensitivity", json}}.dump(indent) + "\n";
 }
 
@@ -173,13 +177,7 @@ std::string IdentificationToJson(const IdentificationReport& report, int indent)
                       {"hi", Numbers(slice.hi)}});
   }
   json["slices"] = std::move(slices);
-  json["runs"] = {{"simulation", report.simulation_runs}, {"reference", report.reference_runs}};
-  json["resamples"] = report.resamples;
-  json["confidence"] = report.confidence;
-  json["seed"] = report.seed;
-  json["dp_cells"] = report.dp_cells;
-  json["seconds"] = report.seconds;
-  json["warnings"] = report.warnings;
+  AddSummary(report.summary, json);
   return Json{{"identify", json}}.dump(indent) + "\n";
 }
 

@@ -258,30 +258,25 @@ absl::StatusOr<IdentificationReport> Identify(const StudyDesign& design, const S
   report.max_ratio = options.max_ratio;
 
   if (report.on_boundary) {
-    report.warnings.push_back(
+    report.summary.warnings.push_back(
         "the minimum of the surface lies on the boundary of the design: the best parameter "
         "values may lie outside it; extend the design in that direction");
   }
   if (!report.surface.convex) {
-    report.warnings.push_back(
+    report.summary.warnings.push_back(
         "the fitted surface is not convex: W has no clear minimum over the design");
   }
   if (report.surface.r_squared < kPoorFit) {
-    report.warnings.push_back(absl::StrFormat(
+    report.summary.warnings.push_back(absl::StrFormat(
         "the quadratic surface explains only %.0f%% of the variation of %s over the design (R^2 "
         "%.3f); a design closer around the minimum fits better",
         100.0 * std::max(0.0, report.surface.r_squared),
         report.response == SurfaceResponse::kSquaredDistance ? "W^2" : "W",
         report.surface.r_squared));
   }
-  report.simulation_runs = static_cast<int>(costs.sim_ref.rows);
-  report.reference_runs = static_cast<int>(costs.sim_ref.cols);
-  report.resamples = study.resamples;
-  report.confidence = study.confidence;
-  report.seed = study.seed;
-  report.dp_cells = costs.dp_cells;
-  report.seconds = costs.seconds +
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  StudySummary summary = SummaryOf(costs, study, start);
+  summary.warnings = std::move(report.summary.warnings);
+  report.summary = std::move(summary);
   return report;
 }
 

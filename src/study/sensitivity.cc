@@ -319,24 +319,19 @@ absl::StatusOr<SensitivityReport> AnalyseSensitivity(const StudyDesign& design,
   }
   for (size_t k = 0; k < design.names.size(); ++k) {
     if (std::none_of(axes.begin(), axes.end(), [k](const Axis& a) { return a.parameter == k; })) {
-      report.warnings.push_back(absl::StrCat("parameter \"", design.names[k],
-                                             "\": no design point differs from the nominal "
-                                             "vector in it alone; no derivative"));
+      report.summary.warnings.push_back(absl::StrCat("parameter \"", design.names[k],
+                                                     "\": no design point differs from the nominal "
+                                                     "vector in it alone; no derivative"));
     }
   }
   if (!report.baseline_ref_ref_median.has_value()) {
-    report.warnings.push_back(
+    report.summary.warnings.push_back(
         "fewer than 2 reference runs: no baseline spread, so no parameter is flagged");
   }
-  report.simulation_runs = static_cast<int>(costs.sim_ref.rows);
-  report.reference_runs = static_cast<int>(costs.sim_ref.cols);
-  report.resamples = study.resamples;
-  report.confidence = study.confidence;
-  report.seed = study.seed;
   report.pair_cost = options.pair_cost;
-  report.dp_cells = costs.dp_cells;
-  report.seconds = costs.seconds +
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  StudySummary summary = SummaryOf(costs, study, start);
+  summary.warnings = std::move(report.summary.warnings);
+  report.summary = std::move(summary);
   return report;
 }
 

@@ -229,6 +229,20 @@ absl::StatusOr<std::optional<double>> ReferenceBaseline(const StudyCosts& costs,
   return std::optional<double>(resampling::Summarise(std::move(within)).median);
 }
 
+StudySummary SummaryOf(const StudyCosts& costs, const StudyOptions& options,
+                       std::chrono::steady_clock::time_point start) {
+  StudySummary summary;
+  summary.simulation_runs = static_cast<int>(costs.sim_ref.rows);
+  summary.reference_runs = static_cast<int>(costs.sim_ref.cols);
+  summary.resamples = options.resamples;
+  summary.confidence = options.confidence;
+  summary.seed = options.seed;
+  summary.dp_cells = costs.dp_cells;
+  summary.seconds = costs.seconds +
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return summary;
+}
+
 absl::StatusOr<double> PointDistance(const StudyCosts& costs, const DesignPoint& point,
                                      double order) {
   return resampling::SubsetDistance(costs.sim_ref, point.runs, {},
