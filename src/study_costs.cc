@@ -1,6 +1,12 @@
 #include "wasserwarp/study_costs.h"
 
+#include <chrono>
+#include <cstdint>
 #include <utility>
+
+#include "wasserwarp/prepare.h"
+#include "wasserwarp/twed.h"
+#include "wasserwarp/verdict.h"
 
 namespace wasserwarp {
 
@@ -26,21 +32,29 @@ absl::StatusOr<StudyCosts> ComputeStudyCosts(const std::vector<Series>& simulati
                                              const std::vector<Series>& reference,
                                              const ValidationOptions& options,
                                              ValidationReport* sim_ref_report) {
+  const auto start = std::chrono::steady_clock::now();
   const ValidationOptions study = StudyValidationOptions(options);
   absl::StatusOr<ValidationReport> sim_ref = Validate(simulation, reference, study);
   if (!sim_ref.ok()) return sim_ref.status();
-  ValidationOptions references = ReferenceValidationOptions(study, sim_ref->channels);
-  // The references' pairs are the study's within-group matrix, as the verdict's are; the rest
-  // of that validation is not a phase of the study.
-  if (study.on_phase) {
-    references.on_phase = [&study](ValidationPhase phase) {
-      if (phase == ValidationPhase::kCostMatrix) study.on_phase(ValidationPhase::kPooledCostMatrix);
-    };
-  }
-  absl::StatusOr<ValidationReport> ref_ref = Validate(reference, reference, references);
+  // The references as that validation prepared them (their preparation depends on them and the
+  // options only), each pair once, as the verdict's within-group matrix is computed.
+  PrepareOptions prepare = study.prepare;
+  prepare.channels = sim_ref->channels;
+  absl::StatusOr<PreparedRuns> prepared = PrepareRuns(reference, reference, prepare);
+  if (!prepared.ok()) return prepared.status();
+  if (study.on_phase) study.on_phase(ValidationPhase::kPooledCostMatrix);
+  absl::StatusOr<CostMatrix> ref_ref =
+      ComputePooledCostMatrix({}, prepared->reference, study.twed, study.compute);
   if (!ref_ref.ok()) return ref_ref.status();
-  absl::StatusOr<StudyCosts> costs = StudyCostsOf(*sim_ref, *ref_ref);
-  if (costs.ok() && sim_ref_report != nullptr) *sim_ref_report = *std::move(sim_ref);
+  uint64_t cells = 0;
+  const std::vector<Series>& runs = prepared->reference;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    for (size_t j = i + 1; j < runs.size(); ++j) cells += TwedCells(runs[i], runs[j]);
+  }
+  absl::StatusOr<StudyCosts> costs = StudyCostsOf(*sim_ref, *std::move(ref_ref), cells);
+  if (!costs.ok()) return costs.status();
+  costs->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (sim_ref_report != nullptr) *sim_ref_report = *std::move(sim_ref);
   return costs;
 }
 

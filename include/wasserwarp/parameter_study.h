@@ -80,12 +80,11 @@ struct StudyCosts {
   double seconds = 0.0;
 };
 
-// The costs from the two validations that compute them: `sim_ref` of every simulated run
-// against the references, `ref_ref` of the references (as simulated runs) against themselves,
-// both with their cost matrices. InvalidArgument when either lacks its matrix or they do not
-// fit together.
-absl::StatusOr<StudyCosts> StudyCostsOf(const ValidationReport& sim_ref,
-                                        const ValidationReport& ref_ref);
+// The costs from the validation of every simulated run against the references (with its cost
+// matrix) and the references' symmetric matrix `ref_ref` of `ref_ref_cells` DP cells.
+// InvalidArgument when the validation lacks its matrix or the sizes do not fit together.
+absl::StatusOr<StudyCosts> StudyCostsOf(const ValidationReport& sim_ref, CostMatrix ref_ref,
+                                        uint64_t ref_ref_cells);
 
 // Options every analysis of a study takes.
 struct StudyOptions {

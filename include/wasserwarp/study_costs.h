@@ -1,6 +1,6 @@
-// How a parameter study's costs are computed: two validations, of every simulated run against
-// the references and of the references against themselves, each keeping its cost matrix. The
-// CLI sends the same two to a server, so that both give the same numbers.
+// How a parameter study's costs are computed: a validation of every simulated run against the
+// references, keeping its cost matrix, and the matrix of the references against each other.
+// The server runs the same function for a study, so that both give the same numbers.
 
 #ifndef WASSERWARP_STUDY_COSTS_H_
 #define WASSERWARP_STUDY_COSTS_H_
@@ -19,13 +19,13 @@ namespace wasserwarp {
 // design point weighs its runs alike), no verdict.
 ValidationOptions StudyValidationOptions(const ValidationOptions& options);
 
-// For the reference-reference validation, after the first: its options on exactly the
-// `channels` the first compared, without quantities.
+// The references against themselves as a validation would compute them, on exactly the
+// `channels` the first compared and without quantities: what bounds that matrix's size.
 ValidationOptions ReferenceValidationOptions(const ValidationOptions& study,
                                              const std::vector<std::string>& channels);
 
-// The two validations here, and StudyCostsOf them; the first's report goes to `sim_ref` when
-// given.
+// The validation and the references' matrix here (its pairs i < j, as the verdict's), and
+// StudyCostsOf them; the validation's report goes to `sim_ref` when given.
 absl::StatusOr<StudyCosts> ComputeStudyCosts(const std::vector<Series>& simulation,
                                              const std::vector<Series>& reference,
                                              const ValidationOptions& options,

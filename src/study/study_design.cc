@@ -163,27 +163,24 @@ absl::StatusOr<std::vector<double>> NominalVector(const StudyDesign& design,
   return values;
 }
 
-absl::StatusOr<StudyCosts> StudyCostsOf(const ValidationReport& sim_ref,
-                                        const ValidationReport& ref_ref) {
-  if (!sim_ref.cost_matrix.has_value() || !ref_ref.cost_matrix.has_value()) {
-    return absl::InvalidArgumentError("a study needs both validations' cost matrices");
+absl::StatusOr<StudyCosts> StudyCostsOf(const ValidationReport& sim_ref, CostMatrix ref_ref,
+                                        uint64_t ref_ref_cells) {
+  if (!sim_ref.cost_matrix.has_value()) {
+    return absl::InvalidArgumentError("a study needs the validation's cost matrix");
   }
   StudyCosts costs;
   costs.sim_ref = *sim_ref.cost_matrix;
-  costs.ref_ref = *ref_ref.cost_matrix;
+  if (ref_ref.rows != costs.sim_ref.cols || ref_ref.cols != costs.sim_ref.cols) {
+    return absl::InvalidArgumentError(absl::StrCat("the references' matrix is ", ref_ref.rows,
+                                                   " x ", ref_ref.cols, " for ", costs.sim_ref.cols,
+                                                   " reference runs"));
+  }
+  costs.ref_ref = std::move(ref_ref);
   for (const RunSummary& run : sim_ref.simulation) costs.simulation_ids.push_back(run.id);
   for (const RunSummary& run : sim_ref.reference) costs.reference_ids.push_back(run.id);
-  std::vector<std::string> ref_rows;
-  for (const RunSummary& run : ref_ref.simulation) ref_rows.push_back(run.id);
-  if (ref_rows != costs.reference_ids || costs.ref_ref.rows != costs.ref_ref.cols ||
-      costs.ref_ref.cols != costs.sim_ref.cols) {
-    return absl::InvalidArgumentError(
-        "the reference-reference validation must hold the study's references, in their order, "
-        "on both sides");
-  }
   costs.quantities = sim_ref.quantities;
-  costs.dp_cells = sim_ref.dp_cells + ref_ref.dp_cells;
-  costs.seconds = sim_ref.seconds + ref_ref.seconds;
+  costs.dp_cells = sim_ref.dp_cells + ref_ref_cells;
+  costs.seconds = sim_ref.seconds;
   return costs;
 }
 
