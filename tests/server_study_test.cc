@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,46 @@ TEST_F(StudyTest, SensitivityEqualsTheCores) {
   SensitivityReport from_server = wire::SensitivityFromProto(served->sensitivity());
   from_server.summary.seconds = embedded->summary.seconds = 0.0;
   EXPECT_EQ(SensitivityToJson(from_server), SensitivityToJson(*embedded));
+}
+
+TEST_F(StudyTest, AStudyIsAValidationResourceToo) {
+  ASSERT_TRUE(UploadStudy(true).ok());
+  SensitivityOptions options;
+  options.study.resamples = 29;
+  options.nominal = {{"a", 2.0}};
+  v1::ValidateRequest request = ValidateRequestFor(kSession);
+  *request.mutable_study() = wire::StudyParametersOf(options);
+  v1::CreateValidationRequest create;
+  *create.mutable_request() = request;
+  v1::CreateValidationResponse created;
+  {
+    grpc::ClientContext context;
+    const grpc::Status status = stub_->CreateValidation(&context, create, &created);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  v1::WatchValidationRequest watch;
+  watch.set_name(created.validation().name());
+  grpc::ClientContext context;
+  std::unique_ptr<grpc::ClientReader<v1::WatchValidationResponse>> reader =
+      stub_->WatchValidation(&context, watch);
+  v1::WatchValidationResponse event;
+  std::optional<v1::Validation> ended;
+  while (reader->Read(&event)) {
+    if (event.has_validation()) ended = event.validation();
+  }
+  ASSERT_TRUE(reader->Finish().ok());
+  ASSERT_TRUE(ended.has_value());
+  EXPECT_EQ(ended->state(), v1::VALIDATION_STATE_SUCCEEDED);
+  ASSERT_TRUE(ended->report().has_sensitivity());
+  EXPECT_EQ(ended->report().sensitivity().parameters(0).name(), "a");
+
+  v1::GetValidationRequest get;
+  get.set_name(created.validation().name());
+  v1::GetValidationResponse got;
+  grpc::ClientContext get_context;
+  ASSERT_TRUE(stub_->GetValidation(&get_context, get, &got).ok());
+  EXPECT_EQ(got.validation().report().sensitivity().SerializeAsString(),
+            ended->report().sensitivity().SerializeAsString());
 }
 
 TEST_F(StudyTest, CancellingStopsTheBootstrap) {
