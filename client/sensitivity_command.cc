@@ -39,8 +39,9 @@ constexpr FlagDefinition<SensitivityOptions> kPairCostFlag = {
     "same random inputs) over that of one run, t12 / t1 (default 2)",
     &ReadPairCost};
 
-std::string Optional(const std::optional<double>& value, const char* format = "%.4g") {
-  return value.has_value() ? absl::StrFormat(format, *value) : std::string("-");
+// `value` to `significant` digits, or "-" when it could not be estimated.
+std::string Optional(const std::optional<double>& value, int significant = 4) {
+  return value.has_value() ? absl::StrFormat("%.*g", significant, *value) : std::string("-");
 }
 
 std::string YesNo(const std::optional<bool>& value) {
@@ -56,7 +57,7 @@ std::string FormatSensitivity(const SensitivityReport& report, double total_seco
       absl::StrFormat("nominal: %s\nW at nominal: %.17g (%d runs)\n", absl::StrJoin(nominal, ", "),
                       report.distance_nominal, report.nominal_runs);
   absl::StrAppendFormat(&out, "references' baseline spread (ref-ref median): %s\n",
-                        Optional(report.baseline_ref_ref_median, "%.6g"));
+                        Optional(report.baseline_ref_ref_median, 6));
   for (const ParameterSensitivity& p : report.parameters) {
     absl::StrAppendFormat(&out, "\n%s (%s differences over deltas %s)\n", p.name, p.estimate.scheme,
                           absl::StrJoin(p.deltas, ", ", [](std::string* s, double d) {
@@ -72,7 +73,7 @@ std::string FormatSensitivity(const SensitivityReport& report, double total_seco
       absl::StrAppendFormat(&out,
                             "  pairing by trial: variance gain %s, a = %s, pays off: %s (in "
                             "machine time: %s)\n",
-                            Optional(p.variance_gain, "%.3g"), Optional(p.variance_ratio, "%.3g"),
+                            Optional(p.variance_gain, 3), Optional(p.variance_ratio, 3),
                             YesNo(p.pays_off), YesNo(p.pays_off_in_time));
     } else {
       absl::StrAppend(&out, "  resampled independently (the points hold different trials)\n");
