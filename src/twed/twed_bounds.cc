@@ -115,8 +115,9 @@ double RowsBound(const Cost& cost, double nu, const Side& a, const Side& b,
   std::vector<double> entry(n + 1, 0.0);
   for (ptrdiff_t i = 2; i <= n; ++i) entry[i] = std::min(floors[i - 1] + floors[i - 2], a.del(i));
   if (n > m) {
-    // At least n - m rows are entered by deletion: those where it costs least over the cheaper
-    // move. Comparing the gaps rather than adding them keeps the sum one of the moves' own costs.
+    // At least n - m rows are entered by deletion: at best those where it costs least over the
+    // cheaper move. They then add the deletion's own cost, not entry + extra, which could round
+    // above it; the extra is 0 where deleting is the cheaper move, even when both overflowed.
     std::vector<ptrdiff_t> rows;
     for (ptrdiff_t i = 2; i <= n; ++i) rows.push_back(i);
     const auto extra = [&](ptrdiff_t i) {
