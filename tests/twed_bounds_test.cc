@@ -200,6 +200,7 @@ TEST(TwedBoundsTest, BelowTheFullDpOnSmallIntegerPairs) {
     if (rng() % 3 == 0) c.params.time_window = static_cast<double>(1 + rng() % 4);
     feasible += CheckPair(c).feasible;
   }
+  std::cout << "20000 small pairs, " << feasible << " with a path\n";
   EXPECT_GT(feasible, 15000);
 }
 
