@@ -128,7 +128,8 @@ absl::StatusOr<CostMatrix> AssemblePooledCostMatrix(const CostMatrix& sim_ref,
                                                     const CostMatrix& sim_sim,
                                                     const CostMatrix& ref_ref);
 
-// C_ij - lambda * |samples_i - samples_j|, clamped at 0.
+// C_ij less TwedDeletionFloor(samples_i, samples_j, lambda), the part of every TWED that only the
+// runs' lengths (their sampling rates) make, clamped at 0.
 void SubtractSamplingFloor(const std::vector<uint64_t>& samples, double lambda, CostMatrix& pooled);
 
 struct ResamplingProgress {

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/progress_throttle.h"
 #include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/twed_bounds.h"
 #include "wasserwarp/verdict.h"
 
 namespace wasserwarp {
@@ -215,9 +216,8 @@ void SubtractSamplingFloor(const std::vector<uint64_t>& samples, double lambda,
                            CostMatrix& pooled) {
   for (size_t i = 0; i < pooled.rows; ++i) {
     for (size_t j = 0; j < pooled.cols; ++j) {
-      const uint64_t gap =
-          samples[i] > samples[j] ? samples[i] - samples[j] : samples[j] - samples[i];
-      pooled.at(i, j) = std::max(0.0, pooled.at(i, j) - lambda * static_cast<double>(gap));
+      pooled.at(i, j) =
+          std::max(0.0, pooled.at(i, j) - TwedDeletionFloor(samples[i], samples[j], lambda));
     }
   }
 }
