@@ -18,10 +18,12 @@ namespace wasserwarp {
 
 // TWED(a, b) when it is at most `threshold`, else a proof that it is larger.
 struct BoundedTwed {
-  bool within =
-      false;  // true: value == Twed(a, b, params) bit for bit; false: TWED(a, b) > threshold
-  double value = 0.0;  // within: the distance; otherwise a lower bound on it, >= threshold
-  uint64_t cells = 0;  // DP cells evaluated
+  // true: value == Twed(a, b, params) bit for bit; false: TWED(a, b) > threshold
+  bool within = false;
+  // within: the distance; otherwise a lower bound on it, >= threshold
+  double value = 0.0;
+  // DP cells evaluated
+  uint64_t cells = 0;
 };
 
 // Visits only DP cells whose D(i, j) can be <= threshold (costs are non-negative, so D never
