@@ -13,6 +13,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -70,9 +71,15 @@ Case RandomCase(std::mt19937_64& rng) {
   const double lambda = rng() % 4 == 0 ? 0.0 : 2.0 * unit(rng);
   std::optional<double> window;
   if (rng() % 3 == 0) window = 0.5 + 10.0 * unit(rng);
-  return {.a = RandomWalkRun(rng, "a", length(rng), d, {0.05, 1.5, offset}),
-          .b = RandomWalkRun(rng, "b", length(rng), d, {0.05, 1.5, offset + 4.0 * unit(rng) - 2.0}),
-          .params = MakeTwedParams(nu, lambda, norms[rng() % 3], window)};
+  const double p = norms[rng() % 3];
+  const size_t n = length(rng);
+  const size_t m = length(rng);
+  const double b_start = offset + 4.0 * unit(rng) - 2.0;
+  // One draw per statement, so that GCC and Clang (which order arguments differently) test the
+  // same pairs.
+  Series a = RandomWalkRun(rng, "a", n, d, {0.05, 1.5, offset});
+  Series b = RandomWalkRun(rng, "b", m, d, {0.05, 1.5, b_start});
+  return {.a = std::move(a), .b = std::move(b), .params = MakeTwedParams(nu, lambda, p, window)};
 }
 
 struct Stats {
@@ -320,13 +327,17 @@ TEST_P(TwedPrunedBatchTest, WithinValuesEqualTheBatchKernel) {
   for (int trial = 0; trial < 300; ++trial) {
     const size_t d = trial % 2 == 0 ? 1 : 3;
     const double offset = trial % 4 == 0 ? 1e6 : 0.0;
-    const TwedParams params = MakeTwedParams(unit(rng), 2.0 * unit(rng), 1.0 + trial / 2 % 3);
+    const double nu = unit(rng);
+    const double lambda = 2.0 * unit(rng);
+    const TwedParams params = MakeTwedParams(nu, lambda, 1.0 + trial / 2 % 3);
     if (!twed_internal::BatchSupports(d, params)) continue;
-    const Series a = RandomWalkRun(rng, "a", length(rng), d, {0.05, 1.5, offset});
+    const size_t n = length(rng);
+    const Series a = RandomWalkRun(rng, "a", n, d, {0.05, 1.5, offset});
     std::vector<Series> b;
     for (size_t k = 0; k < 1 + trial % lanes; ++k) {
-      b.push_back(RandomWalkRun(rng, absl::StrCat("b", k), length(rng), d,
-                                {0.05, 1.5, offset + 4.0 * unit(rng) - 2.0}));
+      const size_t m = length(rng);
+      const double start = offset + 4.0 * unit(rng) - 2.0;
+      b.push_back(RandomWalkRun(rng, absl::StrCat("b", k), m, d, {0.05, 1.5, start}));
     }
     std::vector<const Series*> pointers;
     for (const Series& s : b) pointers.push_back(&s);
