@@ -17,6 +17,7 @@
 #include "transport/assignment_internal.h"
 #include "transport/network_simplex.h"
 #include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/transport.h"
 
 namespace wasserwarp {
 namespace {
@@ -375,6 +376,19 @@ TEST(SparseAssignmentTest, ResultDoesNotDependOnThreadCount) {
       EXPECT_EQ(results[k].row_to_col, results[0].row_to_col);
       EXPECT_EQ(results[k].u, results[0].u);
       EXPECT_EQ(results[k].v, results[0].v);
+    }
+  }
+}
+
+// SolveTransport refines and certifies the duals to 1e-9 of the largest cost;
+// at n >= 512 they come from the candidate solver.
+TEST(SparseAssignmentTest, CertifiedBySolveTransport) {
+  for (const CostMatrix& costs : {UniformCosts(600, 600, 8), LineCosts(600, 9)}) {
+    for (double order : {1.0, 2.0}) {
+      absl::StatusOr<TransportResult> result = SolveTransport(costs, {.order = order});
+      ASSERT_TRUE(result.ok()) << result.status();
+      EXPECT_EQ(result->solver, TransportSolver::kAssignment);
+      EXPECT_EQ(result->plan.size(), 600u);
     }
   }
 }
