@@ -7,9 +7,10 @@
 // whole matrix and the assignment is optimal there too, by LP duality. The
 // entries that do undercut join the candidates, their rows are freed, and the
 // solve resumes from the prices and the rest of the assignment. Each round
-// adds an entry, so this ends; on the benchmark's matrices after two to four
-// rounds, each one pass over the matrix plus augmentations on a few percent
-// of its entries, where the dense solver's every augmentation scans whole rows.
+// adds an entry, so this ends: after one to four rounds on uniform and
+// TWED-like matrices at n = 2000 and 5000, a dozen on points on a line; each
+// round is one pass over the matrix plus augmentations on a few percent of
+// its entries, where the dense solver's every augmentation scans whole rows.
 //
 // The candidates start as each row's and each column's cheapest entries,
 // which hold nearly all of an optimal assignment, and the diagonal, which
