@@ -228,8 +228,9 @@ class Client:
         this call (the names of create_session); a verdict is computed when any of
         permutations, seed, max_distance, max_ratio, alpha, subtract_sampling_floor,
         ratio_rule ("interval"/"median") or ratio_confidence is given; also quantities
-        (["channel:quantity", ...]), include_cost_matrix, include_pooled_cost_matrix and
-        include_html_report. `progress` is called with each Progress event."""
+        (["channel:quantity", ...]), include_cost_matrix, include_pooled_cost_matrix,
+        include_html_report and exhaustive (compute every pair: the same distance, see
+        ValidationResult.pairs_computed). `progress` is called with each Progress event."""
         request = validate_request(session_name(session), overrides)
         try:
             return assemble(self._stub.Validate(request, timeout=self.timeout,

@@ -30,7 +30,7 @@ SENSITIVITY_PARAMETERS = ("nominal", "pair_cost")
 IDENTIFY_PARAMETERS = ("nominal", "reference_groups", "response", "max_ratio")
 # ValidateRequest's own fields.
 REQUEST_OPTIONS = ("include_cost_matrix", "include_pooled_cost_matrix", "include_html_report",
-                   "quantities")
+                   "exhaustive", "quantities")
 
 
 def enum_value(field: str, names: Mapping[str, int], value: str) -> int:

@@ -282,6 +282,11 @@ class ValidationResult:
     # `sensitivity --json` and `identify --json` where the wire has them.
     sensitivity: Optional[Dict[str, Any]] = None
     identification: Optional[Dict[str, Any]] = None
+    # DP cells of the full sim x ref matrix, and how many of its pairs had their TWED computed:
+    # fewer than pairs_total when the lazy transport proved the others cannot matter.
+    dp_cells_full: int = 0
+    pairs_computed: int = 0
+    pairs_total: int = 0
 
     @property
     def plan_matrix(self) -> np.ndarray:
@@ -312,7 +317,8 @@ class ValidationResult:
             certificate=Certificate(c.max_dual_violation, c.primal_dual_gap, c.primal, c.dual,
                                     array(c.u), array(c.v)),
             weight_rounding_bound=report.weight_rounding_bound, dp_cells=report.dp_cells,
-            seconds=report.seconds,
+            dp_cells_full=report.dp_cells_full, pairs_computed=report.pairs_computed,
+            pairs_total=report.pairs_total, seconds=report.seconds,
             tiles=tuple(TileShare(t.replica, t.tiles, t.dp_cells) for t in report.tiles),
             verdict=Verdict.from_proto(report.verdict) if report.HasField("verdict") else None,
             pair_metrics=tuple(PairMetrics(m.sim, m.ref, params.channels[m.channel],
@@ -340,7 +346,9 @@ class ValidationResult:
             "pairs": [vars(pair) for pair in self.pairs],
             "certificate": self.certificate.to_dict(),
             "weight_rounding_bound": self.weight_rounding_bound,
-            "dp_cells": self.dp_cells, "seconds": self.seconds,
+            "dp_cells": self.dp_cells, "dp_cells_full": self.dp_cells_full,
+            "pairs_computed": self.pairs_computed, "pairs_total": self.pairs_total,
+            "seconds": self.seconds,
             "tiles": [vars(share) for share in self.tiles],
             "verdict": self.verdict.to_dict() if self.verdict else None,
             "pair_metrics": [{"sim": m.sim, "ref": m.ref, "channel": m.channel,

@@ -122,6 +122,15 @@ def test_overrides_change_only_the_call(client, server, cli, bench):
     assert client.validate(bench).params.nu != 0.5
 
 
+def test_exhaustive_computes_every_pair_for_the_same_distance(client, bench):
+    lazy = client.validate(bench)
+    exhaustive = client.validate(bench, exhaustive=True)
+    assert exhaustive.pairs_computed == exhaustive.pairs_total == 3 * 4
+    assert exhaustive.dp_cells == exhaustive.dp_cells_full
+    assert lazy.pairs_total == 3 * 4 and lazy.pairs_computed <= lazy.pairs_total
+    assert lazy.distance == pytest.approx(exhaustive.distance, rel=1e-12)
+
+
 def test_dataframes_upload_like_arrays(client: wasserwarp.Client):
     pandas = pytest.importorskip("pandas")
     arrays = runs("ref", 2, 1.0, seed=3)
