@@ -238,7 +238,7 @@ std::string Summary(const Totals& t) {
 }
 
 TEST(LazyTransportTest, MatchesExhaustiveOnRandomInstances) {
-  constexpr int kInstances = 320;
+  constexpr int kInstances = 600;
   Totals totals;
   for (uint64_t seed = 1000; seed < 1000 + kInstances; ++seed) {
     // On: every failing seed is worth its line.
