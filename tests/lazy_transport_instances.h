@@ -198,6 +198,14 @@ inline Series NearTwin(const Series& run, std::string id) {
   return twin;
 }
 
+// `run` held at its first sample's values: a pair of such runs has bounds equal to its TWED up to
+// rounding (docs/twed_bounds.md), so these are the pairs where a bound can land an ulp above.
+inline Series Flattened(Series run) {
+  const size_t d = run.num_channels();
+  for (size_t i = d; i < run.values.size(); ++i) run.values[i] = run.values[i % d];
+  return run;
+}
+
 inline LazyInstance RandomLazyInstance(uint64_t seed) {
   InstanceRandom random(seed);
   LazyInstance c;
@@ -240,6 +248,14 @@ inline LazyInstance RandomLazyInstance(uint64_t seed) {
   if (random.Chance(0.3)) {
     c.traits.push_back("near_tie_across");
     c.cols[m - 1] = NearTwin(c.rows[0], "ref_twin");
+  }
+  if (random.Chance(0.2)) {
+    c.traits.push_back("flat_runs");
+    for (auto* set : {&c.rows, &c.cols}) {
+      for (Series& run : *set) {
+        if (random.Chance(0.5)) run = Flattened(std::move(run));
+      }
+    }
   }
   if (random.Chance(0.05) && n == m) {
     c.traits.push_back("same_sets");
