@@ -22,7 +22,7 @@ DEB_PACKAGES := g++ cmake ninja-build make clang-format \
 
 CPP_SOURCES = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
 
-.PHONY: all deps configure build demo test bench bench-e2e bench-python calibration format check-format lint clean
+.PHONY: all deps configure build demo test bench bench-assignment bench-e2e bench-python calibration format check-format lint clean
 
 all: build
 
@@ -81,6 +81,14 @@ bench: build
 	$(BUILD_DIR)/bench/study_bench
 	$(BUILD_DIR)/bench/service_bench
 	$(BUILD_DIR)/bench/run_files_bench
+
+# SolveAssignment against scipy's linear_sum_assignment on the same matrices, solve only, at
+# 2000 and 5000: one table. Needs python3-scipy, which only this target uses, so it is not in
+# DEB_PACKAGES: apt-get install python3-scipy.
+bench-assignment: build
+	@/usr/bin/python3 -c 'import scipy' 2>/dev/null || \
+	  { echo "bench-assignment needs python3-scipy: apt-get install -y python3-scipy"; exit 1; }
+	/usr/bin/python3 bench/assignment_vs_scipy.py --solver $(BUILD_DIR)/bench/assignment_solve
 
 # The Python client's upload throughput against the C++ CLI's, on one real server.
 bench-python: build

@@ -1,6 +1,8 @@
 // Solver timings at the sizes the targets are stated for: assignment at
 // n = 1000 and 2000 (faster than scipy's linear_sum_assignment, about 0.08 s
-// and 0.8 s there) and 5000 (under 8 s), on metric and on uniform costs;
+// and 0.8 s there) and 5000 (at most half of scipy's time: make
+// bench-assignment has the side-by-side table), on metric and on uniform
+// costs, and each of its two solvers alone at 512 to 5000, for the crossover;
 // network simplex at 2000 x 3000 (under 1.5 s) and 5000 x 3000 (under 6 s)
 // with the defaults of NetworkSimplexOptions, and at 2000 x 3000 under each
 // LEMON pivot rule, with and without arc mixing, to justify those defaults.
@@ -14,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "random_costs.h"
+#include "transport/assignment_internal.h"
 #include "transport/network_simplex.h"
 #include "wasserwarp/assignment.h"
 #include "wasserwarp/cost_matrix.h"
@@ -47,6 +50,30 @@ BENCHMARK(BM_Assignment)
     ->Unit(benchmark::kSecond);
 BENCHMARK(BM_Assignment)
     ->ArgsProduct({{5000}, {kMetric, kUniform}})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+// Arguments: n, cost kind, solver (0: dense Jonker-Volgenant, 1: candidates and pricing).
+void BM_AssignmentMethod(benchmark::State& state) {
+  const size_t n = state.range(0);
+  const CostMatrix costs = Costs(state.range(1), n, n);
+  const bool sparse = state.range(2) != 0;
+  state.SetLabel(absl::StrCat(state.range(1) == kMetric ? "metric" : "uniform",
+                              sparse ? ", candidates" : ", dense"));
+  const auto method =
+      sparse ? assignment_internal::Method::kSparse : assignment_internal::Method::kDense;
+  for (auto _ : state) {
+    absl::StatusOr<Assignment> result = assignment_internal::SolveAssignmentWith(costs, method);
+    if (!result.ok()) state.SkipWithError(result.status().ToString().c_str());
+    benchmark::DoNotOptimize(result);
+  }
+}
+BENCHMARK(BM_AssignmentMethod)
+    ->ArgsProduct({{256, 512, 1000, 2000}, {kMetric, kUniform}, {0, 1}})
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AssignmentMethod)
+    ->ArgsProduct({{5000}, {kMetric, kUniform}, {0, 1}})
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
 

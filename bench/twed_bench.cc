@@ -1,21 +1,26 @@
 // TWED throughput as time per DP cell (the "time_per_cell" counter), of the
 // scalar kernel (one pair, as Twed() computes it) and of the SIMD kernel
 // under each dispatch target (one series against a vector of others, as the
-// cost matrix computes them; the speed-up is the ratio of the two).
+// cost matrix computes them; the speed-up is the ratio of the two); and of the pruned
+// TwedWithin, against BM_Twed at the same length.
 //   twed_bench --benchmark_filter='BM_Twed(Batch_AVX3)?/1000/1$'
+//   twed_bench --benchmark_filter='BM_Twed(Within)?/2000/'
 
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "random_runs.h"
 #include "twed/twed_batch.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
+#include "wasserwarp/twed_pruned.h"
 
 namespace wasserwarp {
 namespace {
@@ -44,7 +49,40 @@ void BM_Twed(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(Twed(a, b, params));
   SetTimePerCell(state, TwedCells(a, b));
 }
-BENCHMARK(BM_Twed)->ArgsProduct({{100, 1000, 10000}, {1, 3}});
+BENCHMARK(BM_Twed)->ArgsProduct({{100, 1000, 2000, 10000}, {1, 3}});
+
+// Arguments: series length, channels, threshold as a percentage of the distance (0: +inf), and
+// the pair: 0 BM_Twed's two independent walks, 1 a walk against a noisy, 1% slower copy of
+// itself (a near neighbour, where a threshold from the nearest so far prunes). The counters
+// "cells_per_second" and "time_per_cell" count the cells evaluated, so that at +inf they compare
+// with BM_Twed's per-cell speed; "cell_fraction" is their share of n * m.
+void BM_TwedWithin(benchmark::State& state) {
+  std::mt19937_64 rng(42);
+  const Series a = test_data::RandomWalkRun(rng, "a", state.range(0), state.range(1), {0.05, 0.15});
+  Series b = test_data::RandomWalkRun(rng, "b", state.range(0), state.range(1), {0.05, 0.15});
+  if (state.range(3) == 1) {
+    b = a;
+    std::normal_distribution<double> noise(0.0, 0.2);
+    for (double& v : b.values) v += noise(rng);
+    for (double& t : b.times) t *= 1.01;
+  }
+  const TwedParams params = BenchParams();
+  const double threshold = state.range(2) == 0
+                               ? std::numeric_limits<double>::infinity()
+                               : *Twed(a, b, params) * static_cast<double>(state.range(2)) / 100.0;
+  uint64_t cells = 0;
+  for (auto _ : state) {
+    const absl::StatusOr<BoundedTwed> result = TwedWithin(a, b, params, threshold);
+    benchmark::DoNotOptimize(result);
+    cells = result->cells;
+  }
+  SetTimePerCell(state, cells);
+  state.counters["cells_per_second"] =
+      benchmark::Counter(static_cast<double>(cells), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["cell_fraction"] =
+      static_cast<double>(cells) / static_cast<double>(TwedCells(a, b));
+}
+BENCHMARK(BM_TwedWithin)->ArgsProduct({{2000}, {1, 3}, {0, 105, 70}, {0, 1}});
 
 // Arguments as BM_Twed's; one series against BatchLanes() series of the same
 // length, so cells per iteration are lanes x length^2. Registered in main()

@@ -41,6 +41,13 @@ constexpr DocumentedFlag kDetachFlag = {
     "--report and --cost-matrix ask the server to keep the page and the\n"
     "matrices for 'validations show'; no file is written now"};
 
+constexpr DocumentedFlag kExhaustiveFlag = {
+    "--exhaustive", Arity::kSwitch, "",
+    "compute the TWED of every pair; by default only of the pairs\n"
+    "the transport needs, with a proof that the others cannot\n"
+    "change it: the same W and plan from fewer DP cells (pairs_computed\n"
+    "in the JSON). --report, --cost-matrix and a verdict compute every pair"};
+
 absl::StatusOr<ValidationOptions> ReadOptions(const ParsedArgs& args) {
   absl::StatusOr<ParameterSettings> parameters = ReadValidationParameterFlags(args);
   if (!parameters.ok()) return parameters.status();
@@ -52,6 +59,7 @@ absl::StatusOr<ValidationOptions> ReadOptions(const ParsedArgs& args) {
   // The HTML report draws both matrices; the JSON holds them only with --cost-matrix.
   options.keep_cost_matrix = args.Has(kCostMatrixFlag.name) || args.Has(kReportFlag.name);
   options.keep_pooled_cost_matrix = options.keep_cost_matrix;
+  options.exhaustive = args.Has(kExhaustiveFlag.name);
   return options;
 }
 
@@ -105,6 +113,7 @@ v1::ValidateRequest RequestFor(const v1::ValidationParameters& parameters,
   *request.mutable_parameters() = parameters;
   request.set_include_cost_matrix(options.keep_cost_matrix);
   request.set_include_pooled_cost_matrix(options.keep_pooled_cost_matrix);
+  request.set_exhaustive(options.exhaustive);
   AddVerdictToRequest(options, request);
   return request;
 }
@@ -211,7 +220,7 @@ std::vector<FlagSection> ValidateSections() {
       {"verdict (exit status 0 on PASS, 1 on FAIL)", VerdictFlags()},
       {"server", server},
       {"output",
-       {kJsonFlag, kReportFlag, kCostMatrixFlag,
+       {kJsonFlag, kReportFlag, kCostMatrixFlag, kExhaustiveFlag,
         DescribedAs(kThreadsFlag, "worker threads (default: every core; not with --server)")}},
   };
 }

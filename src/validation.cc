@@ -14,6 +14,7 @@
 #include "common/arena_pool.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
+#include "wasserwarp/lazy_transport.h"
 #include "wasserwarp/sampling_rate.h"
 
 namespace wasserwarp {
@@ -209,6 +210,13 @@ absl::StatusOr<Verdict> DecideOnPooledRuns(const ValidationRuns& all, const Cost
   return verdict;
 }
 
+// Whether the sim-ref matrix must be computed whole: it is kept, the verdict pools it, or a
+// source computes it. Otherwise the lazy transport gives the same W from the pairs that matter.
+bool NeedsFullMatrix(const ValidationOptions& options) {
+  return options.exhaustive || options.keep_cost_matrix || options.verdict.has_value() ||
+         options.cost_source != nullptr;
+}
+
 // The transport problem between the simulated and the reference runs: checked before the
 // costs are computed, solved after.
 TransportOptions TransportOptionsOf(const ValidationOptions& options) {
@@ -310,15 +318,34 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
   }
 
   enter(ValidationPhase::kCostMatrix);
-  absl::StatusOr<CostMatrix> costs =
-      options.cost_source != nullptr
-          ? options.cost_source->Compute(CostMatrixKind::kSimulationReference, *all, options.twed,
-                                         options.compute)
-          : ComputeCostMatrix(runs->simulation, runs->reference, options.twed, options.compute);
-  if (!costs.ok()) return costs.status();
-
-  enter(ValidationPhase::kTransport);
-  absl::StatusOr<TransportResult> transport = SolveTransport(*costs, TransportOptionsOf(options));
+  ValidationReport report;
+  report.dp_cells_full = PairCells(runs->simulation, runs->reference);
+  report.pairs_total = runs->simulation.size() * runs->reference.size();
+  std::optional<CostMatrix> costs;
+  absl::StatusOr<TransportResult> transport = absl::UnknownError("no transport solved");
+  if (NeedsFullMatrix(options)) {
+    absl::StatusOr<CostMatrix> computed =
+        options.cost_source != nullptr
+            ? options.cost_source->Compute(CostMatrixKind::kSimulationReference, *all, options.twed,
+                                           options.compute)
+            : ComputeCostMatrix(runs->simulation, runs->reference, options.twed, options.compute);
+    if (!computed.ok()) return computed.status();
+    costs = *std::move(computed);
+    report.dp_cells = report.dp_cells_full;
+    report.pairs_computed = report.pairs_total;
+    enter(ValidationPhase::kTransport);
+    transport = SolveTransport(*costs, TransportOptionsOf(options));
+  } else {
+    absl::StatusOr<LazyTransportResult> lazy =
+        SolveLazyTransport(runs->simulation, runs->reference, options.twed,
+                           TransportOptionsOf(options), options.compute);
+    if (!lazy.ok()) return lazy.status();
+    report.dp_cells = lazy->stats.dp_cells;
+    report.pairs_computed = lazy->stats.pairs_computed;
+    // The transport was solved along with the costs; its phase is entered for the order.
+    enter(ValidationPhase::kTransport);
+    transport = std::move(lazy->transport);
+  }
   if (!transport.ok()) return transport.status();
   if (absl::Status status = CheckNotCancelled(options.compute.cancel); !status.ok()) {
     return status;
@@ -329,8 +356,6 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
       DiagnosePairs(*runs, transport->plan, options.twed, options.compute);
   if (!pairs.ok()) return pairs.status();
 
-  ValidationReport report;
-  report.dp_cells = PairCells(runs->simulation, runs->reference);
   if (options.verdict.has_value()) {
     absl::StatusOr<Verdict> verdict =
         DecideOnPooledRuns(*all, *costs, transport->distance, transport->order, options,
@@ -359,7 +384,7 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
   report.pairs = *std::move(pairs);
   report.certificate = std::move(transport->certificate);
   report.weight_rounding_bound = transport->weight_rounding_bound;
-  if (options.keep_cost_matrix) report.cost_matrix = *std::move(costs);
+  if (options.keep_cost_matrix) report.cost_matrix = std::move(costs);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }

@@ -13,8 +13,11 @@
 
 #include "brute_force.h"
 #include "random_costs.h"
+#include "tbb/task_arena.h"
+#include "transport/assignment_internal.h"
 #include "transport/network_simplex.h"
 #include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/transport.h"
 
 namespace wasserwarp {
 namespace {
@@ -24,6 +27,8 @@ using test_data::MetricCosts;
 using test_data::MinPermutationCost;
 using test_data::UniformCosts;
 using ::testing::HasSubstr;
+
+namespace internal = assignment_internal;
 
 double MaxAbs(const CostMatrix& costs) {
   double max = 0.0;
@@ -238,6 +243,154 @@ TEST(AssignmentTest, IsDeterministic) {
   EXPECT_EQ(first->row_to_col, second->row_to_col);
   EXPECT_EQ(first->u, second->u);
   EXPECT_EQ(first->v, second->v);
+}
+
+// Points on a line, |x_i - y_j| with a little noise: an optimal partner lies
+// about sqrt(n) ranks away, far outside a row's few cheapest entries, so the
+// candidate solver only gets there by pricing.
+CostMatrix LineCosts(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> step(0.0, 1.0);
+  std::vector<double> x(n);
+  std::vector<double> y(n);
+  double a = 0.0;
+  double b = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = a += step(rng);
+    y[i] = b += step(rng);
+  }
+  CostMatrix costs(n, n);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < n; ++j) costs.at(i, j) = std::abs(x[i] - y[j]) + 0.01 * step(rng);
+  }
+  return costs;
+}
+
+// a_i b_j plus noise: nearly every permutation costs about the same.
+CostMatrix RankOneCosts(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> factor(1.0, 2.0);
+  std::uniform_real_distribution<double> noise(0.0, 1e-3);
+  std::vector<double> a(n);
+  std::vector<double> b(n);
+  for (double& e : a) e = factor(rng);
+  for (double& e : b) e = factor(rng);
+  CostMatrix costs(n, n);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < n; ++j) costs.at(i, j) = a[i] * b[j] + noise(rng);
+  }
+  return costs;
+}
+
+absl::StatusOr<Assignment> SolveSparse(const CostMatrix& costs, int candidates,
+                                       internal::SparseStats* stats = nullptr) {
+  return internal::SolveAssignmentWith(costs, internal::Method::kSparse,
+                                       {.candidates = candidates, .violators_per_row = 4}, stats);
+}
+
+TEST(SparseAssignmentTest, MatchesBruteForce) {
+  for (size_t n = 1; n <= 8; ++n) {
+    for (int candidates : {1, 2, 8}) {
+      for (uint64_t seed = 0; seed < (n == 8 ? 3 : 10); ++seed) {
+        for (const CostMatrix& costs :
+             {UniformCosts(n, n, 50 * n + seed), LineCosts(n, 60 * n + seed)}) {
+          absl::StatusOr<Assignment> result = SolveSparse(costs, candidates);
+          ASSERT_TRUE(result.ok()) << result.status();
+          const double best = MinPermutationCost(costs);
+          EXPECT_NEAR(result->cost, best, 1e-12 * std::max(1.0, std::abs(best)))
+              << "n=" << n << " k=" << candidates << " seed=" << seed;
+          ExpectCertified(costs, *result, 1e-12 * std::max(1.0, MaxAbs(costs)));
+        }
+        const CostMatrix ties = IntegerCosts(n, n, 2, 70 * n + seed);
+        absl::StatusOr<Assignment> result = SolveSparse(ties, candidates);
+        ASSERT_TRUE(result.ok()) << result.status();
+        EXPECT_EQ(result->cost, MinPermutationCost(ties)) << "n=" << n << " seed=" << seed;
+        ExpectCertified(ties, *result, 0.0);
+      }
+    }
+  }
+}
+
+// Against the dense solver, with few candidates so that pricing does real work.
+TEST(SparseAssignmentTest, AgreesWithDenseSolver) {
+  uint64_t seed = 1;
+  for (size_t n : {9, 31, 64, 100, 257, 400}) {
+    for (int candidates : {1, 3, 8}) {
+      const std::vector<CostMatrix> matrices = {
+          UniformCosts(n, n, ++seed),    IntegerCosts(n, n, 3, ++seed),
+          IntegerCosts(n, n, 1, ++seed), RankOneCosts(n, ++seed),
+          LineCosts(n, ++seed),          MetricCosts(n, n, 2, ++seed),
+          CostMatrix(n, n, 0.75),        UniformCosts(n, n, ++seed, -3.0, 1.0)};
+      for (const CostMatrix& costs : matrices) {
+        absl::StatusOr<Assignment> dense =
+            internal::SolveAssignmentWith(costs, internal::Method::kDense);
+        absl::StatusOr<Assignment> sparse = SolveSparse(costs, candidates);
+        ASSERT_TRUE(dense.ok() && sparse.ok());
+        const double scale = std::max(1.0, MaxAbs(costs));
+        EXPECT_NEAR(sparse->cost, dense->cost, 1e-12 * std::max(1.0, std::abs(dense->cost)))
+            << "n=" << n << " k=" << candidates << " seed=" << seed;
+        ExpectCertified(costs, *sparse, 1e-12 * scale);
+      }
+    }
+  }
+}
+
+TEST(SparseAssignmentTest, PricingAddsTheEntriesTheCandidatesMiss) {
+  const CostMatrix costs = LineCosts(300, 3);
+  internal::SparseStats stats;
+  absl::StatusOr<Assignment> result = SolveSparse(costs, 2, &stats);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_GT(stats.rounds, 1);
+  EXPECT_FALSE(stats.fell_back);
+  ExpectCertified(costs, *result, 1e-12 * MaxAbs(costs));
+  absl::StatusOr<Assignment> dense = internal::SolveAssignmentWith(costs, internal::Method::kDense);
+  ASSERT_TRUE(dense.ok());
+  EXPECT_NEAR(result->cost, dense->cost, 1e-12 * dense->cost);
+}
+
+TEST(SparseAssignmentTest, HugeAndTinyMagnitudes) {
+  const CostMatrix base = UniformCosts(300, 300, 12);
+  absl::StatusOr<Assignment> reference = SolveSparse(base, 8);
+  ASSERT_TRUE(reference.ok());
+  for (double scale : {1e300, 1e-300, 0x1p-1000}) {
+    CostMatrix scaled = base;
+    for (double& c : scaled.values) c *= scale;
+    absl::StatusOr<Assignment> result = SolveSparse(scaled, 8);
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_NEAR(result->cost / scale, reference->cost, 1e-12 * reference->cost) << scale;
+    ExpectCertified(scaled, *result, 1e-13 * MaxAbs(scaled));
+  }
+}
+
+// Pricing runs on oneTBB; its result must not depend on how many threads it gets.
+TEST(SparseAssignmentTest, ResultDoesNotDependOnThreadCount) {
+  for (const CostMatrix& costs : {IntegerCosts(600, 600, 3, 4), LineCosts(600, 5)}) {
+    std::vector<Assignment> results;
+    for (int threads : {1, 2, 5}) {
+      tbb::task_arena arena(threads);
+      absl::StatusOr<Assignment> result = arena.execute([&] { return SolveSparse(costs, 3); });
+      ASSERT_TRUE(result.ok()) << result.status();
+      results.push_back(*std::move(result));
+    }
+    for (size_t k = 1; k < results.size(); ++k) {
+      EXPECT_EQ(results[k].row_to_col, results[0].row_to_col);
+      EXPECT_EQ(results[k].u, results[0].u);
+      EXPECT_EQ(results[k].v, results[0].v);
+    }
+  }
+}
+
+// SolveTransport refines and certifies the duals to 1e-9 of the largest cost;
+// at n >= 512 they come from the candidate solver.
+TEST(SparseAssignmentTest, CertifiedBySolveTransport) {
+  for (const CostMatrix& costs : {UniformCosts(600, 600, 8), LineCosts(600, 9)}) {
+    for (double order : {1.0, 2.0}) {
+      absl::StatusOr<TransportResult> result = SolveTransport(costs, {.order = order});
+      ASSERT_TRUE(result.ok()) << result.status();
+      EXPECT_EQ(result->solver, TransportSolver::kAssignment);
+      EXPECT_EQ(result->plan.size(), 600u);
+    }
+  }
 }
 
 TEST(AssignmentTest, RejectsBadMatrices) {

@@ -47,7 +47,7 @@ TEST(ValidationSizeTest, ResampledSamplesAndCellsEqualWhatTheCoreComputes) {
     EXPECT_EQ(size->largest_run_samples, largest);
     absl::StatusOr<ValidationReport> report = Validate(sim, ref, options);
     ASSERT_TRUE(report.ok()) << report.status();
-    EXPECT_EQ(size->dp_cells, report->dp_cells);
+    EXPECT_EQ(size->dp_cells, report->dp_cells_full);
   }
 }
 

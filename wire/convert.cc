@@ -349,6 +349,9 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
   if (report.cost_matrix.has_value())
     MatrixToProto(*report.cost_matrix, *proto.mutable_cost_matrix());
   proto.set_dp_cells(static_cast<int64_t>(report.dp_cells));
+  proto.set_dp_cells_full(static_cast<int64_t>(report.dp_cells_full));
+  proto.set_pairs_computed(static_cast<int64_t>(report.pairs_computed));
+  proto.set_pairs_total(static_cast<int64_t>(report.pairs_total));
   proto.set_seconds(report.seconds);
   for (const TileShare& share : report.tiles) {
     v1::TileShare* out = proto.add_tiles();
@@ -443,6 +446,9 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
     report.cost_matrix = *std::move(costs);
   }
   report.dp_cells = static_cast<uint64_t>(proto.dp_cells());
+  report.dp_cells_full = static_cast<uint64_t>(proto.dp_cells_full());
+  report.pairs_computed = static_cast<uint64_t>(proto.pairs_computed());
+  report.pairs_total = static_cast<uint64_t>(proto.pairs_total());
   report.seconds = proto.seconds();
   for (const v1::TileShare& share : proto.tiles()) {
     report.tiles.push_back({.replica = share.replica(),

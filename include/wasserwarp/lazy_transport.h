@@ -34,6 +34,9 @@ struct LazyTransportStats {
   uint64_t dp_cells = 0;         // DP cells evaluated, abandoned ones included
   uint64_t dp_cells_full = 0;    // DP cells of every pair, as the exhaustive matrix computes
   int rounds = 0;                // transport solves
+  // The first round's duals asked for more than a fifth of the matrix's cells, where the lane
+  // kernel computing every pair is faster: it did, and the plan is that of the full matrix.
+  bool exhaustive = false;
 };
 
 struct LazyTransportResult {
@@ -48,8 +51,8 @@ struct LazyTransportResult {
 // W_q between `rows` and `cols` under `transport`, with TWED under `twed` as ground cost:
 // the same distance as SolveTransport on ComputeCostMatrix (to rounding where optimal plans
 // tie), computed lazily as above. Errors as for those two; `compute` as for
-// ComputeCostMatrix, its progress counting pairs settled (computed or priced out) of all
-// pairs, and cells evaluated of the full matrix's cells.
+// ComputeCostMatrix, its progress (in the lazy rounds) counting pairs settled (computed or priced
+// out) of all pairs, and cells evaluated of the full matrix's cells.
 absl::StatusOr<LazyTransportResult> SolveLazyTransport(const std::vector<Series>& rows,
                                                        const std::vector<Series>& cols,
                                                        const TwedParams& twed,

@@ -71,8 +71,13 @@ struct ValidationReport {
   std::vector<ChannelMetrics> pair_metrics_average;  // plan-weighted, one per channel
   std::vector<QuantityComparison> quantities;
   std::optional<CostMatrix> pooled_cost_matrix;  // when kept: TWED, floor not subtracted
+  // DP cells evaluated, and those of the full n x m matrix of the runs as prepared (the
+  // verdict's matrices count in dp_cells only); fewer where the lazy transport left pairs out.
   uint64_t dp_cells = 0;
-  double seconds = 0.0;  // wall time of the whole validation
+  uint64_t dp_cells_full = 0;
+  uint64_t pairs_computed = 0;  // sim-ref pairs whose TWED is known exactly
+  uint64_t pairs_total = 0;     // n x m
+  double seconds = 0.0;         // wall time of the whole validation
   // By replica, when the matrices were computed as tiles by a server's replicas; empty when
   // one process computed them whole.
   std::vector<TileShare> tiles;

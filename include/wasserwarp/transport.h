@@ -74,6 +74,12 @@ absl::Status ValidateTransportOptions(const TransportOptions& options, size_t ro
 absl::StatusOr<TransportResult> SolveTransport(const CostMatrix& costs,
                                                const TransportOptions& options = {});
 
+// Ok when `certificate` proves optimality within the tolerance every solve is held to: dual
+// violation and primal-dual gap at most 1e-9 of max_cost_q, the largest C_ij^q, plus rounding
+// in the subnormal range; Internal naming `solver` and the numbers otherwise.
+absl::Status CheckCertificate(const TransportCertificate& certificate, double max_cost_q,
+                              size_t rows, size_t cols, std::string_view solver);
+
 // Checks u, v against the plan and costs and fills the certificate's numbers.
 // Exposed so tests and other solvers share one definition of "certified".
 TransportCertificate CertifyPlan(const CostMatrix& costs_to_q, const std::vector<double>& row_mass,

@@ -45,6 +45,10 @@ struct ValidationOptions {
   std::vector<double> simulation_weights;  // empty: uniform
   std::vector<double> reference_weights;
   bool keep_cost_matrix = false;
+  // Compute every pair of the cost matrix even where the lazy transport (lazy_transport.h)
+  // would give the same distance from a fraction of them. The matrix is computed whole
+  // anyway when it is kept, for a verdict and from a cost_source.
+  bool exhaustive = false;
   CostMatrixOptions compute;
   // The permutation test, baseline and decision rules; not run when absent.
   std::optional<VerdictOptions> verdict;

@@ -177,6 +177,9 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   json["certificate"] = CertificateJson(report.certificate);
   json["weight_rounding_bound"] = report.weight_rounding_bound;
   json["dp_cells"] = report.dp_cells;
+  json["dp_cells_full"] = report.dp_cells_full;
+  json["pairs_computed"] = report.pairs_computed;
+  json["pairs_total"] = report.pairs_total;
   json["seconds"] = report.seconds;
   Json tiles = Json::array();
   for (const TileShare& share : report.tiles) {

@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "common/absl_view.h"
 #include "transport/network_simplex.h"
 #include "wasserwarp/assignment.h"
 #include "wasserwarp/cost_matrix.h"
@@ -329,23 +330,12 @@ absl::StatusOr<TransportResult> Solve(const CostMatrix& costs, const TransportOp
   TransportCertificate certificate =
       CertifyPlan(costs_to_q, solution->row_weights, solution->col_weights, solution->plan,
                   std::move(solution->u), std::move(solution->v));
-  // The absolute term covers costs down in the subnormal range, where every
-  // operation may round by up to half the smallest subnormal.
-  const double tolerance =
-      kRelativeTolerance * max_cost_q + 4.0 * static_cast<double>(costs.rows + costs.cols) *
-                                            std::numeric_limits<double>::denorm_min();
+  if (absl::Status status = CheckCertificate(certificate, max_cost_q, costs.rows, costs.cols,
+                                             TransportSolverName(solution->solver));
+      !status.ok()) {
+    return status;
+  }
   const std::string solver_name(TransportSolverName(solution->solver));
-  // Negated comparisons so that a NaN fails too.
-  if (!(certificate.max_dual_violation <= tolerance)) {
-    return absl::InternalError(absl::StrCat(solver_name, " duals violate u_i + v_j <= C_ij^q by ",
-                                            certificate.max_dual_violation, " > tolerance ",
-                                            tolerance));
-  }
-  if (!(certificate.primal_dual_gap <= tolerance)) {
-    return absl::InternalError(absl::StrCat(
-        solver_name, " plan is not certified optimal: primal ", certificate.primal, ", dual ",
-        certificate.dual, ", gap ", certificate.primal_dual_gap, " > tolerance ", tolerance));
-  }
   // Masses sum to 1 on each side; their rounding is a few eps per entry.
   if (const double error = MarginalError(*solution); !(error <= kRelativeTolerance)) {
     return absl::InternalError(absl::StrCat(solver_name, " plan misses the weights by ", error));
@@ -397,6 +387,27 @@ absl::Status ValidateTransportOptions(const TransportOptions& options, size_t ro
     return side.status();
   }
   return NormaliseWeights("col_weights", options.col_weights, cols, "columns").status();
+}
+
+absl::Status CheckCertificate(const TransportCertificate& certificate, double max_cost_q,
+                              size_t rows, size_t cols, std::string_view solver) {
+  // The absolute term covers costs down in the subnormal range, where every
+  // operation may round by up to half the smallest subnormal.
+  const double tolerance =
+      kRelativeTolerance * max_cost_q +
+      4.0 * static_cast<double>(rows + cols) * std::numeric_limits<double>::denorm_min();
+  // Negated comparisons so that a NaN fails too.
+  if (!(certificate.max_dual_violation <= tolerance)) {
+    return absl::InternalError(
+        absl::StrCat(AbslView(solver), " duals violate u_i + v_j <= C_ij^q by ",
+                     certificate.max_dual_violation, " > tolerance ", tolerance));
+  }
+  if (!(certificate.primal_dual_gap <= tolerance)) {
+    return absl::InternalError(absl::StrCat(
+        AbslView(solver), " plan is not certified optimal: primal ", certificate.primal, ", dual ",
+        certificate.dual, ", gap ", certificate.primal_dual_gap, " > tolerance ", tolerance));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<TransportResult> SolveTransport(const CostMatrix& costs,

@@ -1,0 +1,346 @@
+#include "wasserwarp/lazy_transport.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "common/arena_pool.h"
+#include "common/progress_throttle.h"
+#include "tbb/blocked_range.h"
+#include "tbb/parallel_for.h"
+#include "twed/pair_requests.h"
+#include "twed/twed_kernel.h"
+#include "wasserwarp/twed_bounds.h"
+#include "wasserwarp/twed_pruned.h"
+
+namespace wasserwarp {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// How far past the duals' threshold (u_i + v_j)^(1/q) a priced pair is computed. Any margin is
+// correct; a larger one finishes more pairs in one go, a smaller one abandons them sooner.
+// Measured on the 100 x 100 x 2000 workload (bench/lazy_transport_bench.cc).
+constexpr double kThresholdMargin = 0.1;
+
+// The share of the full matrix's DP cells above which the first priced round gives up and
+// computes every pair: the lane kernel of ComputeCostMatrix evaluates a cell about five times
+// faster than the one-pair pruned kernel (0.31 against 1.5 ns on one AVX-512 core), so the
+// lazy path pays only when it needs well under a fifth of the cells.
+constexpr double kLazyCellShare = 0.2;
+
+double Power(double c, double q) { return q == 1.0 ? c : q == 2.0 ? c * c : std::pow(c, q); }
+double Root(double x, double q) {
+  return q == 1.0 ? x : q == 2.0 ? std::sqrt(x) : std::pow(x, 1.0 / q);
+}
+
+// What is known of every pair, row-major.
+struct PairKnowledge {
+  std::vector<double> lower;  // the TWED itself where computed
+  std::vector<bool> computed;
+  std::vector<bool> abandoned;
+};
+
+// Reports the lazy solve's progress against the full matrix: pairs computed exactly and DP
+// cells evaluated, of all pairs and their cells. Both only grow; the last report has every
+// pair settled, and fewer cells than the total when the lazy path paid.
+class LazyProgress {
+ public:
+  LazyProgress(const CostMatrixOptions& options, uint64_t pairs_total, uint64_t cells_total)
+      : callback_(options.progress),
+        throttle_(options.progress_interval_ms),
+        pairs_total_(pairs_total),
+        cells_total_(cells_total) {}
+
+  void PairDone(bool computed, uint64_t cells) {
+    if (computed) pairs_done_.fetch_add(1, std::memory_order_relaxed);
+    cells_done_.fetch_add(cells, std::memory_order_relaxed);
+    if (callback_) throttle_.MaybeReport([&] { callback_(Snapshot(0, 0)); });
+  }
+
+  // The progress of computing every pair after all, on top of what the lazy rounds did.
+  CostMatrixProgressCallback Exhaustive() {
+    if (!callback_) return nullptr;
+    return [this](const CostMatrixProgress& whole) {
+      callback_(Snapshot(whole.pairs_done, whole.cells_done));
+    };
+  }
+
+  void Finish() {
+    pairs_done_.store(pairs_total_, std::memory_order_relaxed);
+    if (callback_) throttle_.ReportNow([&] { callback_(Snapshot(0, 0)); });
+  }
+
+ private:
+  CostMatrixProgress Snapshot(uint64_t more_pairs, uint64_t more_cells) const {
+    const uint64_t pairs = pairs_done_.load(std::memory_order_relaxed);
+    const uint64_t cells = cells_done_.load(std::memory_order_relaxed) + more_cells;
+    return {std::max(pairs, more_pairs), pairs_total_, std::min(cells, cells_total_), cells_total_};
+  }
+
+  const CostMatrixProgressCallback& callback_;
+  ProgressThrottle throttle_;
+  const uint64_t pairs_total_;
+  const uint64_t cells_total_;
+  std::atomic<uint64_t> pairs_done_{0};
+  std::atomic<uint64_t> cells_done_{0};
+};
+
+absl::Status Cancelled(const CancellationToken* cancel) {
+  if (cancel != nullptr && cancel->cancelled()) {
+    return absl::CancelledError("cost matrix computation cancelled");
+  }
+  return absl::OkStatus();
+}
+
+// The error Twed would report for the first pair, in row-major order, whose inputs it refuses:
+// the exhaustive matrix reports it, so the lazy solve does too, whether it computes that pair
+// or not. Each series is checked once; pairs only when some check fails.
+absl::Status CheckPairInputs(const std::vector<Series>& rows, const std::vector<Series>& cols,
+                             const TwedParams& twed) {
+  const size_t channels = rows.front().num_channels();
+  const auto fine = [&](const Series& s) {
+    return s.num_channels() == channels && ValidateSeries(s).ok();
+  };
+  if (std::all_of(rows.begin(), rows.end(), fine) && std::all_of(cols.begin(), cols.end(), fine)) {
+    return absl::OkStatus();
+  }
+  for (const Series& a : rows) {
+    for (const Series& b : cols) {
+      if (absl::Status status = twed_internal::ValidateTwedInputs(a, b, twed); !status.ok()) {
+        return status;
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// What is known of every pair before any DP: the deletion floor (docs/twed_bounds.md), O(1) per
+// pair. The envelope and endpoint bounds are not used: on the workloads of
+// bench/lazy_transport_bench.cc they came to under a tenth of the TWED, far below any dual
+// threshold, and cost 8 % of the exhaustive matrix's time to compute.
+PairKnowledge BoundPairs(const std::vector<Series>& rows, const std::vector<Series>& cols,
+                         const TwedParams& twed) {
+  const size_t m = cols.size();
+  const size_t pairs = rows.size() * m;
+  PairKnowledge known{std::vector<double>(pairs, 0.0), std::vector<bool>(pairs, false),
+                      std::vector<bool>(pairs, false)};
+  for (size_t k = 0; k < pairs; ++k) {
+    known.lower[k] = TwedDeletionFloor(rows[k / m].samples(), cols[k % m].samples(), twed.lambda);
+  }
+  return known;
+}
+
+// The pairs to compute before the first solve: a spread of pairs that covers every row and every
+// column, so that the first plan can use computed pairs only when n == m.
+std::vector<PairRequest> SeedRequests(size_t n, size_t m) {
+  std::vector<bool> seeded(n * m, false);
+  for (size_t i = 0; i < n; ++i) seeded[i * m + i * m / n] = true;
+  for (size_t j = 0; j < m; ++j) seeded[(j * n / m) * m + j] = true;
+  std::vector<PairRequest> requests;
+  for (size_t k = 0; k < n * m; ++k) {
+    if (seeded[k]) requests.push_back({k, kInf});
+  }
+  return requests;
+}
+
+// The pairs the plan and duals of `solved` ask for: every uncomputed pair of the plan, in full,
+// and every uncomputed pair whose lower bound
+// does not prove u_i + v_j <= C_ij^q, to a little past the duals' threshold.
+std::vector<PairRequest> PricedRequests(const PairKnowledge& known, const TransportResult& solved,
+                                        size_t m, double q) {
+  std::vector<bool> in_plan(known.lower.size(), false);
+  for (const PlanEntry& entry : solved.plan) {
+    in_plan[static_cast<size_t>(entry.row) * m + static_cast<size_t>(entry.col)] = true;
+  }
+  const std::vector<double>& u = solved.certificate.u;
+  const std::vector<double>& v = solved.certificate.v;
+  std::vector<PairRequest> requests;
+  for (size_t k = 0; k < known.lower.size(); ++k) {
+    if (known.computed[k]) continue;
+    if (in_plan[k]) {
+      requests.push_back({k, kInf});
+      continue;
+    }
+    const double reduced = u[k / m] + v[k % m];
+    if (reduced <= Power(known.lower[k], q)) continue;
+    const double threshold =
+        std::max(Root(reduced, q) * (1.0 + kThresholdMargin), std::nextafter(known.lower[k], kInf));
+    requests.push_back({k, threshold});
+  }
+  return requests;
+}
+
+uint64_t RequestedCells(const std::vector<Series>& rows, const std::vector<Series>& cols,
+                        const std::vector<PairRequest>& requests) {
+  uint64_t cells = 0;
+  for (const PairRequest& request : requests) {
+    cells += TwedCells(rows[request.pair / cols.size()], cols[request.pair % cols.size()]);
+  }
+  return cells;
+}
+
+// Computes `requests` and records what they found: the TWED, or a lower bound above the
+// threshold.
+absl::Status Settle(const std::vector<Series>& rows, const std::vector<Series>& cols,
+                    const TwedParams& twed, std::vector<PairRequest> requests,
+                    const CostMatrixOptions& compute, LazyProgress& progress, PairKnowledge& known,
+                    LazyTransportStats& stats) {
+  absl::StatusOr<std::vector<BoundedTwed>> results = ComputePairRequests(
+      rows, cols, twed, requests, compute,
+      [&](size_t, const BoundedTwed& result) { progress.PairDone(result.within, result.cells); });
+  if (!results.ok()) return results.status();
+  for (size_t k = 0; k < requests.size(); ++k) {
+    const size_t pair = requests[k].pair;
+    const BoundedTwed& result = (*results)[k];
+    stats.dp_cells += result.cells;
+    if (result.within) {
+      known.computed[pair] = true;
+      known.lower[pair] = result.value;
+    } else {
+      known.abandoned[pair] = true;
+      known.lower[pair] = std::max(known.lower[pair], result.value);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The matrix the next solve sees: the TWED where known; elsewhere the largest TWED known (or
+// the lower bound where that is larger), so that the plan keeps to computed pairs where it can
+// and the duals start near the computed costs. Any finite stand-in gives the same final plan:
+// a plan pair that is not computed is computed in full before the next solve.
+CostMatrix StandIns(const PairKnowledge& known, size_t n, size_t m) {
+  double largest = 0.0;
+  for (size_t k = 0; k < n * m; ++k) {
+    if (known.computed[k]) largest = std::max(largest, known.lower[k]);
+  }
+  CostMatrix costs(n, m);
+  for (size_t k = 0; k < n * m; ++k) {
+    costs.values[k] = known.computed[k] ? known.lower[k] : std::max(largest, known.lower[k]);
+  }
+  return costs;
+}
+
+// The certificate of `solved` against what is proven of every pair: the TWED where computed,
+// the lower bound elsewhere.
+absl::Status CertifyOverEveryPair(const PairKnowledge& known, size_t n, size_t m, double q,
+                                  TransportResult& solved, CostMatrix& bounds) {
+  bounds = CostMatrix(n, m);
+  CostMatrix bounds_to_q(n, m);
+  for (size_t k = 0; k < n * m; ++k) {
+    bounds.values[k] = known.lower[k];
+    bounds_to_q.values[k] = Power(known.lower[k], q);
+  }
+  TransportCertificate certificate =
+      CertifyPlan(bounds_to_q, solved.row_weights, solved.col_weights, solved.plan,
+                  std::move(solved.certificate.u), std::move(solved.certificate.v));
+  const double max_cost_q = *std::max_element(bounds_to_q.values.begin(), bounds_to_q.values.end());
+  if (absl::Status status =
+          CheckCertificate(certificate, max_cost_q, n, m, TransportSolverName(solved.solver));
+      !status.ok()) {
+    return status;
+  }
+  solved.certificate = std::move(certificate);
+  return absl::OkStatus();
+}
+
+// Where the duals ask for too much of the matrix to pay, or a time window is set: every pair on the
+// lane kernel, with the cells already spent on the way counted in.
+absl::StatusOr<LazyTransportResult> SolveExhaustively(
+    const std::vector<Series>& rows, const std::vector<Series>& cols, const TwedParams& twed,
+    const TransportOptions& transport, const CostMatrixOptions& compute, LazyProgress& progress,
+    LazyTransportResult result) {
+  CostMatrixOptions whole = compute;
+  whole.progress = progress.Exhaustive();
+  absl::StatusOr<CostMatrix> costs = ComputeCostMatrix(rows, cols, twed, whole);
+  if (!costs.ok()) return costs.status();
+  absl::StatusOr<TransportResult> solved = SolveTransport(*costs, transport);
+  if (!solved.ok()) return solved.status();
+  result.transport = *std::move(solved);
+  result.bounds = *std::move(costs);
+  result.computed.assign(rows.size() * cols.size(), true);
+  result.stats.pairs_computed = result.stats.pairs_total;
+  result.stats.pairs_abandoned = 0;
+  result.stats.dp_cells += result.stats.dp_cells_full;
+  result.stats.exhaustive = true;
+  ++result.stats.rounds;
+  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<LazyTransportResult> SolveLazyTransport(const std::vector<Series>& rows,
+                                                       const std::vector<Series>& cols,
+                                                       const TwedParams& twed,
+                                                       const TransportOptions& transport,
+                                                       const CostMatrixOptions& compute) {
+  if (absl::Status status = ValidateTwedParams(twed); !status.ok()) return status;
+  if (compute.max_threads < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_threads must be >= 0 (0: all cores), got ", compute.max_threads));
+  }
+  const size_t n = rows.size();
+  const size_t m = cols.size();
+  // An empty side, or weights that do not fit, fail as the exhaustive solve fails.
+  if (n == 0 || m == 0) return SolveTransport(CostMatrix(n, m), transport).status();
+  if (absl::Status status = ValidateTransportOptions(transport, n, m); !status.ok()) return status;
+  if (absl::Status status = Cancelled(compute.cancel); !status.ok()) return status;
+  if (absl::Status status = CheckPairInputs(rows, cols, twed); !status.ok()) return status;
+
+  LazyTransportResult result;
+  LazyTransportStats& stats = result.stats;
+  stats.pairs_total = n * m;
+  for (const Series& a : rows) {
+    for (const Series& b : cols) stats.dp_cells_full += TwedCells(a, b);
+  }
+  // A time window breaks the triangle inequality and can leave a pair without any path, an
+  // error that only computing the pair finds: every pair is computed.
+  LazyProgress progress(compute, stats.pairs_total, stats.dp_cells_full);
+  if (twed.time_window.has_value()) {
+    return SolveExhaustively(rows, cols, twed, transport, compute, progress, std::move(result));
+  }
+  std::optional<PairKnowledge> known = BoundPairs(rows, cols, twed);
+  std::vector<PairRequest> requests = SeedRequests(n, m);
+  for (;;) {
+    if (absl::Status status =
+            Settle(rows, cols, twed, std::move(requests), compute, progress, *known, stats);
+        !status.ok()) {
+      return status;
+    }
+    ++stats.rounds;
+    absl::StatusOr<TransportResult> solved = SolveTransport(StandIns(*known, n, m), transport);
+    if (!solved.ok()) return solved.status();
+    requests = PricedRequests(*known, *solved, m, transport.order);
+    if (requests.empty()) {
+      result.transport = *std::move(solved);
+      break;
+    }
+    if (stats.rounds == 1 && RequestedCells(rows, cols, requests) >
+                                 kLazyCellShare * static_cast<double>(stats.dp_cells_full)) {
+      return SolveExhaustively(rows, cols, twed, transport, compute, progress, std::move(result));
+    }
+  }
+  if (absl::Status status =
+          CertifyOverEveryPair(*known, n, m, transport.order, result.transport, result.bounds);
+      !status.ok()) {
+    return status;
+  }
+  stats.pairs_computed =
+      static_cast<uint64_t>(std::count(known->computed.begin(), known->computed.end(), true));
+  stats.pairs_abandoned =
+      static_cast<uint64_t>(std::count(known->abandoned.begin(), known->abandoned.end(), true));
+  result.computed = std::move(known->computed);
+  progress.Finish();
+  return result;
+}
+
+}  // namespace wasserwarp

@@ -1,0 +1,56 @@
+// The two exact assignment solvers behind SolveAssignment, kept apart so that
+// tests can run each on any matrix and compare them.
+
+#ifndef WASSERWARP_SRC_TRANSPORT_ASSIGNMENT_INTERNAL_H_
+#define WASSERWARP_SRC_TRANSPORT_ASSIGNMENT_INTERNAL_H_
+
+#include <cstddef>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "wasserwarp/assignment.h"
+#include "wasserwarp/cost_matrix.h"
+
+namespace wasserwarp::assignment_internal {
+
+// A perfect assignment with column prices v such that every assigned pair is
+// a row minimum of the reduced costs c(i, j) - v(j), which makes
+// u_i = c(i, x_i) - v(x_i) and v a dual certificate.
+struct PricedAssignment {
+  std::vector<int> row_to_col;
+  std::vector<double> v;
+};
+
+// Dense Jonker-Volgenant on row-major n x n finite costs `c` whose magnitudes
+// leave room for sums of n of them (the caller scales them).
+PricedAssignment SolveDense(const double* c, int n);
+
+struct SparseOptions {
+  // Each row's and each column's cheapest entries that start the candidate set.
+  int candidates = 8;
+  // Most violating entries per row that join the candidates in one round.
+  int violators_per_row = 16;
+};
+
+struct SparseStats {
+  int rounds = 0;          // restricted solves, the first one included
+  size_t arcs = 0;         // candidates at the end
+  bool fell_back = false;  // gave up on candidates and solved densely
+};
+
+// The same problem by shortest augmenting paths on candidate entries, priced
+// against the whole matrix until none is left out that would lower the cost.
+// Falls back to SolveDense when the candidates grow too many to pay off.
+PricedAssignment SolveSparse(const double* c, int n, const SparseOptions& options = {},
+                             SparseStats* stats = nullptr);
+
+enum class Method { kAuto, kDense, kSparse };
+
+// SolveAssignment with a chosen solver; kAuto is what SolveAssignment does.
+absl::StatusOr<Assignment> SolveAssignmentWith(const CostMatrix& costs, Method method,
+                                               const SparseOptions& options = {},
+                                               SparseStats* stats = nullptr);
+
+}  // namespace wasserwarp::assignment_internal
+
+#endif  // WASSERWARP_SRC_TRANSPORT_ASSIGNMENT_INTERNAL_H_

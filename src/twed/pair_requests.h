@@ -1,0 +1,39 @@
+// Some pairs of a cost matrix, each computed only as far as its own threshold: the lazy
+// transport's way of asking for the TWEDs that its duals cannot do without.
+
+#ifndef WASSERWARP_SRC_TWED_PAIR_REQUESTS_H_
+#define WASSERWARP_SRC_TWED_PAIR_REQUESTS_H_
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/series.h"
+#include "wasserwarp/twed.h"
+#include "wasserwarp/twed_pruned.h"
+
+namespace wasserwarp {
+
+// TWED(rows[pair / cols.size()], cols[pair % cols.size()]) up to `threshold`, as TwedWithin.
+struct PairRequest {
+  size_t pair = 0;
+  double threshold = 0.0;
+};
+
+// Called from worker threads, never concurrently with itself: request k is done.
+using PairRequestDone = std::function<void(size_t k, const BoundedTwed& result)>;
+
+// result[k] answers requests[k], the same numbers whatever the thread count: pairs of one row
+// share SIMD lanes (BatchTwedWithin) where the kernel supports them, each lane bit for bit
+// TwedWithin. The first failing pair's error in row-major order; Cancelled when
+// `options.cancel` is set. `options.progress` is not called: `done` is.
+absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
+    const std::vector<Series>& rows, const std::vector<Series>& cols, const TwedParams& params,
+    const std::vector<PairRequest>& requests, const CostMatrixOptions& options,
+    const PairRequestDone& done);
+
+}  // namespace wasserwarp
+
+#endif  // WASSERWARP_SRC_TWED_PAIR_REQUESTS_H_
