@@ -74,6 +74,7 @@ void SetCounters(benchmark::State& state, const char* solver, const LazyTranspor
   state.counters["cells_fraction"] =
       static_cast<double>(stats.dp_cells) / static_cast<double>(stats.dp_cells_full);
   state.counters["rounds"] = stats.rounds;
+  state.counters["exhaustive"] = stats.exhaustive ? 1 : 0;  // the lazy solve gave up and did all
   state.counters["W"] = distance;
   // The counters print W to a few digits; both solvers' W in full, to compare them.
   std::fprintf(stderr, "%s %d x %d runs of %d samples: W = %.17g\n", solver,
@@ -123,7 +124,8 @@ void BM_Exhaustive(benchmark::State& state) {
                .pairs_abandoned = 0,
                .dp_cells = cells,
                .dp_cells_full = cells,
-               .rounds = 1},
+               .rounds = 1,
+               .exhaustive = true},
               distance);
 }
 

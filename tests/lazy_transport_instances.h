@@ -1,8 +1,8 @@
-// Random transport instances between two sets of runs, for checking the lazy
-// transport against the exhaustive one: set sizes 1..25, square and not,
-// runs of 1..200 samples, clustered sets (where bounds price out most pairs)
-// and spread ones (where they price out few), time windows, user weights with
-// zeros, duplicate runs and runs 1e-13 apart (near-ties in the plan).
+// Random transport instances between two sets of runs, for checking the lazy transport against
+// the exhaustive one: set sizes 1..25, square and not, runs of 1..200 samples, sets clustered by
+// level or by length (where bounds can price out most pairs) and spread ones (where they price
+// out few), time windows, user weights with zeros, duplicate runs and runs 1e-13 apart
+// (near-ties in the plan).
 //
 // Only std::mt19937_64's raw output is used: <random>'s distributions differ
 // between standard libraries, and a failing seed must name the same instance
@@ -206,6 +206,29 @@ inline Series Flattened(Series run) {
   return run;
 }
 
+// Runs on a ladder of lengths 8, 16, ..., 200 (each +-1) that wander little: with lambda well
+// above the steps, every pair's TWED is its deletion floor lambda |n - m| plus a little, so the
+// floor prices out all but the pairs of nearby rungs, and those hold a small share of the cells.
+// In rung order when `sorted`, so that the first pairs computed (spread along the diagonal) are
+// cheap ones.
+inline std::vector<Series> LengthLadder(InstanceRandom& random, const std::string& prefix,
+                                        size_t count, size_t d, bool sorted) {
+  std::vector<size_t> lengths;
+  for (size_t k = 0; k < count; ++k) {
+    const size_t rung = 8 * random.Between(1, 25);
+    lengths.push_back(random.Between(rung - 1, rung + 1));
+  }
+  if (sorted) std::sort(lengths.begin(), lengths.end());
+  std::vector<Series> set;
+  for (size_t k = 0; k < count; ++k) {
+    std::vector<double> values = WalkValues(random, lengths[k], d, 0.0);
+    for (double& x : values) x *= 0.001;
+    std::vector<double> times = DrawTimes(random, lengths[k], false);
+    set.push_back(MakeRun(absl::StrCat(prefix, k), d, std::move(times), std::move(values)));
+  }
+  return set;
+}
+
 inline LazyInstance RandomLazyInstance(uint64_t seed) {
   InstanceRandom random(seed);
   LazyInstance c;
@@ -216,10 +239,13 @@ inline LazyInstance RandomLazyInstance(uint64_t seed) {
   const size_t n = random.Between(1, max_size);
   const size_t m = random.Chance(0.5) ? n : random.Between(1, max_size);
   const size_t d = random.Chance(0.5) ? 1 : 3;
-  const bool windowed = random.Chance(0.25);
+  // 0: clustered by level, 1: spread, 2: clustered by length and 3: a ladder of lengths, where
+  // the deletion floor lambda |n - m| prices out the pairs across clusters or rungs before any DP.
+  const size_t structure = random.Between(0, 3);
+  const bool windowed = structure < 2 && random.Chance(0.3);
 
   std::vector<Series> protos;
-  if (random.Chance(0.5)) {
+  if (structure == 0) {
     c.traits.push_back("clustered");
     for (size_t k = 0, count = random.Between(1, 3); k < count; ++k) {
       const size_t samples = std::max<size_t>(DrawLength(random, lengths), windowed ? 5 : 1);
@@ -227,11 +253,29 @@ inline LazyInstance RandomLazyInstance(uint64_t seed) {
       protos.push_back(MakeRun(absl::StrCat("proto", k), d, std::move(times),
                                WalkValues(random, samples, d, 20.0 * k)));
     }
-  } else {
+  } else if (structure == 2) {
+    c.traits.push_back("length_clusters");
+    const size_t bands[][2] = {{1, 3}, {15, 30}, {120, 200}};
+    const size_t first = random.Between(0, 2);
+    for (size_t k = 0, count = random.Between(2, 3); k < count; ++k) {
+      const size_t* band = bands[(first + k) % 3];
+      const size_t samples = random.Between(band[0], band[1]);
+      std::vector<double> times = DrawTimes(random, samples, false);
+      protos.push_back(MakeRun(absl::StrCat("proto", k), d, std::move(times),
+                               WalkValues(random, samples, d, 0.0)));
+    }
+  } else if (structure == 1) {
     c.traits.push_back("spread");
   }
-  c.rows = DrawSet(random, "sim", n, d, lengths, windowed, protos);
-  c.cols = DrawSet(random, "ref", m, d, lengths, windowed, protos);
+  if (structure == 3) {
+    const bool sorted = random.Chance(0.5);
+    c.traits.push_back(sorted ? "sorted_ladder" : "shuffled_ladder");
+    c.rows = LengthLadder(random, "sim", n, d, sorted);
+    c.cols = LengthLadder(random, "ref", m, d, sorted);
+  } else {
+    c.rows = DrawSet(random, "sim", n, d, lengths, windowed, protos);
+    c.cols = DrawSet(random, "ref", m, d, lengths, windowed, protos);
+  }
 
   if (random.Chance(0.3) && n >= 2) {
     c.traits.push_back("duplicate_row");
@@ -265,7 +309,11 @@ inline LazyInstance RandomLazyInstance(uint64_t seed) {
   // One draw per statement: the order of a call's arguments is the compiler's choice.
   const double nus[] = {0.001, 0.1, 1.0};
   c.twed.nu = nus[random.Between(0, 2)];
-  c.twed.lambda = random.Chance(0.5) ? 0.0 : random.Uniform(0.05, 2.0);
+  if (structure >= 2) {
+    c.twed.lambda = random.Uniform(0.3, 2.0);
+  } else {
+    c.twed.lambda = random.Chance(0.5) ? 0.0 : random.Uniform(0.05, 2.0);
+  }
   c.twed.p = random.Chance(0.5) ? 1.0 : 2.0;
   if (windowed) {
     const double widest = WidestGap(c.rows, c.cols);
