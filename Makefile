@@ -75,6 +75,7 @@ test: build
 bench: build
 	$(BUILD_DIR)/bench/twed_bench
 	$(BUILD_DIR)/bench/transport_bench
+	$(BUILD_DIR)/bench/lazy_transport_bench
 	$(BUILD_DIR)/bench/validate_bench
 	$(BUILD_DIR)/bench/verdict_bench
 	$(BUILD_DIR)/bench/study_bench

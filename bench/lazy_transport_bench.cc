@@ -1,0 +1,147 @@
+// The lazy transport (issue 19) against the exhaustive one, ComputeCostMatrix then
+// SolveTransport, on the end-to-end benchmark's runs (bench/e2e_workload.h, built in memory):
+// 30 x 30 runs of 500 samples, 100 x 100 of 2000 (the e2e workload itself) and 400 x 400 of 1000.
+// Counters say how much of the full matrix each computed: pairs, DP cells, transport rounds.
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_format.h"
+#include "e2e_workload.h"
+#include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/csv.h"
+#include "wasserwarp/lazy_transport.h"
+#include "wasserwarp/series.h"
+#include "wasserwarp/transport.h"
+#include "wasserwarp/twed.h"
+
+namespace wasserwarp {
+namespace {
+
+struct RunSets {
+  std::vector<Series> sim;
+  std::vector<Series> ref;
+};
+
+// The runs WriteWorkload would write, in its order (all of sim, then all of ref, from one
+// generator), read back through the CSV parser as the CLI reads the files. Cached: both solvers
+// of one size see the same sets, and the 400-run sets take a while to format and parse.
+const RunSets& WorkloadSets(int runs, int samples) {
+  static auto* cache = new std::map<std::pair<int, int>, RunSets>();
+  auto [it, inserted] = cache->try_emplace({runs, samples});
+  if (!inserted) return it->second;
+  const bench::Workload workload{.runs = runs, .samples = samples, .channels = 1, .seed = 1};
+  bench::WorkloadRandom random(workload.seed);
+  for (const bool ref : {false, true}) {
+    const double noise = ref ? 0.02 : 0.0;  // measured runs carry sensor noise
+    for (int r = 0; r < runs; ++r) {
+      const std::string id = absl::StrFormat("%s_%03d", ref ? "ref" : "sim", r);
+      absl::StatusOr<Series> series =
+          ParseSeriesCsv(bench::RunCsv(workload, random, noise), id + ".csv", id);
+      if (!series.ok()) {
+        std::fprintf(stderr, "%s\n", series.status().ToString().c_str());
+        std::abort();
+      }
+      (ref ? it->second.ref : it->second.sim).push_back(*std::move(series));
+    }
+  }
+  return it->second;
+}
+
+uint64_t FullCells(const RunSets& sets) {
+  uint64_t rows = 0;
+  uint64_t cols = 0;
+  for (const Series& s : sets.sim) rows += s.samples();
+  for (const Series& s : sets.ref) cols += s.samples();
+  return rows * cols;
+}
+
+void SetCounters(benchmark::State& state, const char* solver, const LazyTransportStats& stats,
+                 double distance) {
+  state.counters["pairs_computed"] = static_cast<double>(stats.pairs_computed);
+  state.counters["pairs_total"] = static_cast<double>(stats.pairs_total);
+  state.counters["pairs_abandoned"] = static_cast<double>(stats.pairs_abandoned);
+  state.counters["dp_cells"] = static_cast<double>(stats.dp_cells);
+  state.counters["dp_cells_full"] = static_cast<double>(stats.dp_cells_full);
+  state.counters["cells_fraction"] =
+      static_cast<double>(stats.dp_cells) / static_cast<double>(stats.dp_cells_full);
+  state.counters["rounds"] = stats.rounds;
+  state.counters["exhaustive"] = stats.exhaustive ? 1 : 0;  // the lazy solve gave up and did all
+  state.counters["W"] = distance;
+  // The counters print W to a few digits; both solvers' W in full, to compare them.
+  std::fprintf(stderr, "%s %d x %d runs of %d samples: W = %.17g\n", solver,
+               static_cast<int>(state.range(0)), static_cast<int>(state.range(0)),
+               static_cast<int>(state.range(1)), distance);
+}
+
+void BM_Lazy(benchmark::State& state) {
+  const RunSets& sets = WorkloadSets(state.range(0), state.range(1));
+  LazyTransportStats stats;
+  double distance = 0.0;
+  for (auto _ : state) {
+    absl::StatusOr<LazyTransportResult> result =
+        SolveLazyTransport(sets.sim, sets.ref, TwedParams{}, TransportOptions{});
+    if (!result.ok()) {
+      state.SkipWithError(std::string(result.status().message()).c_str());
+      return;
+    }
+    stats = result->stats;
+    distance = result->transport.distance;
+  }
+  SetCounters(state, "lazy", stats, distance);
+}
+
+void BM_Exhaustive(benchmark::State& state) {
+  const RunSets& sets = WorkloadSets(state.range(0), state.range(1));
+  double distance = 0.0;
+  for (auto _ : state) {
+    absl::StatusOr<CostMatrix> costs = ComputeCostMatrix(sets.sim, sets.ref, TwedParams{});
+    if (!costs.ok()) {
+      state.SkipWithError(std::string(costs.status().message()).c_str());
+      return;
+    }
+    absl::StatusOr<TransportResult> result = SolveTransport(*costs, TransportOptions{});
+    if (!result.ok()) {
+      state.SkipWithError(std::string(result.status().message()).c_str());
+      return;
+    }
+    distance = result->distance;
+  }
+  // Every pair in full, in one transport solve: the figures the lazy solve is measured against.
+  const uint64_t pairs = sets.sim.size() * sets.ref.size();
+  const uint64_t cells = FullCells(sets);
+  SetCounters(state, "exhaustive",
+              {.pairs_total = pairs,
+               .pairs_computed = pairs,
+               .pairs_abandoned = 0,
+               .dp_cells = cells,
+               .dp_cells_full = cells,
+               .rounds = 1,
+               .exhaustive = true},
+              distance);
+}
+
+// The quick size is timed as usual; the big ones once each, they take seconds to minutes.
+void Sizes(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"runs", "samples"})->UseRealTime()->Unit(benchmark::kSecond);
+}
+
+BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({30, 500});
+BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({30, 500});
+BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({100, 2000})->Iterations(1);
+BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({100, 2000})->Iterations(1);
+BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({400, 1000})->Iterations(1);
+BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({400, 1000})->Iterations(1);
+
+}  // namespace
+}  // namespace wasserwarp
+
+BENCHMARK_MAIN();
