@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <optional>
 #include <utility>
 #include <vector>
 
@@ -124,18 +123,33 @@ absl::Status CheckPairInputs(const std::vector<Series>& rows, const std::vector<
   return absl::OkStatus();
 }
 
-// What is known of every pair before any DP: the deletion floor (docs/twed_bounds.md), O(1) per
-// pair. The envelope and endpoint bounds are not used: on the workloads of
-// bench/lazy_transport_bench.cc they came to under a tenth of the TWED, far below any dual
-// threshold, and cost 8 % of the exhaustive matrix's time to compute.
-PairKnowledge BoundPairs(const std::vector<Series>& rows, const std::vector<Series>& cols,
-                         const TwedParams& twed) {
+// What is known of every pair before any DP: the endpoint bound (docs/twed_bounds.md), O(d) per
+// pair from each run's endpoints, which is near the TWED for runs far apart in level. The
+// envelope bound is not used: on the workloads of bench/lazy_transport_bench.cc it came to
+// under a tenth of the TWED, far below any dual threshold, and computing it for every pair
+// cost 8 % of the exhaustive matrix's time.
+absl::StatusOr<PairKnowledge> BoundPairs(const std::vector<Series>& rows,
+                                         const std::vector<Series>& cols, const TwedParams& twed) {
+  const auto endpoints_of =
+      [&](const std::vector<Series>& runs) -> absl::StatusOr<std::vector<TwedEndpoints>> {
+    std::vector<TwedEndpoints> all;
+    for (const Series& run : runs) {
+      absl::StatusOr<TwedEndpoints> endpoints = TwedEndpointsOf(run, twed);
+      if (!endpoints.ok()) return endpoints.status();
+      all.push_back(*std::move(endpoints));
+    }
+    return all;
+  };
+  absl::StatusOr<std::vector<TwedEndpoints>> row_ends = endpoints_of(rows);
+  if (!row_ends.ok()) return row_ends.status();
+  absl::StatusOr<std::vector<TwedEndpoints>> col_ends = endpoints_of(cols);
+  if (!col_ends.ok()) return col_ends.status();
   const size_t m = cols.size();
   const size_t pairs = rows.size() * m;
   PairKnowledge known{std::vector<double>(pairs, 0.0), std::vector<bool>(pairs, false),
                       std::vector<bool>(pairs, false)};
   for (size_t k = 0; k < pairs; ++k) {
-    known.lower[k] = TwedDeletionFloor(rows[k / m].samples(), cols[k % m].samples(), twed.lambda);
+    known.lower[k] = std::max(0.0, TwedEndpointBound((*row_ends)[k / m], (*col_ends)[k % m], twed));
   }
   return known;
 }
@@ -308,7 +322,8 @@ absl::StatusOr<LazyTransportResult> SolveLazyTransport(const std::vector<Series>
   if (twed.time_window.has_value()) {
     return SolveExhaustively(rows, cols, twed, transport, compute, progress, std::move(result));
   }
-  std::optional<PairKnowledge> known = BoundPairs(rows, cols, twed);
+  absl::StatusOr<PairKnowledge> known = BoundPairs(rows, cols, twed);
+  if (!known.ok()) return known.status();
   std::vector<PairRequest> requests = SeedRequests(n, m);
   for (;;) {
     if (absl::Status status =

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "wasserwarp/series.h"
@@ -29,6 +30,27 @@ double TwedDeletionFloor(uint64_t a_samples, uint64_t b_samples, double lambda);
 // O((n + m) d). Errors as for Twed's inputs.
 absl::StatusOr<double> TwedEndpointBound(const Series& a, const Series& b,
                                          const TwedParams& params);
+
+// What TwedEndpointBound needs of one run, so that many pairs cost O(d) each: its first and
+// last samples and times, its length, and the sum of its deletion costs del_2 .. del_n.
+struct TwedEndpoints {
+  std::vector<double> first;
+  std::vector<double> last;
+  double first_time = 0.0;
+  double last_time = 0.0;
+  uint64_t samples = 0;
+  double deletion_sum = 0.0;
+};
+
+// Errors as ValidateSeries and ValidateTwedParams.
+absl::StatusOr<TwedEndpoints> TwedEndpointsOf(const Series& run, const TwedParams& params);
+
+// TwedEndpointBound from both runs' endpoints, less 1e-9 of itself: each run's deletions are
+// summed on their own here and not in the DP's order, which rounds differently by up to about
+// n eps relative, so that without the margin a bound that is tight (runs of one sample, runs
+// whose cheapest path deletes everything) could round above the TWED. The runs must have the
+// same channel count.
+double TwedEndpointBound(const TwedEndpoints& a, const TwedEndpoints& b, const TwedParams& params);
 
 // Every row (and, the other way round, every column) of the DP is entered
 // once, by a match or a deletion: the sum over rows of the cheaper of a lower

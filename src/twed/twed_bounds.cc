@@ -173,6 +173,39 @@ absl::StatusOr<double> TwedEndpointBound(const Series& a, const Series& b,
   });
 }
 
+absl::StatusOr<TwedEndpoints> TwedEndpointsOf(const Series& run, const TwedParams& params) {
+  if (absl::Status s = ValidateTwedParams(params); !s.ok()) return s;
+  if (absl::Status s = ValidateSeries(run); !s.ok()) return s;
+  return twed_internal::WithCost(run.num_channels(), params.p, [&](const auto& cost) {
+    const Side side(run, 0, cost, params.nu, params.lambda);
+    const size_t d = cost.channels();
+    const ptrdiff_t n = side.size();
+    TwedEndpoints endpoints;
+    endpoints.first.assign(side.sample(1, d), side.sample(1, d) + d);
+    endpoints.last.assign(side.sample(n, d), side.sample(n, d) + d);
+    endpoints.first_time = side.time(1);
+    endpoints.last_time = side.time(n);
+    endpoints.samples = static_cast<uint64_t>(n);
+    for (ptrdiff_t i = 2; i <= n; ++i) endpoints.deletion_sum += side.del(i);
+    return endpoints;
+  });
+}
+
+double TwedEndpointBound(const TwedEndpoints& a, const TwedEndpoints& b, const TwedParams& params) {
+  constexpr double kSummationMargin = 1.0 - 1e-9;
+  return twed_internal::WithCost(a.first.size(), params.p, [&](const auto& cost) {
+    const double start =
+        LocalCost(cost, a.first.data(), a.first_time, b.first.data(), b.first_time, params.nu);
+    const double all_deleted = start + a.deletion_sum + b.deletion_sum;
+    if (a.samples == 1 || b.samples == 1) return kSummationMargin * all_deleted;
+    const double end =
+        LocalCost(cost, a.last.data(), a.last_time, b.last.data(), b.last_time, params.nu);
+    return kSummationMargin *
+           std::min(2.0 * start + end + TwedDeletionFloor(a.samples, b.samples, params.lambda),
+                    all_deleted);
+  });
+}
+
 absl::StatusOr<double> TwedEnvelopeBound(const Series& a, const Series& b,
                                          const TwedParams& params) {
   return WithSides(a, b, params, [&](const auto& cost, const Side& sa, const Side& sb) {
