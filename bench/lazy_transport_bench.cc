@@ -1,6 +1,9 @@
 // The lazy transport (issue 19) against the exhaustive one, ComputeCostMatrix then
 // SolveTransport, on the end-to-end benchmark's runs (bench/e2e_workload.h, built in memory):
-// 30 x 30 runs of 500 samples, 100 x 100 of 2000 (the e2e workload itself) and 400 x 400 of 1000.
+// 30 x 30 runs of 500 samples, 100 x 100 of 2000 (the e2e workload itself) and 400 x 400 of 1000;
+// and 100 x 100 x 2000 at two levels (levels = 2: the second half of each set offset by 200),
+// where the pairs across levels are priced out by their endpoint bounds, as in a validation
+// that holds runs at two operating points.
 // Counters say how much of the full matrix each computed: pairs, DP cells, transport rounds.
 
 #include <benchmark/benchmark.h>
@@ -10,6 +13,7 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -34,9 +38,9 @@ struct RunSets {
 // The runs WriteWorkload would write, in its order (all of sim, then all of ref, from one
 // generator), read back through the CSV parser as the CLI reads the files. Cached: both solvers
 // of one size see the same sets, and the 400-run sets take a while to format and parse.
-const RunSets& WorkloadSets(int runs, int samples) {
-  static auto* cache = new std::map<std::pair<int, int>, RunSets>();
-  auto [it, inserted] = cache->try_emplace({runs, samples});
+const RunSets& WorkloadSets(int runs, int samples, int levels) {
+  static auto* cache = new std::map<std::tuple<int, int, int>, RunSets>();
+  auto [it, inserted] = cache->try_emplace({runs, samples, levels});
   if (!inserted) return it->second;
   const bench::Workload workload{.runs = runs, .samples = samples, .channels = 1, .seed = 1};
   bench::WorkloadRandom random(workload.seed);
@@ -49,6 +53,9 @@ const RunSets& WorkloadSets(int runs, int samples) {
       if (!series.ok()) {
         std::fprintf(stderr, "%s\n", series.status().ToString().c_str());
         std::abort();
+      }
+      if (levels == 2 && 2 * r >= runs) {
+        for (double& value : series->values) value += 200.0;
       }
       (ref ? it->second.ref : it->second.sim).push_back(*std::move(series));
     }
@@ -77,13 +84,13 @@ void SetCounters(benchmark::State& state, const char* solver, const LazyTranspor
   state.counters["exhaustive"] = stats.exhaustive ? 1 : 0;  // the lazy solve gave up and did all
   state.counters["W"] = distance;
   // The counters print W to a few digits; both solvers' W in full, to compare them.
-  std::fprintf(stderr, "%s %d x %d runs of %d samples: W = %.17g\n", solver,
+  std::fprintf(stderr, "%s %d x %d runs of %d samples, %d level(s): W = %.17g\n", solver,
                static_cast<int>(state.range(0)), static_cast<int>(state.range(0)),
-               static_cast<int>(state.range(1)), distance);
+               static_cast<int>(state.range(1)), static_cast<int>(state.range(2)), distance);
 }
 
 void BM_Lazy(benchmark::State& state) {
-  const RunSets& sets = WorkloadSets(state.range(0), state.range(1));
+  const RunSets& sets = WorkloadSets(state.range(0), state.range(1), state.range(2));
   LazyTransportStats stats;
   double distance = 0.0;
   for (auto _ : state) {
@@ -100,7 +107,7 @@ void BM_Lazy(benchmark::State& state) {
 }
 
 void BM_Exhaustive(benchmark::State& state) {
-  const RunSets& sets = WorkloadSets(state.range(0), state.range(1));
+  const RunSets& sets = WorkloadSets(state.range(0), state.range(1), state.range(2));
   double distance = 0.0;
   for (auto _ : state) {
     absl::StatusOr<CostMatrix> costs = ComputeCostMatrix(sets.sim, sets.ref, TwedParams{});
@@ -131,15 +138,17 @@ void BM_Exhaustive(benchmark::State& state) {
 
 // The quick size is timed as usual; the big ones once each, they take seconds to minutes.
 void Sizes(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"runs", "samples"})->UseRealTime()->Unit(benchmark::kSecond);
+  b->ArgNames({"runs", "samples", "levels"})->UseRealTime()->Unit(benchmark::kSecond);
 }
 
-BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({30, 500});
-BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({30, 500});
-BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({100, 2000})->Iterations(1);
-BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({100, 2000})->Iterations(1);
-BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({400, 1000})->Iterations(1);
-BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({400, 1000})->Iterations(1);
+BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({30, 500, 1});
+BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({30, 500, 1});
+BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({100, 2000, 1})->Iterations(1);
+BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({100, 2000, 1})->Iterations(1);
+BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({100, 2000, 2})->Iterations(1);
+BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({100, 2000, 2})->Iterations(1);
+BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({400, 1000, 1})->Iterations(1);
+BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({400, 1000, 1})->Iterations(1);
 
 }  // namespace
 }  // namespace wasserwarp

@@ -32,10 +32,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kThresholdMargin = 0.1;
 
 // The share of the full matrix's DP cells above which the first priced round gives up and
-// computes every pair: the lane kernel of ComputeCostMatrix evaluates a cell about five times
-// faster than the one-pair pruned kernel (0.31 against 1.5 ns on one AVX-512 core), so the
-// lazy path pays only when it needs well under a fifth of the cells.
-constexpr double kLazyCellShare = 0.2;
+// computes every pair at once. The lazy rounds run on the same SIMD lanes, but abandoned pairs
+// are started again at higher thresholds in later rounds, the strips' pruning checks cost a
+// little, and a row's few requests leave lanes empty: measured on 100 x 100 runs of 2000 samples
+// (bench/lazy_transport_bench.cc), lazy rounds that evaluate 0.9 of the cells take as long as
+// the whole matrix, and at 0.5 about 0.6 of its time.
+constexpr double kLazyCellShare = 0.6;
 
 double Power(double c, double q) { return q == 1.0 ? c : q == 2.0 ? c * c : std::pow(c, q); }
 double Root(double x, double q) {

@@ -358,6 +358,75 @@ TEST_P(TwedPrunedBatchTest, WithinValuesEqualTheBatchKernel) {
   EXPECT_GT(compared, 300);
 }
 
+// The lanes pruned each at its own threshold: within exactly where the one-pair kernel is, with
+// the same bits, and the threshold as the lower bound otherwise; fewer cells where it prunes.
+TEST_P(TwedPrunedBatchTest, PrunedLanesAgreeWithTwedWithin) {
+  const size_t lanes = twed_internal::BatchLanes();
+  if (lanes == 0) GTEST_SKIP() << "no lanes on " << GetParam().name;
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<size_t> length(1, 80);
+  int within = 0;
+  int above = 0;
+  uint64_t cells = 0;
+  uint64_t full = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    const size_t d = trial % 3 == 0 ? 3 : 1;
+    const double offset = trial % 5 == 0 ? 1e6 : 0.0;
+    const TwedParams params =
+        MakeTwedParams(trial % 7 == 0 ? 0.0 : unit(rng), trial % 4 == 0 ? 0.0 : 2.0 * unit(rng),
+                       1.0 + trial / 2 % 2);
+    if (!twed_internal::BatchSupports(d, params)) continue;
+    const size_t n = length(rng);
+    const Series a = RandomWalkRun(rng, "a", n, d, {0.05, 1.5, offset});
+    std::vector<Series> b;
+    for (size_t k = 0; k < 1 + trial % lanes; ++k) {
+      // Some lanes a near copy of `a`, whose band is narrow; the others independent walks.
+      if (k % 2 == 0) {
+        Series copy = a;
+        for (double& v : copy.values) v += 0.01 * (unit(rng) - 0.5);
+        b.push_back(copy);
+      } else {
+        const double start = offset + 4.0 * unit(rng) - 2.0;
+        b.push_back(RandomWalkRun(rng, absl::StrCat("b", k), length(rng), d, {0.05, 1.5, start}));
+      }
+    }
+    std::vector<const Series*> pointers;
+    std::vector<double> thresholds;
+    for (const Series& s : b) {
+      pointers.push_back(&s);
+      const double distance = *Twed(a, s, params);
+      const double factors[] = {0.0, 0.5, 0.9, 1.0, 1.05, 2.0, kInf};
+      const double factor = factors[(trial + pointers.size()) % 7];
+      thresholds.push_back(factor == 1.0 ? distance : factor * distance);
+    }
+    const twed_internal::LaneBatch batch(pointers, params, lanes);
+    std::vector<BoundedTwed> out(b.size());
+    ASSERT_TRUE(twed_internal::BatchTwedWithin(a, batch, params, thresholds, out).ok());
+    for (size_t k = 0; k < b.size(); ++k) {
+      SCOPED_TRACE(absl::StrCat("trial ", trial, " lane ", k, " threshold ", thresholds[k]));
+      const double distance = *Twed(a, b[k], params);
+      const BoundedTwed one = *TwedWithin(a, b[k], params, thresholds[k]);
+      EXPECT_EQ(out[k].within, one.within);
+      EXPECT_EQ(out[k].within, distance <= thresholds[k]);
+      if (out[k].within) {
+        EXPECT_EQ(out[k].value, distance);
+        ++within;
+      } else {
+        EXPECT_GE(out[k].value, thresholds[k]);
+        EXPECT_LE(out[k].value, distance);
+        ++above;
+      }
+      EXPECT_LE(out[k].cells, TwedCells(a, b[k]));
+      cells += out[k].cells;
+      full += TwedCells(a, b[k]);
+    }
+  }
+  EXPECT_GT(within, 300);
+  EXPECT_GT(above, 200);
+  EXPECT_LT(cells, full);
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, TwedPrunedBatchTest,
                          ::testing::ValuesIn(twed_internal::AvailableBatchTargets()),
                          [](const ::testing::TestParamInfo<twed_internal::BatchTarget>& info) {

@@ -34,8 +34,8 @@ struct LazyTransportStats {
   uint64_t dp_cells = 0;         // DP cells evaluated, abandoned ones included
   uint64_t dp_cells_full = 0;    // DP cells of every pair, as the exhaustive matrix computes
   int rounds = 0;                // transport solves
-  // The first round's duals asked for more than a fifth of the matrix's cells, where the lane
-  // kernel computing every pair is faster: it did, and the plan is that of the full matrix.
+  // The first round's duals asked for more than 0.6 of the matrix's cells, or a time window
+  // was set: every pair was computed at once, and the plan is that of the full matrix.
   bool exhaustive = false;
 };
 

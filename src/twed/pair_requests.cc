@@ -1,8 +1,10 @@
 #include "twed/pair_requests.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <mutex>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -11,42 +13,114 @@
 #include "common/first_error.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
+#include "twed/twed_batch.h"
 
 namespace wasserwarp {
+namespace {
+
+// The requests of one row that share the SIMD lanes of one kernel call, as indices into the
+// requests; a single request where the lanes do not apply.
+struct RequestUnit {
+  size_t row = 0;
+  std::vector<size_t> requests;
+};
+
+// Requests come sorted by pair, so each row's are contiguous. Within a row, columns of nearly
+// the same length share lanes, as ComputeCostMatrix batches them, so that little padding is
+// computed.
+std::vector<RequestUnit> UnitsOf(const std::vector<Series>& cols,
+                                 const std::vector<PairRequest>& requests, size_t lanes) {
+  const size_t m = cols.size();
+  std::vector<RequestUnit> units;
+  for (size_t begin = 0; begin < requests.size();) {
+    const size_t row = requests[begin].pair / m;
+    size_t end = begin;
+    while (end < requests.size() && requests[end].pair / m == row) ++end;
+    std::vector<size_t> order(end - begin);
+    for (size_t k = 0; k < order.size(); ++k) order[k] = begin + k;
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+      return cols[requests[x].pair % m].samples() < cols[requests[y].pair % m].samples();
+    });
+    for (size_t first = 0; first < order.size(); first += std::max<size_t>(lanes, 1)) {
+      const size_t last = std::min(order.size(), first + std::max<size_t>(lanes, 1));
+      units.push_back({row, std::vector<size_t>(order.begin() + first, order.begin() + last)});
+    }
+    begin = end;
+  }
+  return units;
+}
+
+}  // namespace
 
 absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
     const std::vector<Series>& rows, const std::vector<Series>& cols, const TwedParams& params,
     const std::vector<PairRequest>& requests, const CostMatrixOptions& options,
     const PairRequestDone& done) {
   const size_t m = cols.size();
+  const bool lanes_apply =
+      !cols.empty() && twed_internal::BatchSupports(cols.front().num_channels(), params);
+  const size_t lanes = lanes_apply ? twed_internal::BatchLanes() : 0;
+  const std::vector<RequestUnit> units = UnitsOf(cols, requests, lanes < 2 ? 1 : lanes);
   std::vector<BoundedTwed> results(requests.size());
   FirstError first_error;
   std::mutex done_mutex;
   const CancellationToken* cancel = options.cancel;
+  const auto report = [&](size_t k) {
+    if (!done) return;
+    std::lock_guard lock(done_mutex);
+    done(k, results[k]);
+  };
+  // One request on the one-pair kernel, which also reports what the lanes cannot: the error
+  // of a distance that overflows.
+  const auto compute_one = [&](size_t k) -> bool {
+    const PairRequest& request = requests[k];
+    absl::StatusOr<BoundedTwed> result = TwedWithin(rows[request.pair / m], cols[request.pair % m],
+                                                    params, request.threshold, cancel);
+    if (absl::IsCancelled(result.status())) return false;
+    if (!result.ok()) {
+      first_error.Record(request.pair, std::move(result).status());
+      return true;
+    }
+    results[k] = *result;
+    report(k);
+    return true;
+  };
+  const auto compute_unit = [&](const RequestUnit& unit) -> bool {
+    if (unit.requests.size() < 2) return compute_one(unit.requests.front());
+    std::vector<const Series*> series;
+    std::vector<double> thresholds;
+    for (size_t k : unit.requests) {
+      series.push_back(&cols[requests[k].pair % m]);
+      thresholds.push_back(requests[k].threshold);
+    }
+    const twed_internal::LaneBatch batch(series, params, lanes);
+    std::vector<BoundedTwed> lane_results(unit.requests.size());
+    if (!twed_internal::BatchTwedWithin(rows[unit.row], batch, params, thresholds, lane_results,
+                                        cancel)
+             .ok()) {
+      return false;  // cancelled, the only error the lanes report
+    }
+    for (size_t lane = 0; lane < unit.requests.size(); ++lane) {
+      const size_t k = unit.requests[lane];
+      if (lane_results[lane].within && !std::isfinite(lane_results[lane].value)) {
+        if (!compute_one(k)) return false;
+        continue;
+      }
+      results[k] = lane_results[lane];
+      report(k);
+    }
+    return true;
+  };
   BorrowedArena arena(options.max_threads);
   arena.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<size_t>(0, requests.size(), 1),
-        [&](const tbb::blocked_range<size_t>& r) {
-          for (size_t k = r.begin(); k < r.end(); ++k) {
-            const PairRequest& request = requests[k];
-            if ((cancel != nullptr && cancel->cancelled()) || first_error.Skips(request.pair)) {
-              return;
-            }
-            absl::StatusOr<BoundedTwed> result = TwedWithin(
-                rows[request.pair / m], cols[request.pair % m], params, request.threshold, cancel);
-            if (absl::IsCancelled(result.status())) return;
-            if (!result.ok()) {
-              first_error.Record(request.pair, std::move(result).status());
-              continue;
-            }
-            results[k] = *result;
-            if (done) {
-              std::lock_guard lock(done_mutex);
-              done(k, results[k]);
-            }
-          }
-        });
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, units.size(), 1),
+                      [&](const tbb::blocked_range<size_t>& r) {
+                        for (size_t u = r.begin(); u < r.end(); ++u) {
+                          if (cancel != nullptr && cancel->cancelled()) return;
+                          if (first_error.Skips(units[u].row * m)) continue;
+                          if (!compute_unit(units[u])) return;
+                        }
+                      });
   });
   if (cancel != nullptr && cancel->cancelled()) {
     return absl::CancelledError("cost matrix computation cancelled");

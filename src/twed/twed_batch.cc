@@ -49,6 +49,10 @@ struct KernelArgs {
   const LaneBatch* batch;
   double* out;
   const CancellationToken* cancel;
+  // Pruned (BatchTwedWithin): one threshold per lane, and per lane the DP cells evaluated.
+  // nullptr: every cell, as BatchTwed.
+  const double* thresholds = nullptr;
+  uint64_t* cells = nullptr;
 };
 
 // Whether every value is 0 or 2^-400 <= |v| <= 2^400. Then every sum of
@@ -224,9 +228,160 @@ void LastRows(ptrdiff_t rows, const Cost& cost, const KernelArgs& args, ptrdiff_
   }
 }
 
+// Where a pruned strip left the DP: the live columns of its last row (some lane at or below its
+// threshold; first > last when none) and the last column it stored.
+struct LiveColumns {
+  ptrdiff_t first = 0;
+  ptrdiff_t last = -1;
+  ptrdiff_t stored = 0;
+};
+
+// StripRows for the cells that can lie on a path at or below the lanes' thresholds, as
+// twed_pruned.cc argues for one pair: the strip starts at `lo`, the first live column of the row
+// above, and once past `hi`, its last, it stops when every lane of every row has been above its
+// threshold for two steps in a row (a cell reads the row above at its own and the previous step).
+// On entry dd holds +inf right of the row above's last stored column; every cell it computes is
+// the exact DP value or above the threshold of its lane, as cells left of `lo` are.
+template <int R, class Cost>
+LiveColumns PrunedStripRows(const Cost& cost, const KernelArgs& args, ptrdiff_t i0, double* dd,
+                            ptrdiff_t lo, ptrdiff_t hi, V threshold) {
+  const D d;
+  const size_t lanes = hn::Lanes(d);
+  const LaneBatch& batch = *args.batch;
+  const size_t c = batch.channels();
+  const ptrdiff_t record = static_cast<ptrdiff_t>(batch.record_size());
+  const ptrdiff_t cell = 2 * static_cast<ptrdiff_t>(lanes);
+  const double* column_zero = batch.column_zero();
+  const ptrdiff_t m = batch.longest();
+  const V nu = hn::Set(d, args.nu);
+  const V inf = hn::Set(d, kInf);
+
+  typename Cost::Row ai[R];
+  V tai[R];
+  V del_a[R];
+  V lane_d[R];
+  V lane_dl[R];
+  V lane_dl_old[R];
+  for (int k = 0; k < R; ++k) {
+    ai[k] = cost.Broadcast(d, args.a_values + (i0 + k) * c);
+    tai[k] = hn::Set(d, args.a_times[i0 + k]);
+    del_a[k] = hn::Set(d, args.a_dels[i0 + k]);
+    lane_d[k] = inf;
+    lane_dl[k] = inf;
+    lane_dl_old[k] = inf;
+  }
+  const ptrdiff_t begin = std::max<ptrdiff_t>(lo, 1);
+  LiveColumns live{.first = m + 1, .last = 0, .stored = m};
+  int dead_steps = 0;
+  V diag0 = hn::Load(d, dd + (begin - 1) * cell + lanes);
+  for (ptrdiff_t s = begin; s <= m + R - 1; ++s) {
+    const V up0 = hn::Load(d, dd + s * cell);
+    const V next_diag0 = hn::Load(d, dd + s * cell + lanes);
+#pragma GCC unroll 8
+    for (int k = R - 1; k >= 0; --k) {
+      const double* b = column_zero + (s - k) * record;
+      const V l = hn::Add(cost(d, ai[k], b, lanes, k == 0),
+                          hn::Mul(nu, hn::Abs(hn::Sub(tai[k], hn::Load(d, b + c * lanes)))));
+      const V diag = hn::Add(k == 0 ? diag0 : lane_dl_old[k - 1], l);
+      const V up = hn::Add(k == 0 ? up0 : lane_d[k - 1], del_a[k]);
+      const V side = hn::Add(lane_d[k], hn::Load(d, b + (c + 1) * lanes));
+      const V cur = hn::Min(hn::Min(diag, up), side);
+      lane_dl_old[k] = lane_dl[k];
+      lane_d[k] = cur;
+      lane_dl[k] = hn::Add(cur, l);
+    }
+    const ptrdiff_t column = s - R + 1;
+    hn::Store(lane_d[R - 1], d, dd + column * cell);
+    hn::Store(lane_dl[R - 1], d, dd + column * cell + lanes);
+    diag0 = next_diag0;
+    if (column >= 1 && !hn::AllTrue(d, hn::Gt(lane_d[R - 1], threshold))) {
+      live.first = std::min(live.first, column);
+      live.last = column;
+    }
+    if (s > hi + 1) {
+      bool dead = true;
+      for (int k = 0; k < R; ++k) dead = dead && hn::AllTrue(d, hn::Gt(lane_d[k], threshold));
+      dead_steps = dead ? dead_steps + 1 : 0;
+      if (dead_steps >= 2) {
+        live.stored = column;
+        break;
+      }
+    }
+  }
+  return live;
+}
+
+template <int R, class Cost>
+LiveColumns PrunedLastRows(ptrdiff_t rows, const Cost& cost, const KernelArgs& args, ptrdiff_t i0,
+                           double* dd, ptrdiff_t lo, ptrdiff_t hi, V threshold) {
+  if constexpr (R > 0) {
+    if (rows == R) return PrunedStripRows<R>(cost, args, i0, dd, lo, hi, threshold);
+    return PrunedLastRows<R - 1>(rows, cost, args, i0, dd, lo, hi, threshold);
+  }
+  return {};
+}
+
+// BatchTwedWith for BatchTwedWithin: strips over the live columns only, and no strip more once
+// a strip's last row has none. Lane k's out is its D(n, m_k) where computed, else +inf.
+template <class Cost>
+bool BatchTwedPrunedWith(const Cost& cost, const KernelArgs& args) {
+  const D d;
+  const size_t lanes = hn::Lanes(d);
+  const LaneBatch& batch = *args.batch;
+  const ptrdiff_t pad = LaneBatch::kBatchPad;
+  const ptrdiff_t cell = 2 * static_cast<ptrdiff_t>(lanes);
+  const ptrdiff_t m = batch.longest();
+  const ptrdiff_t width = m + 1 + 2 * pad;
+  hwy::AlignedFreeUniquePtr<double[]> buffer = hwy::AllocateAligned<double>(width * cell);
+  std::fill_n(buffer.get(), width * cell, kInf);
+  double* dd = buffer.get() + pad * cell;
+  std::fill_n(dd, cell, 0.0);
+  const V threshold = hn::LoadU(d, args.thresholds);
+  const ptrdiff_t n = args.rows;
+  CancelPoller poller(args.cancel);
+  ptrdiff_t lo = 0;
+  ptrdiff_t hi = 0;
+  ptrdiff_t stored = 0;
+  uint64_t cells = 0;
+  bool abandoned = false;
+  for (ptrdiff_t i = 1; i <= n;) {
+    const ptrdiff_t rows = std::min<ptrdiff_t>(kStripRows, n - i + 1);
+    const ptrdiff_t begin = std::max<ptrdiff_t>(lo, 1);
+    if (poller.Cancelled(static_cast<uint64_t>(rows) * lanes * static_cast<uint64_t>(m))) {
+      return false;
+    }
+    const LiveColumns live =
+        rows == kStripRows
+            ? PrunedStripRows<kStripRows>(cost, args, i, dd, lo, hi, threshold)
+            : PrunedLastRows<kStripRows - 1>(rows, cost, args, i, dd, lo, hi, threshold);
+    cells += static_cast<uint64_t>(rows) * static_cast<uint64_t>(std::max<ptrdiff_t>(
+                                               0, std::min(live.stored + rows - 1, m) - begin + 1));
+    // What the rows above left right of this strip's last row is stale: the next strip must
+    // read +inf there.
+    for (ptrdiff_t column = live.stored + 1; column <= stored; ++column) {
+      std::fill_n(dd + column * cell, cell, kInf);
+    }
+    stored = live.stored;
+    if (live.first > live.last) {
+      abandoned = true;
+      break;
+    }
+    lo = live.first;
+    hi = live.last;
+    i += rows;
+  }
+  const std::span<const ptrdiff_t> lengths = batch.lengths();
+  for (size_t k = 0; k < lengths.size(); ++k) {
+    args.out[k] = abandoned ? kInf : dd[lengths[k] * cell + k];
+    args.cells[k] = std::min(cells, static_cast<uint64_t>(n) * static_cast<uint64_t>(lengths[k]));
+  }
+  return true;
+}
+
 // Whether all rows were computed, that is, args.cancel was not found cancelled.
 template <class Cost>
 bool BatchTwedWith(const Cost& cost, const KernelArgs& args) {
+  if (args.thresholds != nullptr) return BatchTwedPrunedWith(cost, args);
   const size_t lanes = hn::Lanes(D());
   const LaneBatch& batch = *args.batch;
   HWY_ASSERT(batch.lanes() == lanes);
@@ -338,8 +493,13 @@ LaneBatch::LaneBatch(std::span<const Series* const> series, const TwedParams& pa
   });
 }
 
-absl::Status BatchTwed(const Series& a, const LaneBatch& batch, const TwedParams& params,
-                       std::span<double> out, const CancellationToken* cancel) {
+namespace {
+
+// Runs the dispatched kernel on `a` against `batch`: every cell, or with `thresholds` (one per
+// lane) the cells that can stay at or below them, with the cells evaluated per lane in `cells`.
+absl::Status RunBatch(const Series& a, const LaneBatch& batch, const TwedParams& params,
+                      double* out, const double* thresholds, uint64_t* cells,
+                      const CancellationToken* cancel) {
   const size_t c = batch.channels();
   HWY_ASSERT(BatchSupports(c, params));
   if (cancel != nullptr && cancel->cancelled()) return TwedCancelledError();
@@ -358,11 +518,40 @@ absl::Status BatchTwed(const Series& a, const LaneBatch& batch, const TwedParams
                           .a_times = side.times(),
                           .a_dels = side.dels(),
                           .batch = &batch,
-                          .out = out.data(),
-                          .cancel = cancel};
+                          .out = out,
+                          .cancel = cancel,
+                          .thresholds = thresholds,
+                          .cells = cells};
     return HWY_DYNAMIC_DISPATCH(BatchTwedImpl)(args);
   });
   return completed ? absl::OkStatus() : TwedCancelledError();
+}
+
+}  // namespace
+
+absl::Status BatchTwed(const Series& a, const LaneBatch& batch, const TwedParams& params,
+                       std::span<double> out, const CancellationToken* cancel) {
+  return RunBatch(a, batch, params, out.data(), nullptr, nullptr, cancel);
+}
+
+absl::Status BatchTwedWithin(const Series& a, const LaneBatch& batch, const TwedParams& params,
+                             std::span<const double> thresholds, std::span<BoundedTwed> out,
+                             const CancellationToken* cancel) {
+  // Lanes past the batch's series are above any threshold, so that they keep no column live.
+  std::vector<double> lane_thresholds(batch.lanes(), -1.0);
+  std::copy(thresholds.begin(), thresholds.end(), lane_thresholds.begin());
+  std::vector<double> distances(batch.lanes(), kInf);
+  std::vector<uint64_t> cells(batch.lanes(), 0);
+  if (absl::Status status = RunBatch(a, batch, params, distances.data(), lane_thresholds.data(),
+                                     cells.data(), cancel);
+      !status.ok()) {
+    return status;
+  }
+  for (size_t k = 0; k < batch.size(); ++k) {
+    const bool within = distances[k] <= thresholds[k];
+    out[k] = {.within = within, .value = within ? distances[k] : thresholds[k], .cells = cells[k]};
+  }
+  return absl::OkStatus();
 }
 
 void LaneSqrtForTest(std::span<const double> x, std::span<double> out) {

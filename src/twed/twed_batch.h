@@ -21,6 +21,7 @@
 #include "wasserwarp/cancellation.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
+#include "wasserwarp/twed_pruned.h"
 
 namespace wasserwarp::twed_internal {
 
@@ -77,6 +78,15 @@ class LaneBatch {
 // unspecified, once `cancel` is found cancelled (polled as Twed() does).
 absl::Status BatchTwed(const Series& a, const LaneBatch& batch, const TwedParams& params,
                        std::span<double> out, const CancellationToken* cancel = nullptr);
+
+// As BatchTwed, lane k only as far as thresholds[k] (one per series of the batch) as
+// TwedWithin: the cells that can lie on a path at or below it, and no strip of rows more once
+// none can. Where within, the same bits as TwedWithin and Twed; otherwise the threshold, a lower
+// bound, as TwedWithin gives (an overflowing distance is +inf, within only at threshold +inf:
+// callers ask Twed for its error then).
+absl::Status BatchTwedWithin(const Series& a, const LaneBatch& batch, const TwedParams& params,
+                             std::span<const double> thresholds, std::span<BoundedTwed> out,
+                             const CancellationToken* cancel = nullptr);
 
 // For tests: the dispatch targets compiled in and supported by this CPU,
 // best first, the portable scalar one last.
