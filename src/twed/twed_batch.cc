@@ -236,6 +236,10 @@ struct LiveColumns {
   ptrdiff_t stored = 0;
 };
 
+// The step loop repeats StripRows's on purpose: the one shared inline step measured 10 % slower
+// in the full kernel (100 x 100 runs of 2000 samples: 8.4 to 9.1 s against 7.6 to 7.9 s), and
+// twed_pruned_test checks both against each other on every target.
+//
 // StripRows for the cells that can lie on a path at or below the lanes' thresholds, as
 // twed_pruned.cc argues for one pair: the strip starts at `lo`, the first live column of the row
 // above, and once past `hi`, its last, it stops when every lane of every row has been above its
