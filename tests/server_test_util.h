@@ -183,6 +183,14 @@ inline v1::ValidateRequest ValidateRequestFor(const std::string& session) {
   return request;
 }
 
+// For tests that need a validation still computing when they act on it: every pair, as the lazy
+// transport might prove most of them irrelevant and end sooner.
+inline v1::ValidateRequest LongValidateRequestFor(const std::string& session) {
+  v1::ValidateRequest request = ValidateRequestFor(session);
+  request.set_exhaustive(true);
+  return request;
+}
+
 // The report a Validate stream's events carry, put back together from its chunks.
 inline absl::StatusOr<v1::ValidationReport> AssembledReport(
     const std::vector<v1::ValidateResponse>& events) {

@@ -208,7 +208,7 @@ TEST_F(ValidateTest, ProgressCellsIncreaseThenClientCancelStopsTheJob) {
   UploadBigSession();
   grpc::ClientContext context;
   std::unique_ptr<grpc::ClientReader<v1::ValidateResponse>> reader =
-      stub_->Validate(&context, ValidateRequestFor(kSession));
+      stub_->Validate(&context, LongValidateRequestFor(kSession));
   std::vector<v1::ValidateProgress> progress;
   v1::ValidateResponse event;
   // Until the cells done have grown twice while computing.
@@ -251,7 +251,7 @@ TEST_F(ValidateTest, TiledProgressCountsTilesAndCells) {
   UploadBigSession();
   grpc::ClientContext context;
   std::unique_ptr<grpc::ClientReader<v1::ValidateResponse>> reader =
-      stub_->Validate(&context, ValidateRequestFor(kSession));
+      stub_->Validate(&context, LongValidateRequestFor(kSession));
   v1::ValidateResponse event;
   std::optional<v1::ValidateProgress> last;
   int increases = 0;
@@ -284,7 +284,7 @@ TEST_F(ValidateTest, DeadlineStopsTheJob) {
   UploadBigSession();
   std::vector<v1::ValidateResponse> events;
   const grpc::Status status =
-      ValidateAll(ValidateRequestFor(kSession), events, absl::Milliseconds(500));
+      ValidateAll(LongValidateRequestFor(kSession), events, absl::Milliseconds(500));
   EXPECT_EQ(status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
   const std::optional<JobStats> job = ValidateJobEnd();
   ASSERT_TRUE(job.has_value());
@@ -296,7 +296,7 @@ TEST_F(ValidateTest, DeletingTheSessionCancelsItsJob) {
   UploadBigSession();
   grpc::ClientContext context;
   std::unique_ptr<grpc::ClientReader<v1::ValidateResponse>> reader =
-      stub_->Validate(&context, ValidateRequestFor(kSession));
+      stub_->Validate(&context, LongValidateRequestFor(kSession));
   ReadUntilComputing(*reader);
   grpc::ClientContext delete_context;
   v1::DeleteSessionRequest request;
@@ -322,16 +322,16 @@ TEST_F(ValidateTest, FullQueueIsResourceExhaustedAndAWaitingJobCanBeCancelled) {
   UploadBigSession();
 
   grpc::ClientContext running_context;
-  auto running = stub_->Validate(&running_context, ValidateRequestFor(kSession));
+  auto running = stub_->Validate(&running_context, LongValidateRequestFor(kSession));
   ReadUntilComputing(*running);
   grpc::ClientContext waiting_context;
-  auto waiting = stub_->Validate(&waiting_context, ValidateRequestFor(kSession));
+  auto waiting = stub_->Validate(&waiting_context, LongValidateRequestFor(kSession));
   v1::ValidateResponse event;
   ASSERT_TRUE(waiting->Read(&event));
   EXPECT_EQ(event.progress().phase(), v1::PHASE_QUEUED);
 
   std::vector<v1::ValidateResponse> events;
-  grpc::Status status = ValidateAll(ValidateRequestFor(kSession), events);
+  grpc::Status status = ValidateAll(LongValidateRequestFor(kSession), events);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_THAT(status.error_message(), HasSubstr("--max_queued_jobs=1"));
   // A full queue empties again: the client is told when to retry, and which quota it hit.
@@ -380,7 +380,7 @@ TEST_F(ValidateTest, ASessionOutlivesItsTtlWhileItsValidationWaitsAndRuns) {
                   .ok());
 
   grpc::ClientContext running_context;
-  auto running = stub_->Validate(&running_context, ValidateRequestFor(kSession));
+  auto running = stub_->Validate(&running_context, LongValidateRequestFor(kSession));
   ReadUntilComputing(*running);
   grpc::ClientContext waiting_context;
   auto waiting = stub_->Validate(&waiting_context, ValidateRequestFor("sessions/short"));
@@ -409,7 +409,7 @@ TEST_F(ValidateTest, ASessionOutlivesItsTtlWhileItsValidationWaitsAndRuns) {
 TEST_F(ValidateTest, ShutdownCancelsRunningJobsAfterTheGrace) {
   UploadBigSession();
   grpc::ClientContext context;
-  auto reader = stub_->Validate(&context, ValidateRequestFor(kSession));
+  auto reader = stub_->Validate(&context, LongValidateRequestFor(kSession));
   ReadUntilComputing(*reader);
   std::thread shutdown([this] { server_->Shutdown(absl::Milliseconds(100)); });
   v1::ValidateResponse event;

@@ -191,8 +191,8 @@ TEST_F(ValidationsTest, CancellingEndsAQueuedValidationAtOnceAndARunningOneSoon)
   config.jobs.max_concurrent_jobs = 1;
   StartServer(config);
   UploadBigSession();
-  absl::StatusOr<v1::Validation> running = Create(ValidateRequestFor(kSession));
-  absl::StatusOr<v1::Validation> queued = Create(ValidateRequestFor(kSession));
+  absl::StatusOr<v1::Validation> running = Create(LongValidateRequestFor(kSession));
+  absl::StatusOr<v1::Validation> queued = Create(LongValidateRequestFor(kSession));
   ASSERT_TRUE(running.ok() && queued.ok());
 
   grpc::ClientContext context;

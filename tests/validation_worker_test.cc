@@ -248,6 +248,8 @@ TEST_F(ValidationWorkerTest, ACancellationRecordedInTheStoreReachesTheRunningJob
   Replica runner("runner", *validations_, sessions_, job_limits_, validation_limits_);
   v1::ValidateRequest request;
   request.set_session("sessions/big");
+  // Every pair: the lazy transport could prove most irrelevant and end before the cancel.
+  request.set_exhaustive(true);
   absl::StatusOr<v1::Validation> created = runner.resources.Create(request, "");
   ASSERT_TRUE(created.ok());
   const std::string id = IdOf(*created);
