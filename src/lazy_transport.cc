@@ -47,6 +47,7 @@ double Root(double x, double q) {
 // What is known of every pair, row-major.
 struct PairKnowledge {
   std::vector<double> lower;  // the TWED itself where computed
+  std::vector<double> upper;  // the cost of one feasible edit path: all deletions
   std::vector<bool> computed;
   std::vector<bool> abandoned;
 };
@@ -148,9 +149,10 @@ absl::StatusOr<PairKnowledge> BoundPairs(const std::vector<Series>& rows,
   if (!col_ends.ok()) return col_ends.status();
   const size_t m = cols.size();
   const size_t pairs = rows.size() * m;
-  PairKnowledge known{std::vector<double>(pairs, 0.0), std::vector<bool>(pairs, false),
-                      std::vector<bool>(pairs, false)};
+  PairKnowledge known{std::vector<double>(pairs, 0.0), std::vector<double>(pairs, 0.0),
+                      std::vector<bool>(pairs, false), std::vector<bool>(pairs, false)};
   for (size_t k = 0; k < pairs; ++k) {
+    known.upper[k] = TwedAllDeletedCost((*row_ends)[k / m], (*col_ends)[k % m], twed);
     known.lower[k] = std::max(0.0, TwedEndpointBound((*row_ends)[k / m], (*col_ends)[k % m], twed));
   }
   return known;
@@ -244,6 +246,16 @@ CostMatrix StandIns(const PairKnowledge& known, size_t n, size_t m) {
     costs.values[k] = known.computed[k] ? known.lower[k] : std::max(largest, known.lower[k]);
   }
   return costs;
+}
+
+// An upper bound on max C_ij^q for the weights' rounding bound (transport.h): the stand-ins the
+// solves saw may lie below the TWEDs they stand in for.
+double LargestCostToQ(const PairKnowledge& known, double q) {
+  double largest = 0.0;
+  for (size_t k = 0; k < known.lower.size(); ++k) {
+    largest = std::max(largest, known.computed[k] ? known.lower[k] : known.upper[k]);
+  }
+  return Power(largest, q);
 }
 
 // The certificate of `solved` against what is proven of every pair: the TWED where computed,
@@ -351,6 +363,8 @@ absl::StatusOr<LazyTransportResult> SolveLazyTransport(const std::vector<Series>
       !status.ok()) {
     return status;
   }
+  result.transport.weight_rounding_bound =
+      LargestCostToQ(*known, transport.order) * result.transport.weight_variation;
   stats.pairs_computed =
       static_cast<uint64_t>(std::count(known->computed.begin(), known->computed.end(), true));
   stats.pairs_abandoned =

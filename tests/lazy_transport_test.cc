@@ -127,6 +127,9 @@ void ExpectSameDistanceAndCertified(const Exhaustive& full, const LazyTransportR
   EXPECT_LE(t.certificate.max_dual_violation, tol);
   EXPECT_LE(t.certificate.primal_dual_gap, tol);
   EXPECT_LE(std::abs(std::pow(t.distance, q) - primal), 1e-12 * max_cost_q);
+  // The same rounding of the weights, bounded with an upper bound on max C^q.
+  EXPECT_EQ(t.weight_variation, full.transport.weight_variation);
+  EXPECT_GE(t.weight_rounding_bound, (1.0 - 1e-12) * full.transport.weight_rounding_bound);
 }
 
 // (c) and (d): the plan uses computed pairs at their exact costs; every other pair's entry in

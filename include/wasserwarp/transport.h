@@ -56,8 +56,11 @@ struct TransportResult {
   std::vector<double> col_contributions;  // sum_i P_ij C_ij^q; sums to primal
   TransportCertificate certificate;
   // Upper bound on |W_q^q(requested weights) - W_q^q(transported weights)|
-  // caused by rounding user weights to integer supplies; 0 when exact.
+  // caused by rounding user weights to integer supplies; 0 when exact. It is
+  // max C_ij^q times weight_variation, the total variation between the requested
+  // and the transported weights, both sides summed.
   double weight_rounding_bound = 0.0;
+  double weight_variation = 0.0;
 };
 
 // Ok when q is a finite number >= 1; InvalidArgument on field "order" otherwise. Every stage

@@ -52,6 +52,10 @@ absl::StatusOr<TwedEndpoints> TwedEndpointsOf(const Series& run, const TwedParam
 // same channel count.
 double TwedEndpointBound(const TwedEndpoints& a, const TwedEndpoints& b, const TwedParams& params);
 
+// The cost of the edit path that matches the first samples and deletes every other sample, an
+// upper bound on TWED(a, b), with 1e-9 of itself added for the same reason as the margin above.
+double TwedAllDeletedCost(const TwedEndpoints& a, const TwedEndpoints& b, const TwedParams& params);
+
 // Every row (and, the other way round, every column) of the DP is entered
 // once, by a match or a deletion: the sum over rows of the cheaper of a lower
 // bound on the match (a's sample against b's per-channel envelope and nearest

@@ -180,6 +180,7 @@ struct Solution {
   std::vector<double> u;
   std::vector<double> v;
   double weight_rounding_bound = 0.0;
+  double weight_variation = 0.0;
 };
 
 absl::StatusOr<Solution> SolveByAssignment(const CostMatrix& costs, const CostMatrix& costs_to_q) {
@@ -252,7 +253,8 @@ absl::StatusOr<Solution> SolveByNetworkSimplex(const CostMatrix& costs,
   }
   solution.u = std::move(flow->u);
   solution.v = std::move(flow->v);
-  solution.weight_rounding_bound = max_cost_q * (row_variation + col_variation);
+  solution.weight_variation = row_variation + col_variation;
+  solution.weight_rounding_bound = max_cost_q * solution.weight_variation;
   return solution;
 }
 
@@ -357,6 +359,7 @@ absl::StatusOr<TransportResult> Solve(const CostMatrix& costs, const TransportOp
   result.plan = std::move(solution->plan);
   result.certificate = std::move(certificate);
   result.weight_rounding_bound = solution->weight_rounding_bound;
+  result.weight_variation = solution->weight_variation;
   return result;
 }
 

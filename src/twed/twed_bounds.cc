@@ -191,19 +191,35 @@ absl::StatusOr<TwedEndpoints> TwedEndpointsOf(const Series& run, const TwedParam
   });
 }
 
-double TwedEndpointBound(const TwedEndpoints& a, const TwedEndpoints& b, const TwedParams& params) {
-  constexpr double kSummationMargin = 1.0 - 1e-9;
+namespace {
+
+// 1e-9 of a bound or path cost covers summing each run's deletions on their own, which rounds
+// differently from the DP's order by up to about n eps relative.
+constexpr double kSummationMargin = 1e-9;
+
+double StartCost(const TwedEndpoints& a, const TwedEndpoints& b, const TwedParams& params) {
   return twed_internal::WithCost(a.first.size(), params.p, [&](const auto& cost) {
-    const double start =
-        LocalCost(cost, a.first.data(), a.first_time, b.first.data(), b.first_time, params.nu);
-    const double all_deleted = start + a.deletion_sum + b.deletion_sum;
-    if (a.samples == 1 || b.samples == 1) return kSummationMargin * all_deleted;
-    const double end =
-        LocalCost(cost, a.last.data(), a.last_time, b.last.data(), b.last_time, params.nu);
-    return kSummationMargin *
-           std::min(2.0 * start + end + TwedDeletionFloor(a.samples, b.samples, params.lambda),
-                    all_deleted);
+    return LocalCost(cost, a.first.data(), a.first_time, b.first.data(), b.first_time, params.nu);
   });
+}
+
+}  // namespace
+
+double TwedAllDeletedCost(const TwedEndpoints& a, const TwedEndpoints& b,
+                          const TwedParams& params) {
+  return (1.0 + kSummationMargin) * (StartCost(a, b, params) + a.deletion_sum + b.deletion_sum);
+}
+
+double TwedEndpointBound(const TwedEndpoints& a, const TwedEndpoints& b, const TwedParams& params) {
+  const double start = StartCost(a, b, params);
+  const double all_deleted = start + a.deletion_sum + b.deletion_sum;
+  if (a.samples == 1 || b.samples == 1) return (1.0 - kSummationMargin) * all_deleted;
+  const double end = twed_internal::WithCost(a.last.size(), params.p, [&](const auto& cost) {
+    return LocalCost(cost, a.last.data(), a.last_time, b.last.data(), b.last_time, params.nu);
+  });
+  return (1.0 - kSummationMargin) *
+         std::min(2.0 * start + end + TwedDeletionFloor(a.samples, b.samples, params.lambda),
+                  all_deleted);
 }
 
 absl::StatusOr<double> TwedEnvelopeBound(const Series& a, const Series& b,
