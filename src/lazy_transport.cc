@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <utility>
 #include <vector>
 
@@ -24,7 +23,7 @@
 namespace wasserwarp {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using twed_internal::kInf;
 
 // How far past the duals' threshold (u_i + v_j)^(1/q) a priced pair is computed. Any margin is
 // correct; a larger one finishes more pairs in one go, a smaller one abandons them sooner.
@@ -109,13 +108,7 @@ absl::Status Cancelled(const CancellationToken* cancel) {
 // or not. Each series is checked once; pairs only when some check fails.
 absl::Status CheckPairInputs(const std::vector<Series>& rows, const std::vector<Series>& cols,
                              const TwedParams& twed) {
-  const size_t channels = rows.front().num_channels();
-  const auto fine = [&](const Series& s) {
-    return s.num_channels() == channels && ValidateSeries(s).ok();
-  };
-  if (std::all_of(rows.begin(), rows.end(), fine) && std::all_of(cols.begin(), cols.end(), fine)) {
-    return absl::OkStatus();
-  }
+  if (twed_internal::AllValidAndAlike(rows, cols)) return absl::OkStatus();
   for (const Series& a : rows) {
     for (const Series& b : cols) {
       if (absl::Status status = twed_internal::ValidateTwedInputs(a, b, twed); !status.ok()) {

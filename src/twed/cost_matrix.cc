@@ -18,6 +18,7 @@
 #include "tbb/parallel_for.h"
 #include "tbb/partitioner.h"
 #include "twed/twed_batch.h"
+#include "twed/twed_kernel.h"
 
 namespace wasserwarp {
 namespace {
@@ -37,14 +38,6 @@ struct ColumnBatch {
   uint64_t width = 0;  // DP cells per row sample the kernel computes, padding included
 };
 
-bool AllValidAndAlike(const std::vector<Series>& rows, const std::vector<Series>& cols) {
-  const size_t channels = cols.front().num_channels();
-  const auto ok = [&](const Series& s) {
-    return s.num_channels() == channels && ValidateSeries(s).ok();
-  };
-  return std::all_of(rows.begin(), rows.end(), ok) && std::all_of(cols.begin(), cols.end(), ok);
-}
-
 // Columns sorted by length fill the lanes of a batch with series of nearly
 // the same length, so that little of the padding to the longest is computed.
 std::vector<ColumnBatch> BatchColumns(const std::vector<Series>& rows,
@@ -53,7 +46,7 @@ std::vector<ColumnBatch> BatchColumns(const std::vector<Series>& rows,
   const size_t lanes = twed_internal::BatchLanes();
   if (lanes < 2 || cols.empty() || rows.empty() ||
       !twed_internal::BatchSupports(cols.front().num_channels(), params) ||
-      !AllValidAndAlike(rows, cols)) {
+      !twed_internal::AllValidAndAlike(rows, cols)) {
     for (size_t c = 0; c < cols.size(); ++c) {
       batches.push_back({{c}, std::nullopt, cols[c].samples()});
     }

@@ -130,6 +130,14 @@ absl::Status ValidateTwedInputs(const Series& a, const Series& b, const TwedPara
   return absl::OkStatus();
 }
 
+bool AllValidAndAlike(const std::vector<Series>& rows, const std::vector<Series>& cols) {
+  const size_t channels = cols.front().num_channels();
+  const auto ok = [&](const Series& s) {
+    return s.num_channels() == channels && ValidateSeries(s).ok();
+  };
+  return std::all_of(rows.begin(), rows.end(), ok) && std::all_of(cols.begin(), cols.end(), ok);
+}
+
 absl::Status NonFiniteTwedError(const Series& a, const Series& b, const TwedParams& params) {
   if (params.time_window) {
     return absl::InvalidArgumentError(absl::StrCat("no alignment of series '", a.id, "' and '",

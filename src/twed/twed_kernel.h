@@ -165,6 +165,11 @@ absl::Status TwedCancelledError();
 // counts agree.
 absl::Status ValidateTwedInputs(const Series& a, const Series& b, const TwedParams& params);
 
+// Whether every series of both non-empty sets is valid with the first column's channel count:
+// then ValidateTwedInputs passes for every pair under valid params, and the SIMD lanes may take
+// them.
+bool AllValidAndAlike(const std::vector<Series>& rows, const std::vector<Series>& cols);
+
 // The error for a distance that came out +inf (or NaN).
 absl::Status NonFiniteTwedError(const Series& a, const Series& b, const TwedParams& params);
 
