@@ -9,19 +9,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "wasserwarp/field_error.h"
+#include "wire/repeated_fields.h"
 
 namespace wasserwarp::wire {
 namespace {
-
-template <class Repeated>
-std::vector<typename Repeated::value_type> ToVector(const Repeated& repeated) {
-  return {repeated.begin(), repeated.end()};
-}
-
-template <class T>
-void Assign(const std::vector<T>& values, google::protobuf::RepeatedField<T>* field) {
-  field->Assign(values.begin(), values.end());
-}
 
 void ToProto(const std::vector<RunSummary>& runs,
              google::protobuf::RepeatedPtrField<v1::RunSummary>* out) {

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "wasserwarp/field_error.h"
 #include "wire/convert.h"
+#include "wire/repeated_fields.h"
 
 namespace wasserwarp::wire {
 namespace {
@@ -47,10 +48,6 @@ const NumberParameter kNumberParameters[] = {
      [](const ValidationOptions& o) { return o.prepare.resample_rate; },
      [](ValidationOptions& o, double x) { o.prepare.resample_rate = x; }},
 };
-
-std::vector<std::string> ToVector(const google::protobuf::RepeatedPtrField<std::string>& field) {
-  return std::vector<std::string>(field.begin(), field.end());
-}
 
 }  // namespace
 

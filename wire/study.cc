@@ -7,28 +7,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "wasserwarp/field_error.h"
+#include "wire/repeated_fields.h"
 
 namespace wasserwarp::wire {
 namespace {
-
-template <typename Repeated>
-std::vector<typename Repeated::value_type> ToVector(const Repeated& repeated) {
-  return std::vector<typename Repeated::value_type>(repeated.begin(), repeated.end());
-}
-
-template <typename T>
-void Assign(const std::vector<T>& values, google::protobuf::RepeatedField<T>* field) {
-  field->Assign(values.begin(), values.end());
-}
-
-void AssignStrings(const std::vector<std::string>& values,
-                   google::protobuf::RepeatedPtrField<std::string>* field) {
-  field->Assign(values.begin(), values.end());
-}
-
-std::vector<std::string> Strings(const google::protobuf::RepeatedPtrField<std::string>& field) {
-  return std::vector<std::string>(field.begin(), field.end());
-}
 
 absl::StatusOr<std::map<std::string, double>> Vector(
     const google::protobuf::Map<std::string, double>& map, absl::string_view field) {
@@ -111,7 +93,7 @@ void SummaryToProto(const StudySummary& summary, v1::StudySummary& proto) {
   proto.set_seed(summary.seed);
   proto.set_dp_cells(static_cast<int64_t>(summary.dp_cells));
   proto.set_seconds(summary.seconds);
-  AssignStrings(summary.warnings, proto.mutable_warnings());
+  Assign(summary.warnings, proto.mutable_warnings());
 }
 
 void SummaryFromProto(const v1::StudySummary& proto, StudySummary& summary) {
@@ -122,7 +104,7 @@ void SummaryFromProto(const v1::StudySummary& proto, StudySummary& summary) {
   summary.seed = proto.seed();
   summary.dp_cells = static_cast<uint64_t>(proto.dp_cells());
   summary.seconds = proto.seconds();
-  summary.warnings = Strings(proto.warnings());
+  summary.warnings = ToVector(proto.warnings());
 }
 
 v1::SurfaceResponse ToProto(SurfaceResponse response) {
@@ -216,7 +198,7 @@ v1::StudyParameters StudyParametersOf(const IdentifyOptions& options,
 }
 
 void SensitivityToProto(const SensitivityReport& report, v1::SensitivityReport& proto) {
-  AssignStrings(report.names, proto.mutable_names());
+  Assign(report.names, proto.mutable_names());
   Assign(report.nominal, proto.mutable_nominal());
   proto.set_distance_nominal(report.distance_nominal);
   proto.set_nominal_runs(report.nominal_runs);
@@ -257,7 +239,7 @@ void SensitivityToProto(const SensitivityReport& report, v1::SensitivityReport& 
 
 SensitivityReport SensitivityFromProto(const v1::SensitivityReport& proto) {
   SensitivityReport report;
-  report.names = Strings(proto.names());
+  report.names = ToVector(proto.names());
   report.nominal = ToVector(proto.nominal());
   report.distance_nominal = proto.distance_nominal();
   report.nominal_runs = proto.nominal_runs();
@@ -297,11 +279,11 @@ SensitivityReport SensitivityFromProto(const v1::SensitivityReport& proto) {
 }
 
 void IdentificationToProto(const IdentificationReport& report, v1::IdentificationReport& proto) {
-  AssignStrings(report.names, proto.mutable_names());
+  Assign(report.names, proto.mutable_names());
   PointsToProto(report.points, proto.mutable_points());
   proto.set_response(ToProto(report.response));
   v1::QuadraticSurface* surface = proto.mutable_surface();
-  AssignStrings(report.surface.names, surface->mutable_names());
+  Assign(report.surface.names, surface->mutable_names());
   surface->set_constant(report.surface.constant);
   Assign(report.surface.linear, surface->mutable_linear());
   Assign(report.surface.quadratic, surface->mutable_quadratic());
@@ -353,11 +335,11 @@ void IdentificationToProto(const IdentificationReport& report, v1::Identificatio
 
 IdentificationReport IdentificationFromProto(const v1::IdentificationReport& proto) {
   IdentificationReport report;
-  report.names = Strings(proto.names());
+  report.names = ToVector(proto.names());
   report.points = PointsFromProto(proto.points());
   report.response = FromProto(proto.response());
   const v1::QuadraticSurface& surface = proto.surface();
-  report.surface.names = Strings(surface.names());
+  report.surface.names = ToVector(surface.names());
   report.surface.constant = surface.constant();
   report.surface.linear = ToVector(surface.linear());
   report.surface.quadratic = ToVector(surface.quadratic());
