@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "html_page_data.h"
 #include "nlohmann/json.hpp"
 #include "random_runs.h"
 #include "report/html_assets.h"
@@ -140,20 +141,6 @@ HtmlReportOptions Options() {
 }
 
 // The JSON the page's script draws from.
-nlohmann::json PageData(const std::string& page) {
-  const std::string open = "<script type=\"application/json\" id=\"wasserwarp-data\">";
-  const size_t begin = page.find(open);
-  EXPECT_NE(begin, std::string::npos);
-  const size_t text = begin + open.size();
-  return nlohmann::json::parse(page.substr(text, page.find("</script>", text) - text));
-}
-
-size_t Count(const std::string& text, const std::string& what) {
-  size_t count = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
-  return count;
-}
-
 TEST(HtmlReportTest, HasEverySectionVerdictFirst) {
   const std::vector<Series> sim = SineRuns("sim_", 8, 300, 100.0, 0.1);
   const std::vector<Series> ref = SineRuns("ref_", 6, 700, 250.0, 0.07);

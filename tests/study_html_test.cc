@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "html_page_data.h"
 #include "nlohmann/json.hpp"
 #include "report/html_assets.h"
 #include "study_reports.h"
@@ -29,20 +30,6 @@ using ::testing::Not;
 
 HtmlReportOptions Options() {
   return {.tool_version = "9.8.7", .generated_at = "2024-06-11T12:00:00Z", .title = ""};
-}
-
-nlohmann::json PageData(const std::string& page) {
-  const std::string open = "<script type=\"application/json\" id=\"wasserwarp-data\">";
-  const size_t begin = page.find(open);
-  EXPECT_NE(begin, std::string::npos);
-  const size_t text = begin + open.size();
-  return nlohmann::json::parse(page.substr(text, page.find("</script>", text) - text));
-}
-
-size_t Count(const std::string& text, const std::string& what) {
-  size_t count = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
-  return count;
 }
 
 // The page without Chart.js, whose licence header names its web site.
