@@ -15,13 +15,6 @@ namespace {
 // replica's wake it at once).
 constexpr absl::Duration kWaitPoll = absl::Milliseconds(100);
 
-absl::Status CheckNotCancelled(const CostMatrixOptions& options) {
-  if (options.cancel != nullptr && options.cancel->cancelled()) {
-    return absl::CancelledError("cost matrix computation cancelled");
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 TiledCostSource::TiledCostSource(ValidationStore& validations, TileJobs& tiles, int64_t session_key,
@@ -58,7 +51,7 @@ absl::Status TiledCostSource::ComputeClaimable(const ValidationRuns& runs, const
                                                const CostMatrixOptions& options) {
   const TileClaimScope scope{.session_key = session_key_, .validation_id = id_};
   for (;;) {
-    if (absl::Status status = CheckNotCancelled(options); !status.ok()) return status;
+    if (absl::Status status = CostMatrixCancelled(options); !status.ok()) return status;
     absl::StatusOr<std::optional<TileRecord>> claimed =
         validations_.ClaimTile(tiles_.worker(), absl::Now(), tiles_.lease(), scope);
     if (!claimed.ok()) return claimed.status();

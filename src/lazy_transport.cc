@@ -96,13 +96,6 @@ class LazyProgress {
   std::atomic<uint64_t> cells_done_{0};
 };
 
-absl::Status Cancelled(const CancellationToken* cancel) {
-  if (cancel != nullptr && cancel->cancelled()) {
-    return absl::CancelledError("cost matrix computation cancelled");
-  }
-  return absl::OkStatus();
-}
-
 // The error Twed would report for the first pair, in row-major order, whose inputs it refuses:
 // the exhaustive matrix reports it, so the lazy solve does too, whether it computes that pair
 // or not. Each series is checked once; pairs only when some check fails.
@@ -314,7 +307,7 @@ absl::StatusOr<LazyTransportResult> SolveLazyTransport(const std::vector<Series>
   // An empty side, or weights that do not fit, fail as the exhaustive solve fails.
   if (n == 0 || m == 0) return SolveTransport(CostMatrix(n, m), transport).status();
   if (absl::Status status = ValidateTransportOptions(transport, n, m); !status.ok()) return status;
-  if (absl::Status status = Cancelled(compute.cancel); !status.ok()) return status;
+  if (absl::Status status = CostMatrixCancelled(compute); !status.ok()) return status;
   if (absl::Status status = CheckPairInputs(rows, cols, twed); !status.ok()) return status;
 
   LazyTransportResult result;

@@ -54,6 +54,10 @@ absl::StatusOr<CostMatrix> ComputeCostMatrix(const std::vector<Series>& rows,
                                              const TwedParams& params,
                                              const CostMatrixOptions& options = {});
 
+// Cancelled, with the message of every computation of a cost matrix (ComputeCostMatrix, the lazy
+// transport's pairs, a CostMatrixSource), once `options.cancel` is set; Ok before.
+absl::Status CostMatrixCancelled(const CostMatrixOptions& options);
+
 }  // namespace wasserwarp
 
 #endif  // WASSERWARP_COST_MATRIX_H_

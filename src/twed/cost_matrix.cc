@@ -244,12 +244,17 @@ absl::StatusOr<CostMatrix> ComputeCostMatrix(const std::vector<Series>& rows,
     });
   }
 
-  if (cancel != nullptr && cancel->cancelled()) {
-    return absl::CancelledError("cost matrix computation cancelled");
-  }
+  if (absl::Status status = CostMatrixCancelled(options); !status.ok()) return status;
   if (absl::Status status = first_error.status(); !status.ok()) return status;
   progress.Finish();
   return result;
+}
+
+absl::Status CostMatrixCancelled(const CostMatrixOptions& options) {
+  if (options.cancel != nullptr && options.cancel->cancelled()) {
+    return absl::CancelledError("cost matrix computation cancelled");
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace wasserwarp

@@ -27,7 +27,7 @@ struct RequestUnit {
 
 // Requests come sorted by pair, so each row's are contiguous. Within a row, columns of nearly
 // the same length share lanes, as ComputeCostMatrix batches them, so that little padding is
-// computed.
+// computed. `lanes` >= 1.
 std::vector<RequestUnit> UnitsOf(const std::vector<Series>& cols,
                                  const std::vector<PairRequest>& requests, size_t lanes) {
   const size_t m = cols.size();
@@ -41,8 +41,8 @@ std::vector<RequestUnit> UnitsOf(const std::vector<Series>& cols,
     std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
       return cols[requests[x].pair % m].samples() < cols[requests[y].pair % m].samples();
     });
-    for (size_t first = 0; first < order.size(); first += std::max<size_t>(lanes, 1)) {
-      const size_t last = std::min(order.size(), first + std::max<size_t>(lanes, 1));
+    for (size_t first = 0; first < order.size(); first += lanes) {
+      const size_t last = std::min(order.size(), first + lanes);
       units.push_back({row, std::vector<size_t>(order.begin() + first, order.begin() + last)});
     }
     begin = end;
@@ -122,9 +122,7 @@ absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
                         }
                       });
   });
-  if (cancel != nullptr && cancel->cancelled()) {
-    return absl::CancelledError("cost matrix computation cancelled");
-  }
+  if (absl::Status status = CostMatrixCancelled(options); !status.ok()) return status;
   if (absl::Status status = first_error.status(); !status.ok()) return status;
   return results;
 }
