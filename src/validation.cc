@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "common/arena_pool.h"
@@ -227,6 +228,48 @@ TransportOptions TransportOptionsOf(const ValidationOptions& options) {
   return transport;
 }
 
+// The simulation x reference transport and what it took: the full matrix where the options ask
+// for it, else the pairs the lazy solve needs.
+struct SolvedPairs {
+  TransportResult transport;
+  std::optional<CostMatrix> costs;  // only where NeedsFullMatrix
+  uint64_t dp_cells = 0;
+  uint64_t pairs_computed = 0;
+};
+
+absl::StatusOr<SolvedPairs> SolvePairs(const ValidationRuns& all, const ValidationOptions& options,
+                                       absl::FunctionRef<void(ValidationPhase)> enter) {
+  const PreparedRuns& runs = all.prepared;
+  SolvedPairs solved;
+  if (!NeedsFullMatrix(options)) {
+    absl::StatusOr<LazyTransportResult> lazy =
+        SolveLazyTransport(runs.simulation, runs.reference, options.twed,
+                           TransportOptionsOf(options), options.compute);
+    if (!lazy.ok()) return lazy.status();
+    solved.dp_cells = lazy->stats.dp_cells;
+    solved.pairs_computed = lazy->stats.pairs_computed;
+    // The transport was solved along with the costs; its phase is entered for the order.
+    enter(ValidationPhase::kTransport);
+    solved.transport = std::move(lazy->transport);
+    return solved;
+  }
+  absl::StatusOr<CostMatrix> computed =
+      options.cost_source != nullptr
+          ? options.cost_source->Compute(CostMatrixKind::kSimulationReference, all, options.twed,
+                                         options.compute)
+          : ComputeCostMatrix(runs.simulation, runs.reference, options.twed, options.compute);
+  if (!computed.ok()) return computed.status();
+  solved.dp_cells = PairCells(runs.simulation, runs.reference);
+  solved.pairs_computed = runs.simulation.size() * runs.reference.size();
+  enter(ValidationPhase::kTransport);
+  absl::StatusOr<TransportResult> transport =
+      SolveTransport(*computed, TransportOptionsOf(options));
+  if (!transport.ok()) return transport.status();
+  solved.transport = *std::move(transport);
+  solved.costs = *std::move(computed);
+  return solved;
+}
+
 }  // namespace
 
 absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t simulation_runs,
@@ -321,69 +364,49 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
   ValidationReport report;
   report.dp_cells_full = PairCells(runs->simulation, runs->reference);
   report.pairs_total = runs->simulation.size() * runs->reference.size();
-  std::optional<CostMatrix> costs;
-  absl::StatusOr<TransportResult> transport = absl::UnknownError("no transport solved");
-  if (NeedsFullMatrix(options)) {
-    absl::StatusOr<CostMatrix> computed =
-        options.cost_source != nullptr
-            ? options.cost_source->Compute(CostMatrixKind::kSimulationReference, *all, options.twed,
-                                           options.compute)
-            : ComputeCostMatrix(runs->simulation, runs->reference, options.twed, options.compute);
-    if (!computed.ok()) return computed.status();
-    costs = *std::move(computed);
-    report.dp_cells = report.dp_cells_full;
-    report.pairs_computed = report.pairs_total;
-    enter(ValidationPhase::kTransport);
-    transport = SolveTransport(*costs, TransportOptionsOf(options));
-  } else {
-    absl::StatusOr<LazyTransportResult> lazy =
-        SolveLazyTransport(runs->simulation, runs->reference, options.twed,
-                           TransportOptionsOf(options), options.compute);
-    if (!lazy.ok()) return lazy.status();
-    report.dp_cells = lazy->stats.dp_cells;
-    report.pairs_computed = lazy->stats.pairs_computed;
-    // The transport was solved along with the costs; its phase is entered for the order.
-    enter(ValidationPhase::kTransport);
-    transport = std::move(lazy->transport);
-  }
-  if (!transport.ok()) return transport.status();
+  absl::StatusOr<SolvedPairs> solved = SolvePairs(*all, options, enter);
+  if (!solved.ok()) return solved.status();
+  report.dp_cells = solved->dp_cells;
+  report.pairs_computed = solved->pairs_computed;
+  std::optional<CostMatrix>& costs = solved->costs;
+  TransportResult& transport = solved->transport;
   if (absl::Status status = CheckNotCancelled(options.compute.cancel); !status.ok()) {
     return status;
   }
 
   enter(ValidationPhase::kDiagnostics);
   absl::StatusOr<std::vector<PairDiagnostics>> pairs =
-      DiagnosePairs(*runs, transport->plan, options.twed, options.compute);
+      DiagnosePairs(*runs, transport.plan, options.twed, options.compute);
   if (!pairs.ok()) return pairs.status();
 
   if (options.verdict.has_value()) {
     absl::StatusOr<Verdict> verdict =
-        DecideOnPooledRuns(*all, *costs, transport->distance, transport->order, options,
+        DecideOnPooledRuns(*all, *costs, transport.distance, transport.order, options,
                            report.pooled_cost_matrix, report.dp_cells);
     if (!verdict.ok()) return verdict.status();
     report.verdict = *std::move(verdict);
   }
-  report.pair_metrics = MeasurePairs(*runs, transport->plan, options.compute);
+  report.pair_metrics = MeasurePairs(*runs, transport.plan, options.compute);
   report.pair_metrics_average =
-      PlanWeightedMetrics(report.pair_metrics, transport->plan, runs->channels.size());
+      PlanWeightedMetrics(report.pair_metrics, transport.plan, runs->channels.size());
   report.quantities = std::move(quantities);
-  report.distance = transport->distance;
-  report.order = transport->order;
-  report.solver = transport->solver;
+  report.distance = transport.distance;
+  report.order = transport.order;
+  report.solver = transport.solver;
   report.twed = options.twed;
   report.align = options.prepare.align;
   report.scale = options.prepare.scale;
   report.resample_rate = options.prepare.resample_rate;
   report.resampling = options.prepare.resampling;
   report.channels = runs->channels;
-  report.simulation = SummariseRuns(runs->simulation, transport->row_weights);
-  report.reference = SummariseRuns(runs->reference, transport->col_weights);
-  report.plan = std::move(transport->plan);
-  report.sim_contributions = std::move(transport->row_contributions);
-  report.ref_contributions = std::move(transport->col_contributions);
+  report.simulation = SummariseRuns(runs->simulation, transport.row_weights);
+  report.reference = SummariseRuns(runs->reference, transport.col_weights);
+  report.plan = std::move(transport.plan);
+  report.sim_contributions = std::move(transport.row_contributions);
+  report.ref_contributions = std::move(transport.col_contributions);
   report.pairs = *std::move(pairs);
-  report.certificate = std::move(transport->certificate);
-  report.weight_rounding_bound = transport->weight_rounding_bound;
+  report.certificate = std::move(transport.certificate);
+  report.weight_rounding_bound = transport.weight_rounding_bound;
   if (options.keep_cost_matrix) report.cost_matrix = std::move(costs);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
