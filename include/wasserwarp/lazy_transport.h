@@ -1,8 +1,9 @@
 // The Wasserstein distance between two sets of runs with TWED as ground
 // cost, from the TWEDs of the pairs that can matter only (issue 19).
 //
-// The transport is solved on the pairs computed so far, with an upper bound
-// (the cost of one feasible edit path) standing in for every other pair.
+// The transport is solved on the pairs computed so far, with the largest
+// TWED computed so far standing in for every other pair (its lower bound
+// where that is larger), so that plans keep to computed pairs.
 // Every pair not computed is then priced against its proven lower bound
 // (docs/twed_bounds.md): a pair with u_i + v_j <= LB_ij^q cannot improve
 // the plan and needs no TWED; the others are computed, abandoned early once
