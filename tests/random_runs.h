@@ -81,6 +81,23 @@ inline TwedParams MakeTwedParams(double nu, double lambda, double p = 2.0,
   return params;
 }
 
+// Two runs and the TWED parameters to compare them under: one test case of the TWED kernels
+// and bounds.
+struct TwedCase {
+  Series a;
+  Series b;
+  TwedParams params;
+};
+
+// What a failing case's message says of it.
+inline std::string Describe(const TwedCase& c) {
+  std::string s = absl::StrCat("n=", c.a.samples(), " m=", c.b.samples(), " d=", c.a.num_channels(),
+                               " nu=", c.params.nu, " lambda=", c.params.lambda, " p=", c.params.p,
+                               " ta1=", c.a.times.front(), " tb1=", c.b.times.front());
+  if (c.params.time_window) absl::StrAppend(&s, " w=", *c.params.time_window);
+  return s;
+}
+
 }  // namespace wasserwarp::test_data
 
 #endif  // WASSERWARP_TESTS_RANDOM_RUNS_H_

@@ -31,6 +31,7 @@ using ::testing::HasSubstr;
 using ::wasserwarp::test_data::MakeTwedParams;
 using ::wasserwarp::test_data::RandomWalkRun;
 using ::wasserwarp::test_data::Sampling;
+using ::wasserwarp::test_data::TwedCase;
 using ::wasserwarp::testing::ReferenceTwed;
 
 // Where a bound is tight it adds the same terms as the DP, or terms that the
@@ -46,20 +47,6 @@ double Ok(const absl::StatusOr<double>& value) {
 
 bool AtMost(double bound, double distance) { return bound <= distance + kRelTol * distance; }
 bool Tight(double bound, double distance) { return bound >= distance - kRelTol * distance; }
-
-struct Pair {
-  Series a;
-  Series b;
-  TwedParams params;
-};
-
-std::string Describe(const Pair& c) {
-  std::string s = absl::StrCat("n=", c.a.samples(), " m=", c.b.samples(), " d=", c.a.num_channels(),
-                               " nu=", c.params.nu, " lambda=", c.params.lambda, " p=", c.params.p,
-                               " ta1=", c.a.times.front(), " tb1=", c.b.times.front());
-  if (c.params.time_window) absl::StrAppend(&s, " w=", *c.params.time_window);
-  return s;
-}
 
 size_t RandomLength(std::mt19937_64& rng) {
   switch (rng() % 8) {
@@ -94,7 +81,7 @@ Series EditedCopy(std::mt19937_64& rng, const Series& a) {
 
 // Irregular sampling in three regimes, start offsets from none to 1e6 s, b
 // sometimes at another level, and nu and lambda 0 in a fifth of the pairs each.
-Pair RandomPair(std::mt19937_64& rng) {
+TwedCase RandomPair(std::mt19937_64& rng) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const Sampling regimes[] = {{0.05, 1.5, 0.0}, {0.001, 5.0, 0.0}, {1.0, 1.0, 0.0}};
   const double offsets[] = {0.0, 1.0, -1.0, 1e3, -1e3};
@@ -105,7 +92,7 @@ Pair RandomPair(std::mt19937_64& rng) {
   sa.start_time = base;
   sb.start_time = base + offsets[rng() % 5] * unit(rng);
   const Series a = RandomWalkRun(rng, "a", RandomLength(rng), d, sa);
-  Pair c{
+  TwedCase c{
       .a = a,
       .b = rng() % 4 == 0 ? EditedCopy(rng, a) : RandomWalkRun(rng, "b", RandomLength(rng), d, sb),
       .params = {}};
@@ -129,7 +116,7 @@ struct Checked {
   bool envelope_tight = false;
 };
 
-Checked CheckPair(const Pair& c) {
+Checked CheckPair(const TwedCase& c) {
   SCOPED_TRACE(Describe(c));
   const double reference = ReferenceTwed(c.a, c.b, c.params);
   const double endpoint = Ok(TwedEndpointBound(c.a, c.b, c.params));
@@ -193,7 +180,7 @@ TEST(TwedBoundsTest, BelowTheFullDpOnSmallIntegerPairs) {
   int feasible = 0;
   for (int trial = 0; trial < 20000; ++trial) {
     const size_t d = rng() % 2 == 0 ? 1 : 3;
-    Pair c{.a = small_run("a", d), .b = small_run("b", d), .params = {}};
+    TwedCase c{.a = small_run("a", d), .b = small_run("b", d), .params = {}};
     c.params.nu = nus[rng() % 3];
     c.params.lambda = static_cast<double>(rng() % 2);
     c.params.p = static_cast<double>(1 + rng() % 3);
@@ -207,7 +194,7 @@ TEST(TwedBoundsTest, BelowTheFullDpOnSmallIntegerPairs) {
 TEST(TwedBoundsTest, WindowOnlyRaisesTheEnvelopeBound) {
   std::mt19937_64 rng(20);
   for (int trial = 0; trial < 1000; ++trial) {
-    Pair c = RandomPair(rng);
+    TwedCase c = RandomPair(rng);
     c.params.time_window = 0.3 + 10.0 * std::uniform_real_distribution<double>(0.0, 1.0)(rng);
     SCOPED_TRACE(Describe(c));
     const double windowed = Ok(TwedEnvelopeBound(c.a, c.b, c.params));
@@ -313,12 +300,12 @@ TEST(TwedBoundsTest, BelowOnShiftedCopiesAndLengthMismatches) {
   Series shifted = a;
   shifted.id = "shifted";
   for (double& t : shifted.times) t += 0.25;
-  std::vector<Pair> pairs = {{a, shifted, MakeTwedParams(0.1, 1.0)}};
+  std::vector<TwedCase> pairs = {{a, shifted, MakeTwedParams(0.1, 1.0)}};
   for (const auto& [n, m] : {std::pair<size_t, size_t>(2, 300), {1, 400}, {5, 400}, {300, 3}}) {
     pairs.push_back({RandomWalkRun(rng, "a", n, 2, {0.05, 1.5, 0.0}),
                      RandomWalkRun(rng, "b", m, 2, {0.001, 0.1, 0.5}), MakeTwedParams(0.5, 0.2)});
   }
-  for (const Pair& c : pairs) CheckPair(c);
+  for (const TwedCase& c : pairs) CheckPair(c);
 }
 
 TEST(TwedBoundsTest, BoundsRejectWhatTwedRejects) {
@@ -360,7 +347,7 @@ TEST(TwedBoundsTest, PivotBoundBelowTheFullDp) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   int checked = 0;
   for (int trial = 0; trial < 400; ++trial) {
-    Pair c = RandomPair(rng);
+    TwedCase c = RandomPair(rng);
     c.params.time_window.reset();
     SCOPED_TRACE(Describe(c));
     const size_t d = c.a.num_channels();
@@ -396,7 +383,7 @@ TEST(TwedBoundsTest, PivotBoundBelowTheFullDp) {
 TEST(TwedBoundsTest, PivotBoundIsTightAtAnEndpoint) {
   std::mt19937_64 rng(27);
   for (int trial = 0; trial < 50; ++trial) {
-    Pair c = RandomPair(rng);
+    TwedCase c = RandomPair(rng);
     c.params.time_window.reset();
     const double distance = Ok(Twed(c.a, c.b, c.params));
     const double bound = Ok(TwedPivotBound(0.0, Ok(Twed(c.b, c.a, c.params)), c.params));

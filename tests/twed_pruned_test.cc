@@ -38,6 +38,7 @@ using ::testing::HasSubstr;
 using ::wasserwarp::test_data::MakeTwedParams;
 using ::wasserwarp::test_data::RandomWalkRun;
 using ::wasserwarp::test_data::Sampling;
+using ::wasserwarp::test_data::TwedCase;
 using ::wasserwarp::testing::ReferenceTwed;
 using ::wasserwarp::testing::UnitSpacedSeries;
 
@@ -45,23 +46,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kRelTol = 1e-12;
 constexpr double kFactors[] = {0.5, 0.9, 1.0, 1.1, 2.0};
 
-struct Case {
-  Series a;
-  Series b;
-  TwedParams params;
-};
-
-std::string Describe(const Case& c) {
-  std::string s = absl::StrCat("n=", c.a.samples(), " m=", c.b.samples(), " d=", c.a.num_channels(),
-                               " p=", c.params.p, " nu=", c.params.nu, " lambda=", c.params.lambda,
-                               " t0=", c.a.times.front());
-  if (c.params.time_window) absl::StrAppend(&s, " w=", *c.params.time_window);
-  return s;
-}
-
 // Lengths 1..60, 1 or 3 channels, p 1/2/3, nu and lambda 0 or positive, a window one time in
 // three, and one time in four both runs a million seconds late, where time differences round.
-Case RandomCase(std::mt19937_64& rng) {
+TwedCase RandomCase(std::mt19937_64& rng) {
   std::uniform_int_distribution<size_t> length(1, 60);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const double norms[] = {1.0, 2.0, 3.0};
@@ -88,14 +75,14 @@ struct Stats {
   int pruned = 0;  // threshold runs that evaluated fewer than n * m cells
 };
 
-BoundedTwed Within(const Case& c, double threshold) {
+BoundedTwed Within(const TwedCase& c, double threshold) {
   const absl::StatusOr<BoundedTwed> r = TwedWithin(c.a, c.b, c.params, threshold);
   EXPECT_TRUE(r.ok()) << r.status() << " at threshold " << threshold;
   return r.value_or(BoundedTwed{});
 }
 
 // Everything the contract says about one threshold, given the exact distance.
-void CheckThreshold(const Case& c, double twed, double threshold, Stats& stats) {
+void CheckThreshold(const TwedCase& c, double twed, double threshold, Stats& stats) {
   SCOPED_TRACE(absl::StrCat("threshold ", threshold, " (TWED ", twed, ")"));
   const BoundedTwed r = Within(c, threshold);
   const uint64_t all = TwedCells(c.a, c.b);
@@ -110,7 +97,7 @@ void CheckThreshold(const Case& c, double twed, double threshold, Stats& stats) 
   if (r.cells < all) ++stats.pruned;
 }
 
-void CheckPair(const Case& c, Stats& stats) {
+void CheckPair(const TwedCase& c, Stats& stats) {
   SCOPED_TRACE(Describe(c));
   ++stats.pairs;
   const absl::StatusOr<double> twed = Twed(c.a, c.b, c.params);
@@ -142,7 +129,7 @@ TEST(TwedPrunedTest, RandomPairs) {
   std::mt19937_64 rng(1);
   Stats stats;
   for (int trial = 0; trial < 4000; ++trial) {
-    const Case c = RandomCase(rng);
+    const TwedCase c = RandomCase(rng);
     CheckPair(c, stats);
     if (::testing::Test::HasFailure()) break;
   }
