@@ -6,10 +6,13 @@
 // - nothing stays reserved: the store holds exactly its sessions' runs;
 // - every committed run is valid, within the limits, in a session the
 //   stream's principal owns, and is what the response reports;
+// - a committed run's parameters and trial follow the parameter file's rules
+//   (run_parameters.h), and only simulated runs have them;
 // - every refusal carries a message and one of the codes a client is told.
 
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -26,6 +29,7 @@
 #include "server_config.h"
 #include "session_store.h"
 #include "upload_state.h"
+#include "wasserwarp/run_parameters.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
 
@@ -99,6 +103,27 @@ bool DrawWellFormed(FuzzedDataProvider& input) {
   return input.ConsumeIntegralInRange<int>(0, 3) != 0;
 }
 
+// A parameter study's inputs: names and trials mostly right, and anything the rules refuse
+// (a digit first, a comma, too long, control bytes), with edgy values.
+void DrawStudyInputs(FuzzedDataProvider& input, bool well_formed, v1::SeriesHeader& header) {
+  constexpr const char* kNames[] = {"front_cornering", "yaw_inertia", "mass.kg"};
+  constexpr const char* kTrials[] = {"t1", "t2", "seed-7"};
+  const int parameters = input.ConsumeIntegralInRange<int>(0, well_formed ? 3 : 80);
+  for (int k = 0; k < parameters; ++k) {
+    const std::string name = well_formed || input.ConsumeBool()
+                                 ? kNames[input.ConsumeIntegralInRange<size_t>(0, 2)]
+                                 : input.ConsumeRandomLengthString(80);
+    const double value =
+        well_formed ? input.ConsumeIntegralInRange<int>(-4096, 4096) / 16.0 : EdgyDouble(input);
+    (*header.mutable_parameters())[name] = value;
+  }
+  if (input.ConsumeBool()) {
+    header.set_trial(well_formed || input.ConsumeBool()
+                         ? kTrials[input.ConsumeIntegralInRange<size_t>(0, 2)]
+                         : input.ConsumeRandomLengthString(140));
+  }
+}
+
 void DrawHeader(FuzzedDataProvider& input, StreamShape& shape, v1::SeriesHeader& header) {
   constexpr const char* kIds[] = {"a", "b", "c"};
   constexpr const char* kChannels[] = {"x", "y", "z"};
@@ -110,6 +135,9 @@ void DrawHeader(FuzzedDataProvider& input, StreamShape& shape, v1::SeriesHeader&
     shape.channels = input.ConsumeIntegralInRange<int>(1, 3);
     for (int c = 0; c < shape.channels; ++c) header.add_channels(kChannels[c]);
     if (input.ConsumeBool()) header.set_weight(input.ConsumeIntegralInRange<int>(0, 16) / 4.0);
+    if (header.role() == v1::ROLE_SIMULATION && input.ConsumeBool()) {
+      DrawStudyInputs(input, true, header);
+    }
     return;
   }
   header.set_role(static_cast<v1::Role>(input.ConsumeIntegralInRange<int>(0, 3)));
@@ -120,6 +148,7 @@ void DrawHeader(FuzzedDataProvider& input, StreamShape& shape, v1::SeriesHeader&
                                             : input.ConsumeRandomLengthString(8));
   }
   if (input.ConsumeBool()) header.set_weight(EdgyDouble(input));
+  if (input.ConsumeBool()) DrawStudyInputs(input, false, header);
 }
 
 void DrawChunk(FuzzedDataProvider& input, StreamShape& shape, v1::SeriesChunk& chunk) {
@@ -187,6 +216,20 @@ void RequireClientStatus(const absl::Status& status) {
   Require(!status.message().empty(), "a refusal without a message");
 }
 
+// What a run carries for a parameter study, as the upload's checks promise it.
+void CheckStudyInputs(const StoredRun& run) {
+  const wire::SimulationInputs& inputs = run.inputs;
+  Require(
+      run.role == wire::RunRole::kSimulation || (inputs.parameters.empty() && inputs.trial.empty()),
+      "a reference run with parameters or a trial");
+  Require(inputs.parameters.size() <= kMaxRunParameters, "over kMaxRunParameters");
+  for (const auto& [name, value] : inputs.parameters) {
+    Require(ParameterNameFault(name).empty(), absl::StrCat("a bad parameter name ", name));
+    Require(std::isfinite(value), absl::StrCat("a non-finite parameter ", name));
+  }
+  Require(TrialFault(inputs.trial).empty(), absl::StrCat("a bad trial ", inputs.trial));
+}
+
 // The store after the stream: only committed runs remain, and they are the
 // ones the response reports.
 void CheckStore(SessionStore& store, const SessionLimits& limits, const std::string& principal,
@@ -206,6 +249,7 @@ void CheckStore(SessionStore& store, const SessionLimits& limits, const std::str
     for (const std::vector<StoredRun>* side : sides) {
       for (const StoredRun& run : *side) {
         Require(ValidateSeries(*run.series).ok(), "an invalid run was committed");
+        CheckStudyInputs(run);
         Require(static_cast<int64_t>(run.series->samples()) <= limits.max_samples_per_run,
                 "over --max_samples_per_run");
         held += run.bytes;
