@@ -15,20 +15,12 @@
 #include <vector>
 
 #include "transport/assignment_internal.h"
+#include "transport/row_reduction.h"
 
 namespace wasserwarp::assignment_internal {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// Augmenting row reduction may bounce a free row between nearly equal columns
-// for a long time (each step lowering a price by a tiny amount, a known
-// weakness on matrices with many equal or almost equal entries). Its steps
-// are only a speed-up, so each pass stops reducing after this many steps per
-// row and leaves the rest to the augmentation phase, which is exact. At
-// n = 2000, 2 to 8 were fastest on metric and uniform costs; unbounded, a
-// 2-D metric instance ran for more than ten minutes.
-constexpr size_t kRowReductionStepsPerRow = 4;
 
 class JonkerVolgenant {
  public:
@@ -99,58 +91,17 @@ class JonkerVolgenant {
   // One pass of augmenting row reduction over `free_rows`, which it replaces
   // by the rows still free afterwards.
   void ReduceAugmentingRows(std::vector<int>& free_rows) {
+    RowReduction pass{.x = x_, .y = y_, .v = v_, .free_rows = free_rows};
+    pass.step_budget = kRowReductionStepsPerRow * static_cast<size_t>(n_);
     const size_t count = free_rows.size();
-    const size_t step_budget = kRowReductionStepsPerRow * static_cast<size_t>(n_);
-    size_t steps = 0;
-    size_t next = 0;        // position in free_rows of the next row to process
-    size_t still_free = 0;  // rows kept for the next pass or augmentation; <= next
-    while (next < count) {
-      const int i = free_rows[next++];
+    while (pass.next < count) {
+      const int i = free_rows[pass.next++];
       const double* row = Row(i);
-      double min1 = row[0] - v_[0];
-      double min2 = kInf;
-      int j1 = 0;
-      int j2 = -1;
-      for (int j = 1; j < n_; ++j) {
-        const double h = row[j] - v_[j];
-        if (h < min2) {
-          if (h >= min1) {
-            min2 = h;
-            j2 = j;
-          } else {
-            min2 = min1;
-            j2 = j1;
-            min1 = h;
-            j1 = j;
-          }
-        }
-      }
-      int i0 = y_[j1];
-      // Compare the new price rather than min1 < min2: a gap too small to
-      // change v(j1) must count as a tie, or the chain below never ends.
-      const double lowered = v_[j1] - (min2 - min1);
-      const bool within_budget = ++steps <= step_budget;
-      const bool lowers = within_budget && lowered < v_[j1];
-      if (lowers) {
-        v_[j1] = lowered;
-      } else if (within_budget && i0 >= 0 && j2 >= 0) {
-        // Tie: j2 is as cheap for row i and may be free, ending the chain.
-        j1 = j2;
-        i0 = y_[j2];
-      }
-      x_[i] = j1;
-      y_[j1] = i;
-      if (i0 >= 0) {
-        x_[i0] = -1;
-        if (lowers) {
-          // Continue the chain with the row that lost j1.
-          free_rows[--next] = i0;
-        } else {
-          free_rows[still_free++] = i0;
-        }
-      }
+      TwoCheapest cheapest;
+      for (int j = 0; j < n_; ++j) cheapest.Offer(row[j] - v_[j], j);
+      pass.Take(i, cheapest);
     }
-    free_rows.resize(still_free);
+    free_rows.resize(pass.still_free);
   }
 
   // Shortest augmenting path from `free_row` over reduced costs, with the

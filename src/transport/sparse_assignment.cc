@@ -27,16 +27,13 @@
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 #include "transport/assignment_internal.h"
+#include "transport/row_reduction.h"
 #include "transport/sparse_candidates.h"
 
 namespace wasserwarp::assignment_internal {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// As in dense_assignment.cc: augmenting row reduction is only a speed-up and
-// may bounce between nearly equal columns, so it is bounded.
-constexpr size_t kRowReductionStepsPerRow = 4;
 
 // Candidates beyond this share of the matrix cost more than they save (the
 // augmentations' heap and arc lists against the dense scans): the dense
@@ -176,55 +173,18 @@ class SparseJonkerVolgenant {
   // dense_assignment.cc's augmenting row reduction, over the candidates.
   void ReduceAugmentingRows(std::vector<int>& free_rows) {
     const Candidates& a = *arcs_;
+    RowReduction pass{.x = x_, .y = y_, .v = v_, .free_rows = free_rows};
+    pass.step_budget = kRowReductionStepsPerRow * static_cast<size_t>(n_);
     const size_t count = free_rows.size();
-    const size_t step_budget = kRowReductionStepsPerRow * static_cast<size_t>(n_);
-    size_t steps = 0;
-    size_t next = 0;
-    size_t still_free = 0;
-    while (next < count) {
-      const int i = free_rows[next++];
-      double min1 = kInf;
-      double min2 = kInf;
-      int j1 = -1;
-      int j2 = -1;
+    while (pass.next < count) {
+      const int i = free_rows[pass.next++];
+      TwoCheapest cheapest;
       for (int k = a.start[i]; k < a.start[i + 1]; ++k) {
-        const int j = a.col[k];
-        const double h = a.cost[k] - v_[j];
-        if (h < min2) {
-          if (h >= min1) {
-            min2 = h;
-            j2 = j;
-          } else {
-            min2 = min1;
-            j2 = j1;
-            min1 = h;
-            j1 = j;
-          }
-        }
+        cheapest.Offer(a.cost[k] - v_[a.col[k]], a.col[k]);
       }
-      int i0 = y_[j1];
-      const double lowered = v_[j1] - (min2 - min1);
-      const bool within_budget = ++steps <= step_budget;
-      // A row with a single candidate has no second price to lower to.
-      const bool lowers = within_budget && j2 >= 0 && lowered < v_[j1];
-      if (lowers) {
-        v_[j1] = lowered;
-      } else if (within_budget && i0 >= 0 && j2 >= 0) {
-        j1 = j2;
-        i0 = y_[j2];
-      }
-      x_[i] = j1;
-      y_[j1] = i;
-      if (i0 >= 0) {
-        x_[i0] = -1;
-        if (lowers) {
-          free_rows[--next] = i0;
-        } else {
-          free_rows[still_free++] = i0;
-        }
-      }
+      pass.Take(i, cheapest);
     }
-    free_rows.resize(still_free);
+    free_rows.resize(pass.still_free);
   }
 
   const double* c_;
