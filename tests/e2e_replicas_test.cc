@@ -337,12 +337,15 @@ TEST_F(E2eReplicasTest, OneReplicasSweepSparesASessionWhoseValidationRunsOnAnoth
   v1::Session settings;
   settings.mutable_idle_ttl()->set_seconds(1);
   ASSERT_TRUE(on_runner->CreateSession("brief", settings).ok());
-  // About 2e10 DP cells on one thread: it runs until the test cancels it.
+  // About 6.5e10 DP cells, every pair (the lazy transport could prove most irrelevant): far
+  // longer than the test waits, on any machine, until the test cancels it.
   ASSERT_TRUE(on_runner
-                  ->UploadRuns("brief", test_data::RandomWalkRuns("sim", 24, 6000, 6000, 1, 51),
-                               test_data::RandomWalkRuns("ref", 24, 6000, 6000, 1, 52))
+                  ->UploadRuns("brief", test_data::RandomWalkRuns("sim", 32, 8000, 8000, 1, 51),
+                               test_data::RandomWalkRuns("ref", 32, 8000, 8000, 1, 52))
                   .ok());
-  absl::StatusOr<v1::Validation> created = on_runner->CreateValidation("brief", {});
+  v1::ValidateRequest every_pair;
+  every_pair.set_exhaustive(true);
+  absl::StatusOr<v1::Validation> created = on_runner->CreateValidation("brief", every_pair);
   ASSERT_TRUE(created.ok()) << created.status();
   absl::StatusOr<service::postgres::Connection> database =
       service::postgres::Connection::Open(postgres_->url(database_));

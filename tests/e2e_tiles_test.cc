@@ -154,8 +154,10 @@ TEST_F(E2eTilesTest, ThreeReplicasShareTheTilesAndReportWhatTheEmbeddedEngineDoe
 }
 
 TEST_F(E2eTilesTest, AReplicaKilledWhileItHoldsTilesCostsOnlyThoseTiles) {
-  ASSERT_NO_FATAL_FAILURE(StartReplicas(150'000'000));
-  ASSERT_NO_FATAL_FAILURE(Upload(24, 1500));
+  ASSERT_NO_FATAL_FAILURE(StartReplicas(400'000'000));
+  // About 1.2e10 DP cells in some 30 tiles: seconds of work on any machine, so that the third
+  // replica, which polls for tiles twice a second, has some when it dies.
+  ASSERT_NO_FATAL_FAILURE(Upload(20, 4000));
   const v1::ValidateRequest request = WithVerdict();
   absl::StatusOr<v1::Validation> created = replicas_[0].client->CreateValidation("gate", request);
   ASSERT_TRUE(created.ok()) << created.status();

@@ -237,7 +237,8 @@ TEST_F(ValidationWorkerTest, ACancellationRecordedInTheStoreReachesTheRunningJob
   absl::StatusOr<SessionRef> ref = sessions_.Open("big");
   ASSERT_TRUE(ref.ok());
   for (const char* prefix : {"sim", "ref"}) {
-    for (Series& run : test_data::RandomWalkRuns(prefix, 8, 4000, 4000, 1, 9)) {
+    // About 9e9 DP cells on one thread: seconds on any machine.
+    for (Series& run : test_data::RandomWalkRuns(prefix, 16, 6000, 6000, 1, 9)) {
       StoredRun stored =
           RunOf(prefix[0] == 's' ? wire::RunRole::kSimulation : wire::RunRole::kReference,
                 std::move(run));
