@@ -18,6 +18,7 @@
 #include "e2e_process.h"
 #include "metrics_scrape.h"
 #include "random_runs.h"
+#include "sanitized.h"
 #include "scratch_dir.h"
 #include "validation_client.h"
 #include "wasserwarp/report_json.h"
@@ -154,10 +155,11 @@ TEST_F(E2eTilesTest, ThreeReplicasShareTheTilesAndReportWhatTheEmbeddedEngineDoe
 }
 
 TEST_F(E2eTilesTest, AReplicaKilledWhileItHoldsTilesCostsOnlyThoseTiles) {
-  ASSERT_NO_FATAL_FAILURE(StartReplicas(400'000'000));
-  // About 1.2e10 DP cells in some 30 tiles: seconds of work on any machine, so that the third
-  // replica, which polls for tiles twice a second, has some when it dies.
-  ASSERT_NO_FATAL_FAILURE(Upload(20, 4000));
+  // Some 20 to 30 tiles, seconds of work, so that the third replica, which polls for tiles twice
+  // a second, has some when it dies: about 1.2e10 DP cells, or 2.7e9 in a sanitized build,
+  // which computes them several times slower.
+  ASSERT_NO_FATAL_FAILURE(StartReplicas(test_support::kSanitized ? 150'000'000 : 400'000'000));
+  ASSERT_NO_FATAL_FAILURE(test_support::kSanitized ? Upload(24, 1500) : Upload(20, 4000));
   const v1::ValidateRequest request = WithVerdict();
   absl::StatusOr<v1::Validation> created = replicas_[0].client->CreateValidation("gate", request);
   ASSERT_TRUE(created.ok()) << created.status();
