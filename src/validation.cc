@@ -229,12 +229,14 @@ TransportOptions TransportOptionsOf(const ValidationOptions& options) {
 }
 
 // The simulation x reference transport and what it took: the full matrix where the options ask
-// for it, else the pairs the lazy solve needs.
+// for it, else the pairs the lazy solve needs; counted as ValidationReport counts them.
 struct SolvedPairs {
   TransportResult transport;
   std::optional<CostMatrix> costs;  // only where NeedsFullMatrix
   uint64_t dp_cells = 0;
+  uint64_t dp_cells_full = 0;
   uint64_t pairs_computed = 0;
+  uint64_t pairs_total = 0;
 };
 
 absl::StatusOr<SolvedPairs> SolvePairs(const ValidationRuns& all, const ValidationOptions& options,
@@ -247,7 +249,9 @@ absl::StatusOr<SolvedPairs> SolvePairs(const ValidationRuns& all, const Validati
                            TransportOptionsOf(options), options.compute);
     if (!lazy.ok()) return lazy.status();
     solved.dp_cells = lazy->stats.dp_cells;
+    solved.dp_cells_full = lazy->stats.dp_cells_full;
     solved.pairs_computed = lazy->stats.pairs_computed;
+    solved.pairs_total = lazy->stats.pairs_total;
     // The transport was solved along with the costs; its phase is entered for the order.
     enter(ValidationPhase::kTransport);
     solved.transport = std::move(lazy->transport);
@@ -259,8 +263,10 @@ absl::StatusOr<SolvedPairs> SolvePairs(const ValidationRuns& all, const Validati
                                          options.compute)
           : ComputeCostMatrix(runs.simulation, runs.reference, options.twed, options.compute);
   if (!computed.ok()) return computed.status();
-  solved.dp_cells = PairCells(runs.simulation, runs.reference);
-  solved.pairs_computed = runs.simulation.size() * runs.reference.size();
+  solved.dp_cells_full = PairCells(runs.simulation, runs.reference);
+  solved.dp_cells = solved.dp_cells_full;
+  solved.pairs_total = runs.simulation.size() * runs.reference.size();
+  solved.pairs_computed = solved.pairs_total;
   enter(ValidationPhase::kTransport);
   absl::StatusOr<TransportResult> transport =
       SolveTransport(*computed, TransportOptionsOf(options));
@@ -362,12 +368,12 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
 
   enter(ValidationPhase::kCostMatrix);
   ValidationReport report;
-  report.dp_cells_full = PairCells(runs->simulation, runs->reference);
-  report.pairs_total = runs->simulation.size() * runs->reference.size();
   absl::StatusOr<SolvedPairs> solved = SolvePairs(*all, options, enter);
   if (!solved.ok()) return solved.status();
   report.dp_cells = solved->dp_cells;
+  report.dp_cells_full = solved->dp_cells_full;
   report.pairs_computed = solved->pairs_computed;
+  report.pairs_total = solved->pairs_total;
   std::optional<CostMatrix>& costs = solved->costs;
   TransportResult& transport = solved->transport;
   if (absl::Status status = CheckNotCancelled(options.compute.cancel); !status.ok()) {

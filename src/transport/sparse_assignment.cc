@@ -170,7 +170,7 @@ class SparseJonkerVolgenant {
     std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
   }
 
-  // dense_assignment.cc's augmenting row reduction, over the candidates.
+  // Augmenting row reduction (row_reduction.h), over the candidates.
   void ReduceAugmentingRows(std::vector<int>& free_rows) {
     const Candidates& a = *arcs_;
     RowReduction pass{.x = x_, .y = y_, .v = v_, .free_rows = free_rows};
