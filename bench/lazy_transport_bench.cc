@@ -9,9 +9,19 @@
 // exhaustive solve's plan and duals for free, it computes the plan's pairs in full and proves
 // C_ij^q >= u_i + v_j for every other pair the endpoint bound leaves open, each abandoned at
 // exactly (u_i + v_j)^(1/q), on the lazy solve's lanes.
+// BM_CertificateFloor says what any certificate needs, whatever its duals and lower bounds: if
+// L_ij <= C_ij^q are lower bounds with the same optimum W^q, the independent coupling a_i b_j is a
+// plan for L, so sum a_i b_j L_ij >= W^q. `certificate_floor` = W^q / sum a_i b_j C_ij^q is the
+// share of the mean cost that proven bounds must reach on average, and `endpoint_share` what the
+// free endpoint bounds give of W^q. The bounds could only be concentrated on a few pairs if some
+// pairs carried much more of sum a_i b_j C_ij^q per DP cell than others: `value_per_cell_p10` and
+// `_p90` are those quantiles over the pairs, relative to the mean. `cells_at_*` say what a proof
+// costs: the cells TwedWithin spends to prove C_ij^q > f C_ij^q, on every 25th pair, for f = 0.25,
+// 0.5, 0.75 and the floor.
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -145,23 +155,35 @@ void BM_Exhaustive(benchmark::State& state) {
               distance);
 }
 
+struct ExhaustiveSolve {
+  CostMatrix costs;
+  TransportResult transport;
+};
+
+// The full matrix and its transport, with the default TWED and transport options; an error
+// message instead when either fails.
+absl::StatusOr<ExhaustiveSolve> SolveExhaustively(const RunSets& sets) {
+  absl::StatusOr<CostMatrix> costs = ComputeCostMatrix(sets.sim, sets.ref, TwedParams{});
+  if (!costs.ok()) return costs.status();
+  absl::StatusOr<TransportResult> solved = SolveTransport(*costs, TransportOptions{});
+  if (!solved.ok()) return solved.status();
+  return ExhaustiveSolve{*std::move(costs), *std::move(solved)};
+}
+
 void BM_DualOracle(benchmark::State& state) {
   const RunSets& sets = WorkloadSets(state.range(0), state.range(1), state.range(2));
   const TwedParams twed;
   const TransportOptions transport;
-  absl::StatusOr<CostMatrix> costs = ComputeCostMatrix(sets.sim, sets.ref, twed);
-  if (!costs.ok()) {
-    state.SkipWithError(std::string(costs.status().message()).c_str());
+  absl::StatusOr<ExhaustiveSolve> exhaustive = SolveExhaustively(sets);
+  if (!exhaustive.ok()) {
+    state.SkipWithError(std::string(exhaustive.status().message()).c_str());
     return;
   }
-  absl::StatusOr<TransportResult> solved = SolveTransport(*costs, transport);
-  if (!solved.ok()) {
-    state.SkipWithError(std::string(solved.status().message()).c_str());
-    return;
-  }
+  const CostMatrix& costs = exhaustive->costs;
+  const TransportResult& solved = exhaustive->transport;
   const size_t m = sets.ref.size();
-  std::vector<bool> in_plan(costs->values.size(), false);
-  for (const PlanEntry& entry : solved->plan) {
+  std::vector<bool> in_plan(costs.values.size(), false);
+  for (const PlanEntry& entry : solved.plan) {
     in_plan[static_cast<size_t>(entry.row) * m + static_cast<size_t>(entry.col)] = true;
   }
   std::vector<PairRequest> requests;
@@ -169,7 +191,7 @@ void BM_DualOracle(benchmark::State& state) {
   for (size_t k = 0; k < in_plan.size(); ++k) {
     const Series& a = sets.sim[k / m];
     const Series& b = sets.ref[k % m];
-    const double reduced = solved->certificate.u[k / m] + solved->certificate.v[k % m];
+    const double reduced = solved.certificate.u[k / m] + solved.certificate.v[k % m];
     const double threshold =
         transport.order == 1.0 ? reduced : std::pow(reduced, 1.0 / transport.order);
     if (in_plan[k]) {
@@ -215,6 +237,67 @@ void BM_DualOracle(benchmark::State& state) {
   state.counters["cells_fraction"] = static_cast<double>(cells) / static_cast<double>(full);
 }
 
+void BM_CertificateFloor(benchmark::State& state) {
+  const RunSets& sets = WorkloadSets(state.range(0), state.range(1), state.range(2));
+  const TwedParams twed;
+  absl::StatusOr<ExhaustiveSolve> exhaustive = SolveExhaustively(sets);
+  if (!exhaustive.ok()) {
+    state.SkipWithError(std::string(exhaustive.status().message()).c_str());
+    return;
+  }
+  const TransportResult& solved = exhaustive->transport;
+  const double q = solved.order;
+  const size_t m = sets.ref.size();
+  std::vector<double> value_per_cell;
+  double total_value = 0.0;
+  double endpoint = 0.0;
+  for (size_t k = 0; k < exhaustive->costs.values.size(); ++k) {
+    const Series& a = sets.sim[k / m];
+    const Series& b = sets.ref[k % m];
+    const double mass = solved.row_weights[k / m] * solved.col_weights[k % m];
+    const double value = mass * std::pow(exhaustive->costs.values[k], q);
+    value_per_cell.push_back(value / static_cast<double>(TwedCells(a, b)));
+    total_value += value;
+    endpoint += mass * std::pow(TwedEndpointBound(a, b, twed).value_or(0.0), q);
+  }
+  const uint64_t full = FullCells(sets);
+  const double mean_per_cell = total_value / static_cast<double>(full);
+  std::sort(value_per_cell.begin(), value_per_cell.end());
+  const auto quantile = [&](double p) {
+    return value_per_cell[static_cast<size_t>(p * static_cast<double>(value_per_cell.size() - 1))] /
+           mean_per_cell;
+  };
+  const double optimum = solved.certificate.primal;
+  const double floor = optimum / total_value;
+  for (auto _ : state) {
+    for (const auto& [name, share] :
+         std::vector<std::pair<std::string, double>>{{"cells_at_0.25", 0.25},
+                                                     {"cells_at_0.5", 0.5},
+                                                     {"cells_at_0.75", 0.75},
+                                                     {"cells_at_floor", floor}}) {
+      uint64_t cells = 0;
+      uint64_t cells_full = 0;
+      for (size_t k = 0; k < exhaustive->costs.values.size(); k += 25) {
+        const Series& a = sets.sim[k / m];
+        const Series& b = sets.ref[k % m];
+        const double threshold = std::pow(share, 1.0 / q) * exhaustive->costs.values[k];
+        absl::StatusOr<BoundedTwed> proven = TwedWithin(a, b, twed, threshold);
+        if (!proven.ok()) {
+          state.SkipWithError(std::string(proven.status().message()).c_str());
+          return;
+        }
+        cells += proven->cells;
+        cells_full += TwedCells(a, b);
+      }
+      state.counters[name] = static_cast<double>(cells) / static_cast<double>(cells_full);
+    }
+  }
+  state.counters["certificate_floor"] = floor;
+  state.counters["endpoint_share"] = endpoint / optimum;
+  state.counters["value_per_cell_p10"] = quantile(0.1);
+  state.counters["value_per_cell_p90"] = quantile(0.9);
+}
+
 // The quick size is timed as usual; the big ones once each, they take seconds to minutes.
 void Sizes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"runs", "samples", "levels"})->UseRealTime()->Unit(benchmark::kSecond);
@@ -223,15 +306,19 @@ void Sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({30, 500, 1});
 BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({30, 500, 1});
 BENCHMARK(BM_DualOracle)->Apply(Sizes)->Args({30, 500, 1});
+BENCHMARK(BM_CertificateFloor)->Apply(Sizes)->Args({30, 500, 1});
 BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({100, 2000, 1})->Iterations(1);
 BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({100, 2000, 1})->Iterations(1);
 BENCHMARK(BM_DualOracle)->Apply(Sizes)->Args({100, 2000, 1})->Iterations(1);
+BENCHMARK(BM_CertificateFloor)->Apply(Sizes)->Args({100, 2000, 1})->Iterations(1);
 BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({100, 2000, 2})->Iterations(1);
 BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({100, 2000, 2})->Iterations(1);
 BENCHMARK(BM_DualOracle)->Apply(Sizes)->Args({100, 2000, 2})->Iterations(1);
+BENCHMARK(BM_CertificateFloor)->Apply(Sizes)->Args({100, 2000, 2})->Iterations(1);
 BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({400, 1000, 1})->Iterations(1);
 BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({400, 1000, 1})->Iterations(1);
 BENCHMARK(BM_DualOracle)->Apply(Sizes)->Args({400, 1000, 1})->Iterations(1);
+BENCHMARK(BM_CertificateFloor)->Apply(Sizes)->Args({400, 1000, 1})->Iterations(1);
 
 }  // namespace
 }  // namespace wasserwarp
