@@ -1,7 +1,6 @@
 #include "wasserwarp/lazy_transport.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -12,9 +11,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "common/arena_pool.h"
-#include "common/progress_throttle.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
+#include "twed/matrix_progress.h"
 #include "twed/pair_requests.h"
 #include "twed/twed_kernel.h"
 #include "wasserwarp/twed_bounds.h"
@@ -49,51 +48,6 @@ struct PairKnowledge {
   std::vector<double> upper;  // the cost of one feasible edit path: all deletions
   std::vector<bool> computed;
   std::vector<bool> abandoned;
-};
-
-// Reports the lazy solve's progress against the full matrix: pairs computed exactly and DP
-// cells evaluated, of all pairs and their cells. Both only grow; the last report has every
-// pair settled, and fewer cells than the total when the lazy path paid.
-class LazyProgress {
- public:
-  LazyProgress(const CostMatrixOptions& options, uint64_t pairs_total, uint64_t cells_total)
-      : callback_(options.progress),
-        throttle_(options.progress_interval_ms),
-        pairs_total_(pairs_total),
-        cells_total_(cells_total) {}
-
-  void PairDone(bool computed, uint64_t cells) {
-    if (computed) pairs_done_.fetch_add(1, std::memory_order_relaxed);
-    cells_done_.fetch_add(cells, std::memory_order_relaxed);
-    if (callback_) throttle_.MaybeReport([&] { callback_(Snapshot(0, 0)); });
-  }
-
-  // The progress of computing every pair after all, on top of what the lazy rounds did.
-  CostMatrixProgressCallback Exhaustive() {
-    if (!callback_) return nullptr;
-    return [this](const CostMatrixProgress& whole) {
-      callback_(Snapshot(whole.pairs_done, whole.cells_done));
-    };
-  }
-
-  void Finish() {
-    pairs_done_.store(pairs_total_, std::memory_order_relaxed);
-    if (callback_) throttle_.ReportNow([&] { callback_(Snapshot(0, 0)); });
-  }
-
- private:
-  CostMatrixProgress Snapshot(uint64_t more_pairs, uint64_t more_cells) const {
-    const uint64_t pairs = pairs_done_.load(std::memory_order_relaxed);
-    const uint64_t cells = cells_done_.load(std::memory_order_relaxed) + more_cells;
-    return {std::max(pairs, more_pairs), pairs_total_, std::min(cells, cells_total_), cells_total_};
-  }
-
-  const CostMatrixProgressCallback& callback_;
-  ProgressThrottle throttle_;
-  const uint64_t pairs_total_;
-  const uint64_t cells_total_;
-  std::atomic<uint64_t> pairs_done_{0};
-  std::atomic<uint64_t> cells_done_{0};
 };
 
 // The error Twed would report for the first pair, in row-major order, whose inputs it refuses:
@@ -197,11 +151,12 @@ uint64_t RequestedCells(const std::vector<Series>& rows, const std::vector<Serie
 // threshold.
 absl::Status Settle(const std::vector<Series>& rows, const std::vector<Series>& cols,
                     const TwedParams& twed, std::vector<PairRequest> requests,
-                    const CostMatrixOptions& compute, LazyProgress& progress, PairKnowledge& known,
-                    LazyTransportStats& stats) {
+                    const CostMatrixOptions& compute, MatrixProgress& progress,
+                    PairKnowledge& known, LazyTransportStats& stats) {
   absl::StatusOr<std::vector<BoundedTwed>> results = ComputePairRequests(
-      rows, cols, twed, requests, compute,
-      [&](size_t, const BoundedTwed& result) { progress.PairDone(result.within, result.cells); });
+      rows, cols, twed, requests, compute, [&](size_t, const BoundedTwed& result) {
+        progress.Add(result.within ? 1 : 0, result.cells);
+      });
   if (!results.ok()) return results.status();
   for (size_t k = 0; k < requests.size(); ++k) {
     const size_t pair = requests[k].pair;
@@ -271,10 +226,10 @@ absl::Status CertifyOverEveryPair(const PairKnowledge& known, size_t n, size_t m
 // lane kernel, with the cells already spent on the way counted in.
 absl::StatusOr<LazyTransportResult> SolveExhaustively(
     const std::vector<Series>& rows, const std::vector<Series>& cols, const TwedParams& twed,
-    const TransportOptions& transport, const CostMatrixOptions& compute, LazyProgress& progress,
+    const TransportOptions& transport, const CostMatrixOptions& compute, MatrixProgress& progress,
     LazyTransportResult result) {
   CostMatrixOptions whole = compute;
-  whole.progress = progress.Exhaustive();
+  whole.progress = progress.Continued();
   absl::StatusOr<CostMatrix> costs = ComputeCostMatrix(rows, cols, twed, whole);
   if (!costs.ok()) return costs.status();
   absl::StatusOr<TransportResult> solved = SolveTransport(*costs, transport);
@@ -318,7 +273,7 @@ absl::StatusOr<LazyTransportResult> SolveLazyTransport(const std::vector<Series>
   }
   // A time window breaks the triangle inequality and can leave a pair without any path, an
   // error that only computing the pair finds: every pair is computed.
-  LazyProgress progress(compute, stats.pairs_total, stats.dp_cells_full);
+  MatrixProgress progress(compute, stats.pairs_total, stats.dp_cells_full);
   if (twed.time_window.has_value()) {
     return SolveExhaustively(rows, cols, twed, transport, compute, progress, std::move(result));
   }

@@ -1,7 +1,6 @@
 #include "wasserwarp/cost_matrix.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
@@ -13,10 +12,10 @@
 #include "absl/strings/str_cat.h"
 #include "common/arena_pool.h"
 #include "common/first_error.h"
-#include "common/progress_throttle.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 #include "tbb/partitioner.h"
+#include "twed/matrix_progress.h"
 #include "twed/twed_batch.h"
 #include "twed/twed_kernel.h"
 
@@ -140,41 +139,6 @@ class CellBalancedRange {
   size_t end_;
 };
 
-// Counts the pairs and cells done by the worker threads, for rate-limited progress reports.
-class ProgressReporter {
- public:
-  ProgressReporter(const CostMatrixOptions& options, uint64_t pairs_total, uint64_t cells_total)
-      : callback_(options.progress),
-        throttle_(options.progress_interval_ms),
-        pairs_total_(pairs_total),
-        cells_total_(cells_total) {}
-
-  void PairsDone(uint64_t pairs, uint64_t cells) {
-    pairs_done_.fetch_add(pairs, std::memory_order_relaxed);
-    cells_done_.fetch_add(cells, std::memory_order_relaxed);
-    if (!callback_) return;
-    throttle_.MaybeReport([&] { callback_(Snapshot()); });
-  }
-
-  void Finish() {
-    if (!callback_) return;
-    throttle_.ReportNow([&] { callback_(Snapshot()); });
-  }
-
- private:
-  CostMatrixProgress Snapshot() const {
-    return {pairs_done_.load(std::memory_order_relaxed), pairs_total_,
-            cells_done_.load(std::memory_order_relaxed), cells_total_};
-  }
-
-  const CostMatrixProgressCallback& callback_;
-  ProgressThrottle throttle_;
-  const uint64_t pairs_total_;
-  const uint64_t cells_total_;
-  std::atomic<uint64_t> pairs_done_{0};
-  std::atomic<uint64_t> cells_done_{0};
-};
-
 }  // namespace
 
 absl::StatusOr<CostMatrix> ComputeCostMatrix(const std::vector<Series>& rows,
@@ -197,7 +161,7 @@ absl::StatusOr<CostMatrix> ComputeCostMatrix(const std::vector<Series>& rows,
   for (const Series& row : rows) row_samples += row.samples();
   for (const Series& col : cols) col_samples += col.samples();
 
-  ProgressReporter progress(options, n * m, row_samples * col_samples);
+  MatrixProgress progress(options, n * m, row_samples * col_samples);
   FirstError first_error;
   const CancellationToken* cancel = options.cancel;
 
@@ -232,7 +196,7 @@ absl::StatusOr<CostMatrix> ComputeCostMatrix(const std::vector<Series>& rows,
         ++pairs;
         cells += TwedCells(rows[i], cols[j]);
       }
-      progress.PairsDone(pairs, cells);
+      progress.Add(pairs, cells);
     }
   };
 
