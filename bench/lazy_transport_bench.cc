@@ -160,12 +160,12 @@ struct ExhaustiveSolve {
   TransportResult transport;
 };
 
-// The full matrix and its transport, with the default TWED and transport options; an error
-// message instead when either fails.
-absl::StatusOr<ExhaustiveSolve> SolveExhaustively(const RunSets& sets) {
-  absl::StatusOr<CostMatrix> costs = ComputeCostMatrix(sets.sim, sets.ref, TwedParams{});
+// The full matrix and its transport; the error of whichever fails.
+absl::StatusOr<ExhaustiveSolve> SolveExhaustively(const RunSets& sets, const TwedParams& twed,
+                                                  const TransportOptions& transport) {
+  absl::StatusOr<CostMatrix> costs = ComputeCostMatrix(sets.sim, sets.ref, twed);
   if (!costs.ok()) return costs.status();
-  absl::StatusOr<TransportResult> solved = SolveTransport(*costs, TransportOptions{});
+  absl::StatusOr<TransportResult> solved = SolveTransport(*costs, transport);
   if (!solved.ok()) return solved.status();
   return ExhaustiveSolve{*std::move(costs), *std::move(solved)};
 }
@@ -174,7 +174,7 @@ void BM_DualOracle(benchmark::State& state) {
   const RunSets& sets = WorkloadSets(state.range(0), state.range(1), state.range(2));
   const TwedParams twed;
   const TransportOptions transport;
-  absl::StatusOr<ExhaustiveSolve> exhaustive = SolveExhaustively(sets);
+  absl::StatusOr<ExhaustiveSolve> exhaustive = SolveExhaustively(sets, twed, transport);
   if (!exhaustive.ok()) {
     state.SkipWithError(std::string(exhaustive.status().message()).c_str());
     return;
@@ -240,7 +240,7 @@ void BM_DualOracle(benchmark::State& state) {
 void BM_CertificateFloor(benchmark::State& state) {
   const RunSets& sets = WorkloadSets(state.range(0), state.range(1), state.range(2));
   const TwedParams twed;
-  absl::StatusOr<ExhaustiveSolve> exhaustive = SolveExhaustively(sets);
+  absl::StatusOr<ExhaustiveSolve> exhaustive = SolveExhaustively(sets, twed, TransportOptions{});
   if (!exhaustive.ok()) {
     state.SkipWithError(std::string(exhaustive.status().message()).c_str());
     return;
