@@ -1,8 +1,8 @@
 // TWED throughput as time per DP cell (the "time_per_cell" counter), of the
 // scalar kernel (one pair, as Twed() computes it) and of the SIMD kernel
 // under each dispatch target (one series against a vector of others, as the
-// cost matrix computes them; the speed-up is the ratio of the two); and of the pruned
-// TwedWithin, against BM_Twed at the same length.
+// cost matrix computes them; the speed-up is the ratio of the two); of the single-precision
+// lower bound on the same lanes; and of the pruned TwedWithin, against BM_Twed at the same length.
 //   twed_bench --benchmark_filter='BM_Twed(Batch_AVX3)?/1000/1$'
 //   twed_bench --benchmark_filter='BM_Twed(Within)?/2000/'
 
@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "random_runs.h"
 #include "twed/twed_batch.h"
+#include "twed/twed_single.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/twed_pruned.h"
@@ -84,6 +85,26 @@ void BM_TwedWithin(benchmark::State& state) {
 }
 BENCHMARK(BM_TwedWithin)->ArgsProduct({{2000}, {1, 3}, {0, 105, 70}, {0, 1}});
 
+// One series against `lanes` series of the same length, as the lane kernels take them, from
+// BM_Twed's arguments.
+struct LaneRuns {
+  Series a;
+  std::vector<Series> b;
+  std::vector<const Series*> pointers;
+};
+
+LaneRuns MakeLaneRuns(const benchmark::State& state, size_t lanes) {
+  std::mt19937_64 rng(42);
+  LaneRuns runs{
+      test_data::RandomWalkRun(rng, "a", state.range(0), state.range(1), {0.05, 0.15}), {}, {}};
+  for (size_t k = 0; k < lanes; ++k) {
+    runs.b.push_back(
+        test_data::RandomWalkRun(rng, "b", state.range(0), state.range(1), {0.05, 0.15}));
+  }
+  for (const Series& s : runs.b) runs.pointers.push_back(&s);
+  return runs;
+}
+
 // Arguments as BM_Twed's; one series against BatchLanes() series of the same
 // length, so cells per iteration are lanes x length^2. Registered in main()
 // once per SIMD target this CPU supports, the best (which the cost matrix
@@ -91,24 +112,35 @@ BENCHMARK(BM_TwedWithin)->ArgsProduct({{2000}, {1, 3}, {0, 105, 70}, {0, 1}});
 void BM_TwedBatch(benchmark::State& state, int64_t target) {
   twed_internal::ForceBatchTarget(target);
   const size_t lanes = twed_internal::BatchLanes();
-  std::mt19937_64 rng(42);
-  const Series a = test_data::RandomWalkRun(rng, "a", state.range(0), state.range(1), {0.05, 0.15});
-  std::vector<Series> b;
-  for (size_t k = 0; k < lanes; ++k) {
-    b.push_back(test_data::RandomWalkRun(rng, "b", state.range(0), state.range(1), {0.05, 0.15}));
-  }
-  std::vector<const Series*> pointers;
-  for (const Series& s : b) pointers.push_back(&s);
+  const LaneRuns runs = MakeLaneRuns(state, lanes);
   const TwedParams params = BenchParams();
-  const twed_internal::LaneBatch batch(pointers, params, lanes);
+  const twed_internal::LaneBatch batch(runs.pointers, params, lanes);
   std::vector<double> out(lanes);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(twed_internal::BatchTwed(a, batch, params, out));
+    benchmark::DoNotOptimize(twed_internal::BatchTwed(runs.a, batch, params, out));
     benchmark::DoNotOptimize(out.data());
   }
   twed_internal::ForceBatchTarget(0);
   state.SetLabel(absl::StrCat(lanes, " lanes"));
-  SetTimePerCell(state, lanes * TwedCells(a, b.front()));
+  SetTimePerCell(state, lanes * TwedCells(runs.a, runs.b.front()));
+}
+
+// As BM_TwedBatch, for the single-precision lower bound (twed/twed_single.h) on SingleLanes()
+// series: its time per cell against BM_TwedBatch's is what it saves the lazy transport.
+void BM_TwedSingle(benchmark::State& state, int64_t target) {
+  twed_internal::ForceBatchTarget(target);
+  const size_t lanes = twed_internal::SingleLanes();
+  const LaneRuns runs = MakeLaneRuns(state, lanes);
+  const TwedParams params = BenchParams();
+  const twed_internal::SingleLaneBatch batch(runs.pointers, runs.a, params, lanes);
+  std::vector<double> out(lanes);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(twed_internal::SingleTwedBound(runs.a, batch, params, out));
+    benchmark::DoNotOptimize(out.data());
+  }
+  twed_internal::ForceBatchTarget(0);
+  state.SetLabel(absl::StrCat(lanes, " lanes"));
+  SetTimePerCell(state, lanes * TwedCells(runs.a, runs.b.front()));
 }
 
 void BM_TwedWithPath(benchmark::State& state) {
@@ -133,6 +165,9 @@ int main(int argc, char** argv) {
     if (!has_lanes) continue;
     benchmark::RegisterBenchmark(("BM_TwedBatch_" + target.name).c_str(), wasserwarp::BM_TwedBatch,
                                  target.id)
+        ->ArgsProduct({{100, 1000, 10000}, {1, 3}});
+    benchmark::RegisterBenchmark(("BM_TwedSingle_" + target.name).c_str(),
+                                 wasserwarp::BM_TwedSingle, target.id)
         ->ArgsProduct({{100, 1000, 10000}, {1, 3}});
   }
   benchmark::Initialize(&argc, argv);

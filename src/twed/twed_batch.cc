@@ -73,6 +73,7 @@ inline bool ModerateValues(std::span<const double> values) {
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "twed/twed_sqrt-inl.h"
+#include "twed/twed_strip-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace wasserwarp::twed_internal::HWY_NAMESPACE {
@@ -160,74 +161,6 @@ struct LaneNorm {
 constexpr int kStripRows = HWY_TARGET <= HWY_AVX3 ? 4 : 3;
 static_assert(kStripRows - 1 <= LaneBatch::kBatchPad);
 
-// StripRows of twed_kernel.h with a vector of pairs in place of each double.
-// `dd` interleaves per column the lanes of D(i0-1, j) and of (D + L)(i0-1, j).
-template <int R, class Cost>
-void StripRows(const Cost& cost, const KernelArgs& args, ptrdiff_t i0, double* dd) {
-  const D d;
-  const size_t lanes = hn::Lanes(d);
-  const LaneBatch& batch = *args.batch;
-  const size_t c = batch.channels();
-  const ptrdiff_t record = static_cast<ptrdiff_t>(batch.record_size());
-  const ptrdiff_t cell = 2 * static_cast<ptrdiff_t>(lanes);
-  const double* column_zero = batch.column_zero();
-  const ptrdiff_t m = batch.longest();
-  const V nu = hn::Set(d, args.nu);
-  const V inf = hn::Set(d, kInf);
-
-  typename Cost::Row ai[R];
-  V tai[R];
-  V del_a[R];
-  V lane_d[R];
-  V lane_dl[R];
-  V lane_dl_old[R];
-  for (int k = 0; k < R; ++k) {
-    ai[k] = cost.Broadcast(d, args.a_values + (i0 + k) * c);
-    tai[k] = hn::Set(d, args.a_times[i0 + k]);
-    del_a[k] = hn::Set(d, args.a_dels[i0 + k]);
-    lane_d[k] = inf;
-    lane_dl[k] = inf;
-    lane_dl_old[k] = inf;
-  }
-  V diag0 = hn::Load(d, dd + lanes);
-  for (ptrdiff_t s = 1; s <= m + R - 1; ++s) {
-    const V up0 = hn::Load(d, dd + s * cell);
-    const V next_diag0 = hn::Load(d, dd + s * cell + lanes);
-#pragma GCC unroll 8
-    for (int k = R - 1; k >= 0; --k) {
-      const double* b = column_zero + (s - k) * record;
-      // Row 0 takes its square roots from FmaSqrt where allowed, the others
-      // from the divider: one row in four balances the FMA ports against the
-      // divider (three channels at length 1000: 0.79 ns per cell, against
-      // 1.07 with the divider alone, 0.84 with two rows of four on FmaSqrt
-      // and 1.0 with all four).
-      const V l = hn::Add(cost(d, ai[k], b, lanes, k == 0),
-                          hn::Mul(nu, hn::Abs(hn::Sub(tai[k], hn::Load(d, b + c * lanes)))));
-      const V diag = hn::Add(k == 0 ? diag0 : lane_dl_old[k - 1], l);
-      const V up = hn::Add(k == 0 ? up0 : lane_d[k - 1], del_a[k]);
-      const V side = hn::Add(lane_d[k], hn::Load(d, b + (c + 1) * lanes));
-      const V cur = hn::Min(hn::Min(diag, up), side);
-      lane_dl_old[k] = lane_dl[k];
-      lane_d[k] = cur;
-      lane_dl[k] = hn::Add(cur, l);
-    }
-    hn::Store(lane_d[R - 1], d, dd + (s - R + 1) * cell);
-    hn::Store(lane_dl[R - 1], d, dd + (s - R + 1) * cell + lanes);
-    diag0 = next_diag0;
-  }
-}
-
-template <int R, class Cost>
-void LastRows(ptrdiff_t rows, const Cost& cost, const KernelArgs& args, ptrdiff_t i0, double* dd) {
-  if constexpr (R > 0) {
-    if (rows == R) {
-      StripRows<R>(cost, args, i0, dd);
-    } else {
-      LastRows<R - 1>(rows, cost, args, i0, dd);
-    }
-  }
-}
-
 // Where a pruned strip left the DP: the live columns of its last row (some lane at or below its
 // threshold; first > last when none) and the last column it stored.
 struct LiveColumns {
@@ -236,11 +169,11 @@ struct LiveColumns {
   ptrdiff_t stored = 0;
 };
 
-// The step loop repeats StripRows's on purpose: the one shared inline step measured 10 % slower
-// in the full kernel (100 x 100 runs of 2000 samples: 8.4 to 9.1 s against 7.6 to 7.9 s), and
-// twed_pruned_test checks both against each other on every target.
+// The step loop repeats LaneStripRows's (twed_strip-inl.h) on purpose: the one shared inline step
+// measured 10 % slower in the full kernel (100 x 100 runs of 2000 samples: 8.4 to 9.1 s against 7.6
+// to 7.9 s), and twed_pruned_test checks both against each other on every target.
 //
-// StripRows for the cells that can lie on a path at or below the lanes' thresholds, as
+// LaneStripRows for the cells that can lie on a path at or below the lanes' thresholds, as
 // twed_pruned.cc argues for one pair: the strip starts at `lo`, the first live column of the row
 // above, and once past `hi`, its last, it stops when every lane of every row has been above its
 // threshold for two steps in a row (a cell reads the row above at its own and the previous step).
@@ -386,29 +319,9 @@ bool BatchTwedPrunedWith(const Cost& cost, const KernelArgs& args) {
 template <class Cost>
 bool BatchTwedWith(const Cost& cost, const KernelArgs& args) {
   if (args.thresholds != nullptr) return BatchTwedPrunedWith(cost, args);
-  const size_t lanes = hn::Lanes(D());
-  const LaneBatch& batch = *args.batch;
-  HWY_ASSERT(batch.lanes() == lanes);
-  const ptrdiff_t pad = LaneBatch::kBatchPad;
-  const ptrdiff_t cell = 2 * static_cast<ptrdiff_t>(lanes);
-  const ptrdiff_t width = batch.longest() + 1 + 2 * pad;
-  hwy::AlignedFreeUniquePtr<double[]> buffer = hwy::AllocateAligned<double>(width * cell);
-  std::fill_n(buffer.get(), width * cell, kInf);
-  double* dd = buffer.get() + pad * cell;
-  std::fill_n(dd, cell, 0.0);
-  const ptrdiff_t n = args.rows;
-  CancelPoller poller(args.cancel);
-  const uint64_t strip_cells =
-      static_cast<uint64_t>(kStripRows) * lanes * static_cast<uint64_t>(batch.longest());
-  ptrdiff_t i = 1;
-  for (; i + kStripRows - 1 <= n; i += kStripRows) {
-    if (poller.Cancelled(strip_cells)) return false;
-    StripRows<kStripRows>(cost, args, i, dd);
-  }
-  LastRows<kStripRows - 1>(n - i + 1, cost, args, i, dd);
-  const std::span<const ptrdiff_t> lengths = batch.lengths();
-  for (size_t k = 0; k < lengths.size(); ++k) args.out[k] = dd[lengths[k] * cell + k];
-  return true;
+  return LaneDp<kStripRows>(D(), cost, *args.batch,
+                            LaneRow<double>{args.a_values, args.a_times, args.a_dels}, args.nu,
+                            args.rows, args.cancel, args.out);
 }
 
 template <bool kL2, bool kFmaSqrt>

@@ -1,0 +1,332 @@
+// The single-precision lower bound on TWED, compiled once per SIMD target by Highway's
+// foreach_target.h (which re-includes this file) and picked at run time.
+//
+// The kernel runs the recurrence of twed_kernel.h with the processor rounding every float
+// operation toward zero (fesetround around the call; this file is built with -frounding-math
+// so that the compiler neither folds nor moves float arithmetic across it). Every cost and sum
+// is then monotone and never above its exact result, which is what the proof in
+// docs/twed_bounds.md needs: on the non-negative sums, products and square roots toward zero is
+// toward -inf, and a difference rounded toward zero keeps |x - y| from growing (toward -inf
+// would not: a rounded-down x - y < 0 grows under Abs, and max - min costs an operation more).
+// The strips are twed_batch.cc's (twed_strip-inl.h) on float lanes; only the rounding, the
+// records and the cost functors, which need no FMA square roots, are this file's.
+
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
+#endif
+
+#include "twed/twed_single.h"
+
+#include <algorithm>
+#include <cfenv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "twed/twed_batch.h"
+#include "twed/twed_kernel.h"
+#include "wasserwarp/cancellation.h"
+
+#ifndef WASSERWARP_SRC_TWED_TWED_SINGLE_CC_ONCE_
+#define WASSERWARP_SRC_TWED_TWED_SINGLE_CC_ONCE_
+namespace wasserwarp::twed_internal {
+
+// One row series against a SingleLaneBatch, as the per-target kernels take it.
+struct SingleKernelArgs {
+  bool l2;  // else L1, which is also every one-channel norm
+  float nu;
+  ptrdiff_t rows;
+  // Sample 0 (the virtual one) of the row series; rows 1..rows follow.
+  const float* a_values;
+  const float* a_times;
+  const float* a_dels;
+  const SingleLaneBatch* batch;
+  float* out;  // one per lane
+  const CancellationToken* cancel;
+};
+
+}  // namespace wasserwarp::twed_internal
+#endif  // WASSERWARP_SRC_TWED_TWED_SINGLE_CC_ONCE_
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "twed/twed_single.cc"
+#include "hwy/aligned_allocator.h"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "twed/twed_strip-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace wasserwarp::twed_internal::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
+
+size_t SingleLanesImpl() { return 0; }
+bool SingleTwedImpl(const SingleKernelArgs& /*args*/) {
+  HWY_ABORT("no SIMD target for SingleTwedBound");
+}
+
+#else
+
+using D = hn::ScalableTag<float>;
+using V = hn::Vec<D>;
+
+// The lanes' c(a_i, b_j), as twed_batch.cc's cost functors: Row holds one sample of the row
+// series, `b` points at a column record, channel k's lanes at b + k * lanes.
+struct SingleOneChannel {
+  using Row = V;
+  Row Broadcast(D d, const float* a) const { return hn::Set(d, *a); }
+  V operator()(D d, const Row& a, const float* b, size_t /*lanes*/, bool /*fma_sqrt*/) const {
+    return hn::Abs(hn::Sub(a, hn::Load(d, b)));
+  }
+};
+
+template <bool kL2>
+struct SingleNorm {
+  size_t channels;
+  using Row = const float*;
+  Row Broadcast(D /*d*/, const float* a) const { return a; }
+  V operator()(D d, const Row& a, const float* b, size_t lanes, bool /*fma_sqrt*/) const {
+    V sum = hn::Zero(d);
+    for (size_t k = 0; k < channels; ++k) {
+      const V diff = hn::Abs(hn::Sub(hn::Set(d, a[k]), hn::Load(d, b + k * lanes)));
+      sum = hn::Add(sum, kL2 ? hn::Mul(diff, diff) : diff);
+    }
+    return kL2 ? hn::Sqrt(sum) : sum;
+  }
+};
+
+// A compile-time channel count keeps the broadcast samples in registers, as in twed_batch.cc.
+template <size_t C, bool kL2>
+struct SingleFixedNorm {
+  struct Row {
+    V v[C];
+  };
+  Row Broadcast(D d, const float* a) const {
+    Row row;
+    for (size_t k = 0; k < C; ++k) row.v[k] = hn::Set(d, a[k]);
+    return row;
+  }
+  V operator()(D d, const Row& a, const float* b, size_t lanes, bool /*fma_sqrt*/) const {
+    V sum = hn::Zero(d);
+    for (size_t k = 0; k < C; ++k) {
+      const V diff = hn::Abs(hn::Sub(a.v[k], hn::Load(d, b + k * lanes)));
+      sum = hn::Add(sum, kL2 ? hn::Mul(diff, diff) : diff);
+    }
+    return kL2 ? hn::Sqrt(sum) : sum;
+  }
+};
+
+// Rows per strip, as twed_batch.cc measured for its kernel.
+constexpr int kStripRows = HWY_TARGET <= HWY_AVX3 ? 4 : 3;
+
+// Whether all rows were computed, that is, args.cancel was not found cancelled.
+template <class Cost>
+bool SingleTwedWith(const Cost& cost, const SingleKernelArgs& args) {
+  return LaneDp<kStripRows>(D(), cost, *args.batch,
+                            LaneRow<float>{args.a_values, args.a_times, args.a_dels}, args.nu,
+                            args.rows, args.cancel, args.out);
+}
+
+size_t SingleLanesImpl() { return hn::Lanes(D()); }
+
+template <bool kL2>
+bool SingleTwedNorm(const SingleKernelArgs& args) {
+  switch (args.batch->channels()) {
+    case 2:
+      return SingleTwedWith(SingleFixedNorm<2, kL2>{}, args);
+    case 3:
+      return SingleTwedWith(SingleFixedNorm<3, kL2>{}, args);
+    case 4:
+      return SingleTwedWith(SingleFixedNorm<4, kL2>{}, args);
+    default:
+      return SingleTwedWith(SingleNorm<kL2>{args.batch->channels()}, args);
+  }
+}
+
+bool SingleTwedImpl(const SingleKernelArgs& args) {
+  if (args.batch->channels() == 1) return SingleTwedWith(SingleOneChannel{}, args);
+  return args.l2 ? SingleTwedNorm<true>(args) : SingleTwedNorm<false>(args);
+}
+
+#endif  // HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
+
+}  // namespace wasserwarp::twed_internal::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace wasserwarp::twed_internal {
+
+HWY_EXPORT(SingleLanesImpl);
+HWY_EXPORT(SingleTwedImpl);
+
+namespace {
+
+// Above this magnitude a value, time or deletion cost does not go to single precision: the bound
+// is 0 instead. Far below FLT_MAX, so that no conversion overflows.
+constexpr double kSingleRange = 0x1p100;
+
+// x rounded to float toward -inf, for x >= 0.
+float RoundedDown(double x) {
+  float f = static_cast<float>(x);
+  if (static_cast<double>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+
+// x - origin to single precision, and an upper bound on the error |(x - origin) - result| of
+// the exact difference: the double subtraction's own error (Knuth's TwoSum, exact) plus the
+// float rounding of its result (exact in double).
+struct Shifted {
+  float value;
+  double error;
+};
+Shifted ShiftToSingle(double x, double origin) {
+  const double s = x - origin;
+  const double x_part = s + origin;
+  const double residual = (x - x_part) + (-origin - (s - x_part));
+  const float f = static_cast<float>(s);
+  return {f, std::abs(s - static_cast<double>(f)) + std::abs(residual)};
+}
+
+// Relative slack on the rounding-error terms for their own double roundings.
+constexpr double kErrorSlack = 1.0 + 0x1p-40;
+
+// One run in single precision relative to `row`'s first sample: per sample its values, time and
+// deletion cost (rounded down from the double kernels' own), and the largest rounding error of
+// one sample's cost terms, sum_k e(x_k) + nu e(t).
+struct SingleRun {
+  std::vector<float> values;  // sample 0 (zeros) first, then samples 1..n
+  std::vector<float> times;
+  std::vector<float> dels;
+  double rounding_error = 0.0;
+  bool moderate = true;
+};
+
+SingleRun ToSingle(const Series& run, const Series& row, const TwedParams& params) {
+  const size_t c = run.num_channels();
+  const size_t n = run.samples();
+  SingleRun single{std::vector<float>((n + 1) * c, 0.0f), std::vector<float>(n + 1, 0.0f),
+                   std::vector<float>(n + 1, 0.0f)};
+  const auto fits = [](double x) { return std::abs(x) <= kSingleRange; };
+  for (size_t j = 0; j < n; ++j) {
+    double error = 0.0;
+    for (size_t k = 0; k < c; ++k) {
+      const Shifted v = ShiftToSingle(run.value(j, k), row.value(0, k));
+      single.values[(j + 1) * c + k] = v.value;
+      single.moderate = single.moderate && fits(run.value(j, k) - row.value(0, k));
+      error += v.error;
+    }
+    const Shifted t = ShiftToSingle(run.times[j], row.times[0]);
+    single.times[j + 1] = t.value;
+    single.moderate = single.moderate && fits(run.times[j] - row.times[0]);
+    single.rounding_error = std::max(single.rounding_error, (error + params.nu * t.error));
+  }
+  single.rounding_error *= kErrorSlack;
+  WithCost(c, params.p, [&](const auto& cost) {
+    const Side side(run, 0, cost, params.nu, params.lambda);
+    for (ptrdiff_t j = 2; j <= side.size(); ++j) {
+      single.moderate = single.moderate && fits(side.del(j));
+      single.dels[j] = RoundedDown(std::min(side.del(j), kSingleRange));
+    }
+    return 0;
+  });
+  return single;
+}
+
+// The proof's bound from the float DP's value `dp` of a pair of lengths n and m, d channels and
+// largest rounding errors `row_error` and `col_error`.
+double FinishBound(float dp, size_t n, size_t m, size_t d, double row_error, double col_error) {
+  if (!std::isfinite(dp)) return 0.0;
+  const double input_error =
+      2.0 * static_cast<double>(std::min(n, m)) * (row_error + col_error) * kErrorSlack;
+  const double rest = static_cast<double>(dp) - input_error;
+  if (!(rest > 0.0)) return 0.0;
+  const double roundings = 2.0 * static_cast<double>(n + m) + static_cast<double>(d) + 16.0;
+  return rest * (1.0 - roundings * 0x1p-52);
+}
+
+}  // namespace
+
+size_t SingleLanes() { return HWY_DYNAMIC_DISPATCH(SingleLanesImpl)(); }
+
+bool SingleSupports(size_t channels, const TwedParams& params) {
+  return BatchSupports(channels, params) && SingleLanes() > 0;
+}
+
+SingleLaneBatch::SingleLaneBatch(std::span<const Series* const> series, const Series& row,
+                                 const TwedParams& params, size_t lanes)
+    : lanes_(lanes), channels_(series.front()->num_channels()) {
+  std::vector<SingleRun> runs;
+  for (const Series* s : series) {
+    lengths_.push_back(static_cast<ptrdiff_t>(s->samples()));
+    longest_ = std::max(longest_, lengths_.back());
+    runs.push_back(ToSingle(*s, row, params));
+    rounding_errors_.push_back(runs.back().rounding_error);
+    moderate_ = moderate_ && runs.back().moderate;
+  }
+  const size_t columns = longest_ + 1 + 2 * kBatchPad;
+  constexpr size_t kAlign = 64;
+  const size_t bytes = (columns * record_size() * sizeof(float) + kAlign - 1) / kAlign * kAlign;
+  records_.reset(static_cast<float*>(std::aligned_alloc(kAlign, bytes)));
+  std::fill_n(records_.get(), columns * record_size(), 0.0f);
+  for (size_t lane = 0; lane < runs.size(); ++lane) {
+    for (ptrdiff_t j = 1; j <= lengths_[lane]; ++j) {
+      float* r = records_.get() + (j + kBatchPad) * record_size();
+      for (size_t k = 0; k < channels_; ++k)
+        r[k * lanes_ + lane] = runs[lane].values[j * channels_ + k];
+      r[channels_ * lanes_ + lane] = runs[lane].times[j];
+      r[(channels_ + 1) * lanes_ + lane] = runs[lane].dels[j];
+    }
+  }
+}
+
+absl::Status SingleTwedBound(const Series& a, const SingleLaneBatch& batch,
+                             const TwedParams& params, std::span<double> out,
+                             const CancellationToken* cancel) {
+  if (cancel != nullptr && cancel->cancelled()) return TwedCancelledError();
+  const SingleRun row = ToSingle(a, a, params);
+  if (!row.moderate || !batch.moderate() || params.nu > kSingleRange) {
+    std::fill_n(out.begin(), batch.size(), 0.0);
+    return absl::OkStatus();
+  }
+  std::vector<float> lane_out(batch.lanes(), 0.0f);
+  const SingleKernelArgs args{.l2 = params.p == 2.0,
+                              .nu = RoundedDown(params.nu),
+                              .rows = static_cast<ptrdiff_t>(a.samples()),
+                              .a_values = row.values.data(),
+                              .a_times = row.times.data(),
+                              .a_dels = row.dels.data(),
+                              .batch = &batch,
+                              .out = lane_out.data(),
+                              .cancel = cancel};
+  const int rounding = std::fegetround();
+  std::fesetround(FE_TOWARDZERO);
+  const bool completed = HWY_DYNAMIC_DISPATCH(SingleTwedImpl)(args);
+  std::fesetround(rounding);
+  if (!completed) return TwedCancelledError();
+  for (size_t k = 0; k < batch.size(); ++k) {
+    out[k] = FinishBound(lane_out[k], a.samples(), static_cast<size_t>(batch.lengths()[k]),
+                         batch.channels(), row.rounding_error, batch.rounding_errors()[k]);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<double> SingleTwedBoundOfPair(const Series& a, const Series& b,
+                                             const TwedParams& params) {
+  if (absl::Status s = ValidateTwedInputs(a, b, params); !s.ok()) return s;
+  if (!SingleSupports(a.num_channels(), params)) return 0.0;
+  const Series* series[] = {&b};
+  const SingleLaneBatch batch(series, a, params, SingleLanes());
+  double out = 0.0;
+  if (absl::Status s = SingleTwedBound(a, batch, params, std::span(&out, 1)); !s.ok()) return s;
+  return out;
+}
+
+}  // namespace wasserwarp::twed_internal
+#endif  // HWY_ONCE

@@ -1,0 +1,147 @@
+// The skewed strip of the lane kernels: R rows of the TWED DP (twed_kernel.h) over every column,
+// one pair per lane, for lanes of double (twed_batch.cc, rounding to nearest to match the scalar
+// kernel bit for bit) and of float (twed_single.cc, rounding toward zero for its bound). Row
+// i0 + k runs k columns behind row i0, so that R independent add+min chains fill the pipeline.
+//
+// Per-target code: included inside a Highway target loop, hence the toggling include guard.
+
+#if defined(WASSERWARP_SRC_TWED_TWED_STRIP_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef WASSERWARP_SRC_TWED_TWED_STRIP_INL_H_
+#undef WASSERWARP_SRC_TWED_TWED_STRIP_INL_H_
+#else
+#define WASSERWARP_SRC_TWED_TWED_STRIP_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+
+#include "hwy/aligned_allocator.h"
+#include "hwy/highway.h"
+#include "twed/twed_kernel.h"
+#include "wasserwarp/cancellation.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace wasserwarp::twed_internal::HWY_NAMESPACE {
+
+// The row series' samples 1..rows as the strips read them, each array from its virtual sample 0.
+template <class T>
+struct LaneRow {
+  const T* values;
+  const T* times;
+  const T* dels;
+};
+
+// Rows i0 .. i0 + R - 1 against every column of `batch` (LaneBatch or SingleLaneBatch: records
+// of channel values, time and deletion cost per column). `dd` interleaves per column the lanes
+// of D(i0 - 1, j) and of (D + L)(i0 - 1, j) on entry, and of row i0 + R - 1 on return. `cost`
+// returns the lanes' c(a_i, b_j); its last argument says whether it may take square roots on
+// the FMA ports (row i0 only, see twed_batch.cc).
+template <int R, class D, class Cost, class Batch>
+HWY_INLINE void LaneStripRows(D d, const Cost& cost, const Batch& batch,
+                              const LaneRow<hwy::HWY_NAMESPACE::TFromD<D>>& row,
+                              hwy::HWY_NAMESPACE::TFromD<D> nu_value, ptrdiff_t i0,
+                              hwy::HWY_NAMESPACE::TFromD<D>* dd) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  using T = hn::TFromD<D>;
+  using V = hn::Vec<D>;
+  const size_t lanes = hn::Lanes(d);
+  const size_t c = batch.channels();
+  const ptrdiff_t record = static_cast<ptrdiff_t>(batch.record_size());
+  const ptrdiff_t cell = 2 * static_cast<ptrdiff_t>(lanes);
+  const T* column_zero = batch.column_zero();
+  const ptrdiff_t m = batch.longest();
+  const V nu = hn::Set(d, nu_value);
+  const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
+
+  typename Cost::Row ai[R];
+  V tai[R];
+  V del_a[R];
+  V lane_d[R];
+  V lane_dl[R];
+  V lane_dl_old[R];
+  for (int k = 0; k < R; ++k) {
+    ai[k] = cost.Broadcast(d, row.values + (i0 + k) * c);
+    tai[k] = hn::Set(d, row.times[i0 + k]);
+    del_a[k] = hn::Set(d, row.dels[i0 + k]);
+    lane_d[k] = inf;
+    lane_dl[k] = inf;
+    lane_dl_old[k] = inf;
+  }
+  V diag0 = hn::Load(d, dd + lanes);
+  for (ptrdiff_t s = 1; s <= m + R - 1; ++s) {
+    const V up0 = hn::Load(d, dd + s * cell);
+    const V next_diag0 = hn::Load(d, dd + s * cell + lanes);
+#pragma GCC unroll 8
+    for (int k = R - 1; k >= 0; --k) {
+      const T* b = column_zero + (s - k) * record;
+      const V l = hn::Add(cost(d, ai[k], b, lanes, k == 0),
+                          hn::Mul(nu, hn::Abs(hn::Sub(tai[k], hn::Load(d, b + c * lanes)))));
+      const V diag = hn::Add(k == 0 ? diag0 : lane_dl_old[k - 1], l);
+      const V up = hn::Add(k == 0 ? up0 : lane_d[k - 1], del_a[k]);
+      const V side = hn::Add(lane_d[k], hn::Load(d, b + (c + 1) * lanes));
+      const V cur = hn::Min(hn::Min(diag, up), side);
+      lane_dl_old[k] = lane_dl[k];
+      lane_d[k] = cur;
+      lane_dl[k] = hn::Add(cur, l);
+    }
+    hn::Store(lane_d[R - 1], d, dd + (s - R + 1) * cell);
+    hn::Store(lane_dl[R - 1], d, dd + (s - R + 1) * cell + lanes);
+    diag0 = next_diag0;
+  }
+}
+
+// LaneStripRows for the last rows, fewer than R: `rows` of them.
+template <int R, class D, class Cost, class Batch>
+HWY_INLINE void LaneLastRows(ptrdiff_t rows, D d, const Cost& cost, const Batch& batch,
+                             const LaneRow<hwy::HWY_NAMESPACE::TFromD<D>>& row,
+                             hwy::HWY_NAMESPACE::TFromD<D> nu, ptrdiff_t i0,
+                             hwy::HWY_NAMESPACE::TFromD<D>* dd) {
+  if constexpr (R > 0) {
+    if (rows == R) {
+      LaneStripRows<R>(d, cost, batch, row, nu, i0, dd);
+    } else {
+      LaneLastRows<R - 1>(rows, d, cost, batch, row, nu, i0, dd);
+    }
+  }
+}
+
+// Every row of the DP on the lanes, kRows at a time: out[k] = D(rows, length of lane k) for each
+// series of the batch. False, with `out` untouched, once `cancel` (may be null) is found
+// cancelled, polled once per strip.
+template <int kRows, class D, class Cost, class Batch>
+bool LaneDp(D d, const Cost& cost, const Batch& batch,
+            const LaneRow<hwy::HWY_NAMESPACE::TFromD<D>>& row, hwy::HWY_NAMESPACE::TFromD<D> nu,
+            ptrdiff_t rows, const CancellationToken* cancel, hwy::HWY_NAMESPACE::TFromD<D>* out) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  using T = hn::TFromD<D>;
+  static_assert(kRows - 1 <= Batch::kBatchPad);
+  const size_t lanes = hn::Lanes(d);
+  HWY_ASSERT(batch.lanes() == lanes);
+  const ptrdiff_t pad = Batch::kBatchPad;
+  const ptrdiff_t cell = 2 * static_cast<ptrdiff_t>(lanes);
+  const ptrdiff_t width = batch.longest() + 1 + 2 * pad;
+  hwy::AlignedFreeUniquePtr<T[]> buffer = hwy::AllocateAligned<T>(width * cell);
+  std::fill_n(buffer.get(), width * cell, std::numeric_limits<T>::infinity());
+  T* dd = buffer.get() + pad * cell;
+  std::fill_n(dd, cell, T{0});
+  CancelPoller poller(cancel);
+  const uint64_t strip_cells =
+      static_cast<uint64_t>(kRows) * lanes * static_cast<uint64_t>(batch.longest());
+  ptrdiff_t i = 1;
+  for (; i + kRows - 1 <= rows; i += kRows) {
+    if (poller.Cancelled(strip_cells)) return false;
+    LaneStripRows<kRows>(d, cost, batch, row, nu, i, dd);
+  }
+  LaneLastRows<kRows - 1>(rows - i + 1, d, cost, batch, row, nu, i, dd);
+  const std::span<const ptrdiff_t> lengths = batch.lengths();
+  for (size_t k = 0; k < lengths.size(); ++k) out[k] = dd[lengths[k] * cell + k];
+  return true;
+}
+
+}  // namespace wasserwarp::twed_internal::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // WASSERWARP_SRC_TWED_TWED_STRIP_INL_H_
