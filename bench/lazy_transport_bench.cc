@@ -99,6 +99,8 @@ void SetCounters(benchmark::State& state, const char* solver, const LazyTranspor
   state.counters["dp_cells_full"] = static_cast<double>(stats.dp_cells_full);
   state.counters["cells_fraction"] =
       static_cast<double>(stats.dp_cells) / static_cast<double>(stats.dp_cells_full);
+  // The single-precision bound's cells, each about half a DP cell's time (docs/twed_bounds.md).
+  state.counters["single_cells"] = static_cast<double>(stats.single_cells);
   state.counters["rounds"] = stats.rounds;
   state.counters["exhaustive"] = stats.exhaustive ? 1 : 0;  // the lazy solve gave up and did all
   state.counters["W"] = distance;

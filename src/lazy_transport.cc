@@ -16,6 +16,7 @@
 #include "twed/matrix_progress.h"
 #include "twed/pair_requests.h"
 #include "twed/twed_kernel.h"
+#include "twed/twed_single.h"
 #include "wasserwarp/twed_bounds.h"
 #include "wasserwarp/twed_pruned.h"
 
@@ -29,12 +30,12 @@ using twed_internal::kInf;
 // Measured on the 100 x 100 x 2000 workload (bench/lazy_transport_bench.cc).
 constexpr double kThresholdMargin = 0.1;
 
-// The share of the full matrix's DP cells above which the first priced round gives up and
-// computes every pair at once. The lazy rounds run on the same SIMD lanes, but abandoned pairs
-// are started again at higher thresholds in later rounds, the strips' pruning checks cost a
-// little, and a row's few requests leave lanes empty: measured on 100 x 100 runs of 2000 samples
-// (bench/lazy_transport_bench.cc), lazy rounds that evaluate 0.9 of the cells take as long as
-// the whole matrix, and at 0.5 about 0.6 of its time.
+// The share of the full matrix's DP cells above which the first priced round that computes TWEDs
+// gives up and computes every pair at once. The lazy rounds run on the same SIMD lanes, but
+// abandoned pairs are started again at higher thresholds in later rounds, the strips' pruning
+// checks cost a little, and a row's few requests leave lanes empty: measured on 100 x 100 runs of
+// 2000 samples (bench/lazy_transport_bench.cc), lazy rounds that evaluate 0.9 of the cells take as
+// long as the whole matrix, and at 0.5 about 0.6 of its time.
 constexpr double kLazyCellShare = 0.6;
 
 double Power(double c, double q) { return q == 1.0 ? c : q == 2.0 ? c * c : std::pow(c, q); }
@@ -48,6 +49,7 @@ struct PairKnowledge {
   std::vector<double> upper;  // the cost of one feasible edit path: all deletions
   std::vector<bool> computed;
   std::vector<bool> abandoned;
+  std::vector<bool> single_bounded;  // lower includes the single-precision bound
 };
 
 // The error Twed would report for the first pair, in row-major order, whose inputs it refuses:
@@ -90,7 +92,8 @@ absl::StatusOr<PairKnowledge> BoundPairs(const std::vector<Series>& rows,
   const size_t m = cols.size();
   const size_t pairs = rows.size() * m;
   PairKnowledge known{std::vector<double>(pairs, 0.0), std::vector<double>(pairs, 0.0),
-                      std::vector<bool>(pairs, false), std::vector<bool>(pairs, false)};
+                      std::vector<bool>(pairs, false), std::vector<bool>(pairs, false),
+                      std::vector<bool>(pairs, false)};
   for (size_t k = 0; k < pairs; ++k) {
     known.upper[k] = TwedAllDeletedCost((*row_ends)[k / m], (*col_ends)[k % m], twed);
     known.lower[k] = std::max(0.0, TwedEndpointBound((*row_ends)[k / m], (*col_ends)[k % m], twed));
@@ -173,10 +176,48 @@ absl::Status Settle(const std::vector<Series>& rows, const std::vector<Series>& 
   return absl::OkStatus();
 }
 
-// The matrix the next solve sees: the TWED where known; elsewhere the largest TWED known (or
-// the lower bound where that is larger), so that the plan keeps to computed pairs where it can
-// and the duals start near the computed costs. Any finite stand-in gives the same final plan:
-// a plan pair that is not computed is computed in full before the next solve.
+// The priced pairs of `requests` (those with a finite threshold) that the single-precision bound
+// has not bounded yet: it goes first, as on runs of one process it comes within about 1e-4 of
+// every TWED at half the cost of its DP, which prices out every pair outside the plan
+// (docs/twed_bounds.md, "The single-precision bound"). Empty where the bound does not apply.
+std::vector<size_t> UnboundedPairs(const PairKnowledge& known,
+                                   const std::vector<PairRequest>& requests, bool single_applies) {
+  std::vector<size_t> pairs;
+  if (!single_applies) return pairs;
+  for (const PairRequest& request : requests) {
+    if (request.threshold < kInf && !known.single_bounded[request.pair]) {
+      pairs.push_back(request.pair);
+    }
+  }
+  return pairs;
+}
+
+// Bounds `pairs` in single precision and records the bounds. Progress counts a single-precision
+// cell as half a cell, about its share of the time.
+absl::Status BoundInSinglePrecision(const std::vector<Series>& rows,
+                                    const std::vector<Series>& cols, const TwedParams& twed,
+                                    const std::vector<size_t>& pairs,
+                                    const CostMatrixOptions& compute, MatrixProgress& progress,
+                                    PairKnowledge& known, LazyTransportStats& stats) {
+  absl::StatusOr<std::vector<double>> bounds =
+      ComputePairBounds(rows, cols, twed, pairs, compute,
+                        [&](uint64_t, uint64_t cells) { progress.Add(0, cells / 2); });
+  if (!bounds.ok()) return bounds.status();
+  for (size_t k = 0; k < pairs.size(); ++k) {
+    known.lower[pairs[k]] = std::max(known.lower[pairs[k]], (*bounds)[k]);
+    known.single_bounded[pairs[k]] = true;
+    stats.single_cells += TwedCells(rows[pairs[k] / cols.size()], cols[pairs[k] % cols.size()]);
+  }
+  stats.pairs_single_bounded += pairs.size();
+  return absl::OkStatus();
+}
+
+// The matrix the next solve sees: the TWED where known, the single-precision bound where there
+// is one (so near the TWED that the duals it gives price out every other such pair); elsewhere
+// the largest TWED known (or the lower bound where that is larger), so that the plan keeps to
+// computed pairs where it can and the duals start near the computed costs. Any finite stand-in
+// gives the same final plan: a plan pair that is not computed is computed in full before the
+// next solve.
 CostMatrix StandIns(const PairKnowledge& known, size_t n, size_t m) {
   double largest = 0.0;
   for (size_t k = 0; k < n * m; ++k) {
@@ -184,7 +225,8 @@ CostMatrix StandIns(const PairKnowledge& known, size_t n, size_t m) {
   }
   CostMatrix costs(n, m);
   for (size_t k = 0; k < n * m; ++k) {
-    costs.values[k] = known.computed[k] ? known.lower[k] : std::max(largest, known.lower[k]);
+    const bool near = known.computed[k] || (known.single_bounded[k] && known.lower[k] > 0.0);
+    costs.values[k] = near ? known.lower[k] : std::max(largest, known.lower[k]);
   }
   return costs;
 }
@@ -279,7 +321,10 @@ absl::StatusOr<LazyTransportResult> SolveLazyTransport(const std::vector<Series>
   }
   absl::StatusOr<PairKnowledge> known = BoundPairs(rows, cols, twed);
   if (!known.ok()) return known.status();
+  const bool single_applies = twed_internal::SingleSupports(rows.front().num_channels(), twed);
   std::vector<PairRequest> requests = SeedRequests(n, m);
+  // Whether no priced round has computed TWEDs yet: the first one may give up (kLazyCellShare).
+  bool first_priced = true;
   for (;;) {
     if (absl::Status status =
             Settle(rows, cols, twed, std::move(requests), compute, progress, *known, stats);
@@ -294,10 +339,21 @@ absl::StatusOr<LazyTransportResult> SolveLazyTransport(const std::vector<Series>
       result.transport = *std::move(solved);
       break;
     }
-    if (stats.rounds == 1 && RequestedCells(rows, cols, requests) >
-                                 kLazyCellShare * static_cast<double>(stats.dp_cells_full)) {
+    if (const std::vector<size_t> unbounded = UnboundedPairs(*known, requests, single_applies);
+        !unbounded.empty()) {
+      if (absl::Status status =
+              BoundInSinglePrecision(rows, cols, twed, unbounded, compute, progress, *known, stats);
+          !status.ok()) {
+        return status;
+      }
+      requests.clear();  // the next solve, on the bounds, decides what still needs its TWED
+      continue;
+    }
+    if (first_priced && RequestedCells(rows, cols, requests) >
+                            kLazyCellShare * static_cast<double>(stats.dp_cells_full)) {
       return SolveExhaustively(rows, cols, twed, transport, compute, progress, std::move(result));
     }
+    first_priced = false;
   }
   if (absl::Status status =
           CertifyOverEveryPair(*known, n, m, transport.order, result.transport, result.bounds);

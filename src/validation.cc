@@ -237,6 +237,7 @@ struct SolvedPairs {
   uint64_t dp_cells_full = 0;
   uint64_t pairs_computed = 0;
   uint64_t pairs_total = 0;
+  uint64_t single_cells = 0;
 };
 
 absl::StatusOr<SolvedPairs> SolvePairs(const ValidationRuns& all, const ValidationOptions& options,
@@ -252,6 +253,7 @@ absl::StatusOr<SolvedPairs> SolvePairs(const ValidationRuns& all, const Validati
     solved.dp_cells_full = lazy->stats.dp_cells_full;
     solved.pairs_computed = lazy->stats.pairs_computed;
     solved.pairs_total = lazy->stats.pairs_total;
+    solved.single_cells = lazy->stats.single_cells;
     // The transport was solved along with the costs; its phase is entered for the order.
     enter(ValidationPhase::kTransport);
     solved.transport = std::move(lazy->transport);
@@ -374,6 +376,7 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
   report.dp_cells_full = solved->dp_cells_full;
   report.pairs_computed = solved->pairs_computed;
   report.pairs_total = solved->pairs_total;
+  report.single_cells = solved->single_cells;
   std::optional<CostMatrix>& costs = solved->costs;
   TransportResult& transport = solved->transport;
   if (absl::Status status = CheckNotCancelled(options.compute.cancel); !status.ok()) {

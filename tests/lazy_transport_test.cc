@@ -26,6 +26,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "lazy_transport_instances.h"
+#include "random_runs.h"
+#include "twed/twed_batch.h"
+#include "twed/twed_single.h"
 #include "wasserwarp/cancellation.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/series.h"
@@ -253,6 +256,42 @@ TEST(LazyTransportTest, MatchesExhaustiveOnRandomInstances) {
   // The sweep must reach both ends: instances where bounds settle most pairs, and where none.
   EXPECT_GT(totals.pruned_most, 10);
   EXPECT_GT(totals.pruned_nothing, 10);
+}
+
+// The same sweep without the single-precision bound (the scalar target has no lanes for it), so
+// that the lazy rounds alone, the path of a CPU without AVX2, stay exact too.
+TEST(LazyTransportTest, MatchesExhaustiveWithoutTheSingleBound) {
+  twed_internal::ForceBatchTarget(twed_internal::AvailableBatchTargets().back().id);
+  ASSERT_EQ(twed_internal::SingleLanes(), 0u);
+  Totals totals;
+  for (uint64_t seed = 1000; seed < 1200; ++seed) CheckInstance(RandomLazyInstance(seed), totals);
+  twed_internal::ForceBatchTarget(0);
+  std::cout << Summary(totals) << "\n";
+  EXPECT_GT(totals.pruned_most, 5);
+}
+
+// Runs of one process, as on the benchmark's workload, where no bound of docs/twed_bounds.md but
+// the single-precision one comes near the TWED: it bounds every pair outside the seeds, the
+// solve on those bounds prices them out but for its plan, and about n + m pairs are computed.
+TEST(LazyTransportTest, SingleBoundLeavesLittleButThePlanToCompute) {
+  if (twed_internal::SingleLanes() == 0) GTEST_SKIP() << "no single-precision lanes here";
+  LazyInstance c{.seed = 0,
+                 .rows = test_data::RandomWalkRuns("sim", 24, 250, 300, 1, 1),
+                 .cols = test_data::RandomWalkRuns("ref", 20, 250, 300, 1, 2),
+                 .twed = test_data::MakeTwedParams(0.001, 1.0),
+                 .transport = {},
+                 .traits = {"random walks"}};
+  Totals totals;
+  CheckInstance(c, totals);
+  absl::StatusOr<LazyTransportResult> lazy = SolveLazy(c, 2);
+  ASSERT_TRUE(lazy.ok()) << lazy.status();
+  const LazyTransportStats& s = lazy->stats;
+  EXPECT_FALSE(s.exhaustive);
+  EXPECT_GT(s.pairs_single_bounded, s.pairs_total / 2);
+  EXPECT_LE(s.pairs_computed, 3 * (c.rows.size() + c.cols.size()));
+  EXPECT_LT(static_cast<double>(s.dp_cells), 0.2 * static_cast<double>(s.dp_cells_full));
+  EXPECT_LE(s.single_cells, s.dp_cells_full);
+  EXPECT_GT(s.single_cells, s.dp_cells_full / 2);
 }
 
 // The orders other than 1 and 2 raise costs with pow, not a product: one instance of each shape.

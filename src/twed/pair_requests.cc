@@ -14,6 +14,7 @@
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 #include "twed/twed_batch.h"
+#include "twed/twed_single.h"
 
 namespace wasserwarp {
 namespace {
@@ -27,19 +28,19 @@ struct RequestUnit {
 
 // Requests come sorted by pair, so each row's are contiguous. Within a row, columns of nearly
 // the same length share lanes, as ComputeCostMatrix batches them, so that little padding is
-// computed. `lanes` >= 1.
-std::vector<RequestUnit> UnitsOf(const std::vector<Series>& cols,
-                                 const std::vector<PairRequest>& requests, size_t lanes) {
+// computed. `lanes` >= 1; pairs[k] is request k's pair.
+std::vector<RequestUnit> UnitsOf(const std::vector<Series>& cols, const std::vector<size_t>& pairs,
+                                 size_t lanes) {
   const size_t m = cols.size();
   std::vector<RequestUnit> units;
-  for (size_t begin = 0; begin < requests.size();) {
-    const size_t row = requests[begin].pair / m;
+  for (size_t begin = 0; begin < pairs.size();) {
+    const size_t row = pairs[begin] / m;
     size_t end = begin;
-    while (end < requests.size() && requests[end].pair / m == row) ++end;
+    while (end < pairs.size() && pairs[end] / m == row) ++end;
     std::vector<size_t> order(end - begin);
     for (size_t k = 0; k < order.size(); ++k) order[k] = begin + k;
     std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-      return cols[requests[x].pair % m].samples() < cols[requests[y].pair % m].samples();
+      return cols[pairs[x] % m].samples() < cols[pairs[y] % m].samples();
     });
     for (size_t first = 0; first < order.size(); first += lanes) {
       const size_t last = std::min(order.size(), first + lanes);
@@ -48,6 +49,28 @@ std::vector<RequestUnit> UnitsOf(const std::vector<Series>& cols,
     begin = end;
   }
   return units;
+}
+
+// Runs `compute_unit` on every unit on TBB, in the arena `options` asks for, until one returns
+// false (cancelled) or `cancel` is found set; units of rows `first_error` (may be null) already
+// passed are skipped.
+template <class ComputeUnit>
+void ForEachUnit(const std::vector<RequestUnit>& units, size_t m, const CostMatrixOptions& options,
+                 const FirstError* first_error, const ComputeUnit& compute_unit) {
+  const CancellationToken* cancel = options.cancel;
+  BorrowedArena arena(options.max_threads);
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, units.size(), 1),
+                      [&](const tbb::blocked_range<size_t>& r) {
+                        for (size_t u = r.begin(); u < r.end(); ++u) {
+                          if (cancel != nullptr && cancel->cancelled()) return;
+                          if (first_error != nullptr && first_error->Skips(units[u].row * m)) {
+                            continue;
+                          }
+                          if (!compute_unit(units[u])) return;
+                        }
+                      });
+  });
 }
 
 }  // namespace
@@ -60,7 +83,9 @@ absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
   const bool lanes_apply =
       !cols.empty() && twed_internal::BatchSupports(cols.front().num_channels(), params);
   const size_t lanes = lanes_apply ? twed_internal::BatchLanes() : 0;
-  const std::vector<RequestUnit> units = UnitsOf(cols, requests, lanes < 2 ? 1 : lanes);
+  std::vector<size_t> pairs;
+  for (const PairRequest& request : requests) pairs.push_back(request.pair);
+  const std::vector<RequestUnit> units = UnitsOf(cols, pairs, lanes < 2 ? 1 : lanes);
   std::vector<BoundedTwed> results(requests.size());
   FirstError first_error;
   std::mutex done_mutex;
@@ -111,20 +136,48 @@ absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
     }
     return true;
   };
-  BorrowedArena arena(options.max_threads);
-  arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, units.size(), 1),
-                      [&](const tbb::blocked_range<size_t>& r) {
-                        for (size_t u = r.begin(); u < r.end(); ++u) {
-                          if (cancel != nullptr && cancel->cancelled()) return;
-                          if (first_error.Skips(units[u].row * m)) continue;
-                          if (!compute_unit(units[u])) return;
-                        }
-                      });
-  });
+  ForEachUnit(units, m, options, &first_error, compute_unit);
   if (absl::Status status = CostMatrixCancelled(options); !status.ok()) return status;
   if (absl::Status status = first_error.status(); !status.ok()) return status;
   return results;
+}
+
+absl::StatusOr<std::vector<double>> ComputePairBounds(const std::vector<Series>& rows,
+                                                      const std::vector<Series>& cols,
+                                                      const TwedParams& params,
+                                                      const std::vector<size_t>& pairs,
+                                                      const CostMatrixOptions& options,
+                                                      const PairBoundsDone& done) {
+  const size_t m = cols.size();
+  std::vector<double> bounds(pairs.size(), 0.0);
+  if (cols.empty() || !twed_internal::SingleSupports(cols.front().num_channels(), params)) {
+    return bounds;
+  }
+  const size_t lanes = twed_internal::SingleLanes();
+  const std::vector<RequestUnit> units = UnitsOf(cols, pairs, lanes);
+  std::mutex done_mutex;
+  ForEachUnit(units, m, options, nullptr, [&](const RequestUnit& unit) {
+    std::vector<const Series*> series;
+    for (size_t k : unit.requests) series.push_back(&cols[pairs[k] % m]);
+    const Series& row = rows[unit.row];
+    const twed_internal::SingleLaneBatch batch(series, row, params, lanes);
+    std::vector<double> lane_bounds(unit.requests.size());
+    if (!twed_internal::SingleTwedBound(row, batch, params, lane_bounds, options.cancel).ok()) {
+      return false;  // cancelled, the only error it reports
+    }
+    uint64_t cells = 0;
+    for (size_t lane = 0; lane < unit.requests.size(); ++lane) {
+      bounds[unit.requests[lane]] = lane_bounds[lane];
+      cells += TwedCells(row, *series[lane]);
+    }
+    if (done) {
+      std::lock_guard lock(done_mutex);
+      done(unit.requests.size(), cells);
+    }
+    return true;
+  });
+  if (absl::Status status = CostMatrixCancelled(options); !status.ok()) return status;
+  return bounds;
 }
 
 }  // namespace wasserwarp
