@@ -179,8 +179,8 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   json["dp_cells"] = report.dp_cells;
   json["dp_cells_full"] = report.dp_cells_full;
   json["pairs_computed"] = report.pairs_computed;
-  json["single_cells"] = report.single_cells;
   json["pairs_total"] = report.pairs_total;
+  json["single_cells"] = report.single_cells;
   json["seconds"] = report.seconds;
   Json tiles = Json::array();
   for (const TileShare& share : report.tiles) {
