@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@
 #include "wasserwarp/twed.h"
 
 namespace wasserwarp {
+namespace twed_internal {
+void PrintTo(const BatchTarget& target, std::ostream* os) { *os << target.name; }
+}  // namespace twed_internal
+
 namespace {
 
 using ::wasserwarp::test_data::Describe;
