@@ -2,7 +2,7 @@
 // foreach_target.h (which re-includes this file) and picked at run time.
 //
 // The kernel runs the recurrence of twed_kernel.h with the processor rounding every float
-// operation toward zero (fesetround around the call; this file is built with -frounding-math
+// operation toward zero (TowardZero around the call; this file is built with -frounding-math
 // so that the compiler neither folds nor moves float arithmetic across it). Every cost and sum
 // is then monotone and never above its exact result, which is what the proof in
 // docs/twed_bounds.md needs: on the non-negative sums, products and square roots toward zero is
@@ -26,6 +26,11 @@
 #include <limits>
 #include <span>
 #include <vector>
+
+#if defined(__SSE__)
+#include <pmmintrin.h>
+#include <xmmintrin.h>
+#endif
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -179,6 +184,11 @@ float RoundedDown(double x) {
   return f;
 }
 
+// Below this magnitude a shifted value or time is stored as 0, so that the kernel never reads a
+// subnormal float (each costs a microcode assist, and the demo's runs start with values of
+// 1e-18); the error is counted like any rounding.
+constexpr double kSingleFloor = 0x1p-60;
+
 // x - origin to single precision, and an upper bound on the error |(x - origin) - result| of
 // the exact difference: the double subtraction's own error (Knuth's TwoSum, exact) plus the
 // float rounding of its result (exact in double).
@@ -190,9 +200,41 @@ Shifted ShiftToSingle(double x, double origin) {
   const double s = x - origin;
   const double x_part = s + origin;
   const double residual = (x - x_part) + (-origin - (s - x_part));
-  const float f = static_cast<float>(s);
+  const float f = std::abs(s) < kSingleFloor ? 0.0f : static_cast<float>(s);
   return {f, std::abs(s - static_cast<double>(f)) + std::abs(residual)};
 }
+
+// The kernel's floating-point environment for its lifetime: rounding toward zero, and on x86
+// subnormal results flushed to zero and subnormal operands read as zero. Flushing only lowers
+// the non-negative sums, products and square roots, and |x - y| (to 0); the operands read as
+// zero can only be nu and deletion costs, non-negative, as no value or time is subnormal
+// (kSingleFloor). So the proof holds, and no operation takes the slow subnormal path.
+class TowardZero {
+ public:
+  TowardZero() : rounding_(std::fegetround()) {
+#if defined(__SSE__)
+    csr_ = _mm_getcsr();
+#endif
+    std::fesetround(FE_TOWARDZERO);
+#if defined(__SSE__)
+    _mm_setcsr(_mm_getcsr() | _MM_FLUSH_ZERO_ON | _MM_DENORMALS_ZERO_ON);
+#endif
+  }
+  ~TowardZero() {
+#if defined(__SSE__)
+    _mm_setcsr(csr_);
+#endif
+    std::fesetround(rounding_);
+  }
+  TowardZero(const TowardZero&) = delete;
+  TowardZero& operator=(const TowardZero&) = delete;
+
+ private:
+  int rounding_;
+#if defined(__SSE__)
+  unsigned int csr_ = 0;
+#endif
+};
 
 // Relative slack on the rounding-error terms for their own double roundings.
 constexpr double kErrorSlack = 1.0 + 0x1p-40;
@@ -305,10 +347,11 @@ absl::Status SingleTwedBound(const Series& a, const SingleLaneBatch& batch,
                               .batch = &batch,
                               .out = lane_out.data(),
                               .cancel = cancel};
-  const int rounding = std::fegetround();
-  std::fesetround(FE_TOWARDZERO);
-  const bool completed = HWY_DYNAMIC_DISPATCH(SingleTwedImpl)(args);
-  std::fesetround(rounding);
+  bool completed = false;
+  {
+    const TowardZero toward_zero;
+    completed = HWY_DYNAMIC_DISPATCH(SingleTwedImpl)(args);
+  }
   if (!completed) return TwedCancelledError();
   for (size_t k = 0; k < batch.size(); ++k) {
     out[k] = FinishBound(lane_out[k], a.samples(), static_cast<size_t>(batch.lengths()[k]),
