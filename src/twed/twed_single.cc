@@ -5,11 +5,11 @@
 // operation toward zero (TowardZero around the call; this file is built with -frounding-math
 // so that the compiler neither folds nor moves float arithmetic across it). Every cost and sum
 // is then monotone and never above its exact result, which is what the proof in
-// docs/twed_bounds.md needs: on the non-negative sums, products and square roots toward zero is
-// toward -inf, and a difference rounded toward zero keeps |x - y| from growing (toward -inf
-// would not: a rounded-down x - y < 0 grows under Abs, and max - min costs an operation more).
-// The strips are twed_batch.cc's (twed_strip-inl.h) on float lanes; only the rounding, the
-// records and the cost functors, which need no FMA square roots, are this file's.
+// docs/twed_bounds.md needs: on the non-negative sums, products, fused multiply-adds and square
+// roots toward zero is toward -inf, and a difference rounded toward zero keeps |x - y| from growing
+// (toward -inf would not: a rounded-down x - y < 0 grows under Abs, and max - min costs an
+// operation more). The strips are twed_batch.cc's (twed_strip-inl.h) on float lanes; only the
+// rounding, the records and the cost functors, which need no FMA square roots, are this file's.
 
 #ifndef HWY_DISABLED_TARGETS
 #define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
@@ -101,7 +101,7 @@ struct SingleNorm {
     V sum = hn::Zero(d);
     for (size_t k = 0; k < channels; ++k) {
       const V diff = hn::Abs(hn::Sub(hn::Set(d, a[k]), hn::Load(d, b + k * lanes)));
-      sum = hn::Add(sum, kL2 ? hn::Mul(diff, diff) : diff);
+      sum = kL2 ? hn::MulAdd(diff, diff, sum) : hn::Add(sum, diff);
     }
     return kL2 ? hn::Sqrt(sum) : sum;
   }
@@ -122,7 +122,7 @@ struct SingleFixedNorm {
     V sum = hn::Zero(d);
     for (size_t k = 0; k < C; ++k) {
       const V diff = hn::Abs(hn::Sub(a.v[k], hn::Load(d, b + k * lanes)));
-      sum = hn::Add(sum, kL2 ? hn::Mul(diff, diff) : diff);
+      sum = kL2 ? hn::MulAdd(diff, diff, sum) : hn::Add(sum, diff);
     }
     return kL2 ? hn::Sqrt(sum) : sum;
   }
