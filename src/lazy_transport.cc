@@ -200,15 +200,16 @@ absl::Status BoundInSinglePrecision(const std::vector<Series>& rows,
                                     const CostMatrixOptions& compute, MatrixProgress& progress,
                                     PairKnowledge& known, LazyTransportStats& stats) {
   absl::StatusOr<std::vector<double>> bounds =
-      ComputePairBounds(rows, cols, twed, pairs, compute,
-                        [&](uint64_t, uint64_t cells) { progress.Add(0, cells / 2); });
+      ComputePairBounds(rows, cols, twed, pairs, compute, [&](uint64_t bounded, uint64_t cells) {
+        stats.pairs_single_bounded += bounded;
+        stats.single_cells += cells;
+        progress.Add(0, cells / 2);
+      });
   if (!bounds.ok()) return bounds.status();
   for (size_t k = 0; k < pairs.size(); ++k) {
     known.lower[pairs[k]] = std::max(known.lower[pairs[k]], (*bounds)[k]);
     known.single_bounded[pairs[k]] = true;
-    stats.single_cells += TwedCells(rows[pairs[k] / cols.size()], cols[pairs[k] % cols.size()]);
   }
-  stats.pairs_single_bounded += pairs.size();
   return absl::OkStatus();
 }
 
