@@ -9,7 +9,9 @@
 // roots toward zero is toward -inf, and a difference rounded toward zero keeps |x - y| from growing
 // (toward -inf would not: a rounded-down x - y < 0 grows under Abs, and max - min costs an
 // operation more). The strips are twed_batch.cc's (twed_strip-inl.h) on float lanes; only the
-// rounding, the records and the cost functors, which need no FMA square roots, are this file's.
+// rounding, the records and the cost functors, which take the plain square root rather than
+// twed_sqrt-inl.h's (that one exists to give std::sqrt's bits, which a bound does not need), are
+// this file's.
 
 #ifndef HWY_DISABLED_TARGETS
 #define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
