@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -19,43 +20,96 @@
 namespace wasserwarp {
 namespace {
 
-// The requests of one row that share the SIMD lanes of one kernel call, as indices into the
-// requests; a single request where the lanes do not apply.
+// The requests that share the SIMD lanes of one kernel call, as indices into the requests: one
+// row's against several columns, or one column's against several rows (`by_column`), the
+// column's run then in the row's place; TWED is symmetric operation for operation, so the lanes
+// give the row-major pair's bits (tests/twed_symmetry_test.cc). A single request where the lanes
+// do not apply.
 struct RequestUnit {
-  size_t row = 0;
+  size_t shared = 0;  // the row, or the column where by_column
+  bool by_column = false;
+  size_t first_pair = 0;  // the smallest pair of the unit
   std::vector<size_t> requests;
 };
 
-// Requests come sorted by pair, so each row's are contiguous. Within a row, columns of nearly
-// the same length share lanes, as ComputeCostMatrix batches them, so that little padding is
-// computed. `lanes` >= 1; pairs[k] is request k's pair.
-std::vector<RequestUnit> UnitsOf(const std::vector<Series>& cols, const std::vector<size_t>& pairs,
-                                 size_t lanes) {
+// The run the lanes of `unit` share, and the run of `pair` on its lane.
+const Series& SharedRun(const RequestUnit& unit, const std::vector<Series>& rows,
+                        const std::vector<Series>& cols) {
+  return unit.by_column ? cols[unit.shared] : rows[unit.shared];
+}
+const Series& LaneRun(const RequestUnit& unit, size_t pair, const std::vector<Series>& rows,
+                      const std::vector<Series>& cols) {
+  return unit.by_column ? rows[pair / cols.size()] : cols[pair % cols.size()];
+}
+
+// The requests `order` of one shared run (a row, or a column where `by_column`) in units of
+// `lanes`, runs of nearly the same length side by side (as ComputeCostMatrix batches them) so that
+// little padding is computed: the full units into `full`, the shorter last one into `rest`.
+void Chunk(std::vector<size_t> order, size_t shared, bool by_column, size_t lanes,
+           const std::vector<size_t>& pairs, const std::vector<Series>& rows,
+           const std::vector<Series>& cols, std::vector<RequestUnit>& full,
+           std::vector<RequestUnit>& rest) {
+  const RequestUnit shape{shared, by_column, 0, {}};
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    return LaneRun(shape, pairs[x], rows, cols).samples() <
+           LaneRun(shape, pairs[y], rows, cols).samples();
+  });
+  for (size_t first = 0; first < order.size(); first += lanes) {
+    const size_t last = std::min(order.size(), first + lanes);
+    RequestUnit unit = shape;
+    unit.requests.assign(order.begin() + first, order.begin() + last);
+    unit.first_pair = pairs[unit.requests.front()];
+    for (size_t k : unit.requests) unit.first_pair = std::min(unit.first_pair, pairs[k]);
+    (last - first == lanes ? full : rest).push_back(std::move(unit));
+  }
+}
+
+// Requests come sorted by pair, so each row's are contiguous, and share lanes by row. What each
+// row leaves over, fewer requests than lanes, is regrouped by column where that takes fewer
+// kernel calls: when every row leaves the same few columns over (every pair asked for, and
+// lanes that do not divide the columns), their rows fill the lanes. `lanes` >= 1; pairs[k] is
+// request k's pair.
+std::vector<RequestUnit> UnitsOf(const std::vector<Series>& rows, const std::vector<Series>& cols,
+                                 const std::vector<size_t>& pairs, size_t lanes) {
   const size_t m = cols.size();
   std::vector<RequestUnit> units;
+  std::vector<RequestUnit> row_rests;
   for (size_t begin = 0; begin < pairs.size();) {
     const size_t row = pairs[begin] / m;
     size_t end = begin;
     while (end < pairs.size() && pairs[end] / m == row) ++end;
     std::vector<size_t> order(end - begin);
     for (size_t k = 0; k < order.size(); ++k) order[k] = begin + k;
-    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-      return cols[pairs[x] % m].samples() < cols[pairs[y] % m].samples();
-    });
-    for (size_t first = 0; first < order.size(); first += lanes) {
-      const size_t last = std::min(order.size(), first + lanes);
-      units.push_back({row, std::vector<size_t>(order.begin() + first, order.begin() + last)});
-    }
+    Chunk(std::move(order), row, false, lanes, pairs, rows, cols, units, row_rests);
     begin = end;
   }
+  std::vector<size_t> rest;
+  for (const RequestUnit& unit : row_rests) {
+    rest.insert(rest.end(), unit.requests.begin(), unit.requests.end());
+  }
+  std::stable_sort(rest.begin(), rest.end(),
+                   [&](size_t x, size_t y) { return pairs[x] % m < pairs[y] % m; });
+  std::vector<RequestUnit> column_units;
+  for (size_t begin = 0; begin < rest.size();) {
+    const size_t col = pairs[rest[begin]] % m;
+    size_t end = begin;
+    while (end < rest.size() && pairs[rest[end]] % m == col) ++end;
+    // Every unit of a column, full or not.
+    Chunk(std::vector<size_t>(rest.begin() + begin, rest.begin() + end), col, true, lanes, pairs,
+          rows, cols, column_units, column_units);
+    begin = end;
+  }
+  std::vector<RequestUnit>& rests =
+      column_units.size() < row_rests.size() ? column_units : row_rests;
+  std::move(rests.begin(), rests.end(), std::back_inserter(units));
   return units;
 }
 
 // Runs `compute_unit` on every unit on TBB, in the arena `options` asks for, until one returns
-// false (cancelled) or `cancel` is found set; units of rows `first_error` (may be null) already
-// passed are skipped.
+// false (cancelled) or `cancel` is found set; units whose pairs all follow one `first_error` (may
+// be null) holds are skipped.
 template <class ComputeUnit>
-void ForEachUnit(const std::vector<RequestUnit>& units, size_t m, const CostMatrixOptions& options,
+void ForEachUnit(const std::vector<RequestUnit>& units, const CostMatrixOptions& options,
                  const FirstError* first_error, const ComputeUnit& compute_unit) {
   const CancellationToken* cancel = options.cancel;
   BorrowedArena arena(options.max_threads);
@@ -64,7 +118,7 @@ void ForEachUnit(const std::vector<RequestUnit>& units, size_t m, const CostMatr
                       [&](const tbb::blocked_range<size_t>& r) {
                         for (size_t u = r.begin(); u < r.end(); ++u) {
                           if (cancel != nullptr && cancel->cancelled()) return;
-                          if (first_error != nullptr && first_error->Skips(units[u].row * m)) {
+                          if (first_error != nullptr && first_error->Skips(units[u].first_pair)) {
                             continue;
                           }
                           if (!compute_unit(units[u])) return;
@@ -85,7 +139,7 @@ absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
   const size_t lanes = lanes_apply ? twed_internal::BatchLanes() : 0;
   std::vector<size_t> pairs;
   for (const PairRequest& request : requests) pairs.push_back(request.pair);
-  const std::vector<RequestUnit> units = UnitsOf(cols, pairs, lanes < 2 ? 1 : lanes);
+  const std::vector<RequestUnit> units = UnitsOf(rows, cols, pairs, lanes < 2 ? 1 : lanes);
   std::vector<BoundedTwed> results(requests.size());
   FirstError first_error;
   std::mutex done_mutex;
@@ -115,13 +169,13 @@ absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
     std::vector<const Series*> series;
     std::vector<double> thresholds;
     for (size_t k : unit.requests) {
-      series.push_back(&cols[requests[k].pair % m]);
+      series.push_back(&LaneRun(unit, requests[k].pair, rows, cols));
       thresholds.push_back(requests[k].threshold);
     }
     const twed_internal::LaneBatch batch(series, params, lanes);
     std::vector<BoundedTwed> lane_results(unit.requests.size());
-    if (!twed_internal::BatchTwedWithin(rows[unit.row], batch, params, thresholds, lane_results,
-                                        cancel)
+    if (!twed_internal::BatchTwedWithin(SharedRun(unit, rows, cols), batch, params, thresholds,
+                                        lane_results, cancel)
              .ok()) {
       return false;  // cancelled, the only error the lanes report
     }
@@ -136,7 +190,7 @@ absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
     }
     return true;
   };
-  ForEachUnit(units, m, options, &first_error, compute_unit);
+  ForEachUnit(units, options, &first_error, compute_unit);
   if (absl::Status status = CostMatrixCancelled(options); !status.ok()) return status;
   if (absl::Status status = first_error.status(); !status.ok()) return status;
   return results;
@@ -148,27 +202,26 @@ absl::StatusOr<std::vector<double>> ComputePairBounds(const std::vector<Series>&
                                                       const std::vector<size_t>& pairs,
                                                       const CostMatrixOptions& options,
                                                       const PairBoundsDone& done) {
-  const size_t m = cols.size();
   std::vector<double> bounds(pairs.size(), 0.0);
   if (cols.empty() || !twed_internal::SingleSupports(cols.front().num_channels(), params)) {
     return bounds;
   }
   const size_t lanes = twed_internal::SingleLanes();
-  const std::vector<RequestUnit> units = UnitsOf(cols, pairs, lanes);
+  const std::vector<RequestUnit> units = UnitsOf(rows, cols, pairs, lanes);
   std::mutex done_mutex;
-  ForEachUnit(units, m, options, nullptr, [&](const RequestUnit& unit) {
+  ForEachUnit(units, options, nullptr, [&](const RequestUnit& unit) {
     std::vector<const Series*> series;
-    for (size_t k : unit.requests) series.push_back(&cols[pairs[k] % m]);
-    const Series& row = rows[unit.row];
-    const twed_internal::SingleLaneBatch batch(series, row, params, lanes);
+    for (size_t k : unit.requests) series.push_back(&LaneRun(unit, pairs[k], rows, cols));
+    const Series& shared = SharedRun(unit, rows, cols);
+    const twed_internal::SingleLaneBatch batch(series, shared, params, lanes);
     std::vector<double> lane_bounds(unit.requests.size());
-    if (!twed_internal::SingleTwedBound(row, batch, params, lane_bounds, options.cancel).ok()) {
+    if (!twed_internal::SingleTwedBound(shared, batch, params, lane_bounds, options.cancel).ok()) {
       return false;  // cancelled, the only error it reports
     }
     uint64_t cells = 0;
     for (size_t lane = 0; lane < unit.requests.size(); ++lane) {
       bounds[unit.requests[lane]] = lane_bounds[lane];
-      cells += TwedCells(row, *series[lane]);
+      cells += TwedCells(shared, *series[lane]);
     }
     if (done) {
       std::lock_guard lock(done_mutex);

@@ -1,0 +1,132 @@
+// The lazy transport's pair requests and single-precision bounds against the one-pair kernels,
+// on request sets that share lanes by row, by column (what rows leave over) and not at all.
+
+#include "twed/pair_requests.h"
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "batch_targets.h"
+#include "random_runs.h"
+#include "twed/twed_batch.h"
+#include "twed/twed_single.h"
+#include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/series.h"
+#include "wasserwarp/twed.h"
+#include "wasserwarp/twed_pruned.h"
+
+namespace wasserwarp {
+namespace {
+
+using ::wasserwarp::test_data::MakeTwedParams;
+using ::wasserwarp::test_data::RandomWalkRuns;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Which pairs of an n x m matrix a test asks for.
+enum class Shape {
+  kEvery,     // rows leave the same last columns over: they share lanes by column
+  kRandom,    // about half the pairs
+  kTwoPerRow  // a plan's shape: few per row and per column
+};
+
+std::vector<size_t> PairsOf(Shape shape, size_t n, size_t m, std::mt19937_64& rng) {
+  std::vector<size_t> pairs;
+  for (size_t k = 0; k < n * m; ++k) {
+    const size_t i = k / m;
+    const size_t j = k % m;
+    const bool asked = shape == Shape::kEvery    ? true
+                       : shape == Shape::kRandom ? rng() % 2 == 0
+                                                 : j == i % m || j == (i + 1) % m;
+    if (asked) pairs.push_back(k);
+  }
+  return pairs;
+}
+
+CostMatrixOptions Threads(int threads) {
+  CostMatrixOptions options;
+  options.max_threads = threads;
+  return options;
+}
+
+class PairRequestsTest : public testing::OnEveryBatchTarget {};
+
+TEST_P(PairRequestsTest, EveryRequestAsTwedWithinAndEveryBoundBelowTwed) {
+  std::mt19937_64 rng(23);
+  int checked = 0;
+  int bounded = 0;
+  for (int trial = 0; trial < 36; ++trial) {
+    const Shape shape = static_cast<Shape>(trial % 3);
+    const size_t channels = trial % 4 == 3 ? 3 : 1;
+    const size_t n = 3 + rng() % 18;
+    const size_t m = 3 + rng() % 18;
+    const std::vector<Series> rows =
+        RandomWalkRuns("r", n, 5 + trial % 20, 40, channels, 100 + trial);
+    const std::vector<Series> cols =
+        RandomWalkRuns("c", m, 5 + trial % 20, 40, channels, 200 + trial);
+    const TwedParams params = MakeTwedParams(0.5, 1.0, 1.0 + trial % 3);
+    const std::vector<size_t> pairs = PairsOf(shape, n, m, rng);
+    std::vector<double> twed;
+    std::vector<PairRequest> requests;
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      twed.push_back(*Twed(rows[pairs[k] / m], cols[pairs[k] % m], params));
+      const double factors[] = {kInf, 1.0, 1.1, 0.8, 0.0};
+      const double factor = factors[(k + trial) % 5];
+      requests.push_back({pairs[k], factor == kInf ? kInf : factor * twed.back()});
+    }
+    SCOPED_TRACE(absl::StrCat("trial ", trial, ": ", n, " x ", m, ", ", pairs.size(), " pairs"));
+    std::vector<std::vector<BoundedTwed>> by_threads;
+    for (const int threads : {1, 2}) {
+      uint64_t reported = 0;
+      absl::StatusOr<std::vector<BoundedTwed>> results =
+          ComputePairRequests(rows, cols, params, requests, Threads(threads),
+                              [&](size_t, const BoundedTwed&) { ++reported; });
+      ASSERT_TRUE(results.ok()) << results.status();
+      EXPECT_EQ(reported, requests.size());
+      by_threads.push_back(*results);
+    }
+    for (size_t k = 0; k < requests.size(); ++k) {
+      SCOPED_TRACE(absl::StrCat("pair ", requests[k].pair, ", threshold ", requests[k].threshold));
+      const BoundedTwed& result = by_threads[0][k];
+      EXPECT_EQ(result.within, twed[k] <= requests[k].threshold);
+      if (result.within) {
+        EXPECT_EQ(result.value, twed[k]);
+      } else {
+        EXPECT_GE(result.value, requests[k].threshold);
+        EXPECT_LE(result.value, twed[k]);
+      }
+      EXPECT_EQ(by_threads[1][k].within, result.within);
+      EXPECT_EQ(by_threads[1][k].value, result.value);
+      ++checked;
+    }
+    if (!twed_internal::SingleSupports(channels, params)) continue;
+    const absl::StatusOr<std::vector<double>> bounds =
+        ComputePairBounds(rows, cols, params, pairs, Threads(2), nullptr);
+    ASSERT_TRUE(bounds.ok()) << bounds.status();
+    const absl::StatusOr<std::vector<double>> one_thread =
+        ComputePairBounds(rows, cols, params, pairs, Threads(1), nullptr);
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      EXPECT_LE((*bounds)[k], twed[k]) << "pair " << pairs[k];
+      EXPECT_GT((*bounds)[k], 0.9 * twed[k]) << "pair " << pairs[k];
+      EXPECT_EQ((*one_thread)[k], (*bounds)[k]) << "pair " << pairs[k];
+      ++bounded;
+    }
+  }
+  EXPECT_GT(checked, 2000);
+  if (twed_internal::SingleLanes() > 0) {
+    EXPECT_GT(bounded, 1000);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, PairRequestsTest, testing::EveryBatchTarget(),
+                         testing::TargetName);
+
+}  // namespace
+}  // namespace wasserwarp
