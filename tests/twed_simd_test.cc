@@ -81,6 +81,54 @@ TEST_P(TwedSimdTest, EveryLaneEqualsTheScalarKernel) {
   }
 }
 
+// Lanes of pairs that share no run, each lane with its own row series of its own length, ending
+// at its own row: every lane Twed's bits, on moderate and extreme values and on identical runs.
+TEST_P(TwedSimdTest, PairLanesEqualTheScalarKernel) {
+  const size_t lanes = BatchLanes();
+  if (lanes == 0) GTEST_SKIP() << "no lanes on " << GetParam().name;
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<size_t> length(1, 60);
+  const double norms[] = {1.0, 2.0, 3.0};
+  const double scales[] = {1.0, 1.0, 1e-150, 1e150};
+  int compared = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const size_t channels = 1 + trial % 5;
+    const TwedParams params = MakeTwedParams(unit(rng), 2.0 * unit(rng), norms[trial / 5 % 3]);
+    if (!PairsSupport(channels, params)) {
+      EXPECT_TRUE(channels > 4 || !BatchSupports(channels, params));
+      continue;
+    }
+    const double scale = scales[trial / 15 % 4];
+    std::vector<Series> rows;
+    std::vector<Series> cols;
+    for (size_t k = 0; k < 1 + trial % lanes; ++k) {
+      rows.push_back(RandomWalkRun(rng, absl::StrCat("a", k), length(rng), channels,
+                                   {0.05, 1.5, 4.0 * unit(rng) - 2.0}));
+      cols.push_back(k % 3 == 2 ? rows.back()
+                                : RandomWalkRun(rng, absl::StrCat("b", k), length(rng), channels,
+                                                {0.05, 1.5, 4.0 * unit(rng) - 2.0}));
+      for (Series* s : {&rows.back(), &cols.back()}) {
+        for (double& v : s->values) v *= scale;
+      }
+    }
+    const LaneBatch row_batch(Pointers(rows), params, lanes);
+    const LaneBatch batch(Pointers(cols), params, lanes);
+    std::vector<double> out(rows.size());
+    ASSERT_TRUE(BatchTwedPairs(row_batch, batch, params, out).ok());
+    for (size_t k = 0; k < rows.size(); ++k) {
+      const absl::StatusOr<double> expected = Twed(rows[k], cols[k], params);
+      ASSERT_TRUE(expected.ok()) << expected.status();
+      EXPECT_EQ(std::bit_cast<uint64_t>(out[k]), std::bit_cast<uint64_t>(*expected))
+          << "trial " << trial << " lane " << k << ": " << out[k] << " vs " << *expected
+          << ", lengths " << rows[k].samples() << " x " << cols[k].samples() << ", " << channels
+          << " channels, p = " << params.p << ", scale " << scale;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 500);
+}
+
 // Values outside FmaSqrt's domain send the squares roots to the divider;
 // equal samples (zero costs) make FmaSqrt fall back within a vector.
 TEST_P(TwedSimdTest, ExtremeAndEqualValuesStayExact) {

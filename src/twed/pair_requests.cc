@@ -21,35 +21,45 @@ namespace wasserwarp {
 namespace {
 
 // The requests that share the SIMD lanes of one kernel call, as indices into the requests: one
-// row's against several columns, or one column's against several rows (`by_column`), the
-// column's run then in the row's place; TWED is symmetric operation for operation, so the lanes
-// give the row-major pair's bits (tests/twed_symmetry_test.cc). A single request where the lanes
-// do not apply.
+// row's against several columns, one column's against several rows (the column's run then in the
+// row's place; TWED is symmetric operation for operation, so the lanes give the row-major pair's
+// bits: tests/twed_symmetry_test.cc), or pairs that share no run (BatchTwedPairs). A single
+// request where the lanes do not apply.
 struct RequestUnit {
-  size_t shared = 0;  // the row, or the column where by_column
-  bool by_column = false;
+  enum class Shares { kRow, kColumn, kNothing };
+  Shares shares = Shares::kRow;
+  size_t shared = 0;      // the row or the column the lanes share
   size_t first_pair = 0;  // the smallest pair of the unit
   std::vector<size_t> requests;
 };
 
-// The run the lanes of `unit` share, and the run of `pair` on its lane.
+// The run the lanes of `unit` share (not kNothing), and the run of `pair` on its lane.
 const Series& SharedRun(const RequestUnit& unit, const std::vector<Series>& rows,
                         const std::vector<Series>& cols) {
-  return unit.by_column ? cols[unit.shared] : rows[unit.shared];
+  return unit.shares == RequestUnit::Shares::kColumn ? cols[unit.shared] : rows[unit.shared];
 }
 const Series& LaneRun(const RequestUnit& unit, size_t pair, const std::vector<Series>& rows,
                       const std::vector<Series>& cols) {
-  return unit.by_column ? rows[pair / cols.size()] : cols[pair % cols.size()];
+  return unit.shares == RequestUnit::Shares::kColumn ? rows[pair / cols.size()]
+                                                     : cols[pair % cols.size()];
 }
 
-// The requests `order` of one shared run (a row, or a column where `by_column`) in units of
-// `lanes`, runs of nearly the same length side by side (as ComputeCostMatrix batches them) so that
-// little padding is computed: the full units into `full`, the shorter last one into `rest`.
-void Chunk(std::vector<size_t> order, size_t shared, bool by_column, size_t lanes,
+// Unit `unit` with its requests and their smallest pair.
+void Fill(RequestUnit& unit, std::vector<size_t>::const_iterator begin,
+          std::vector<size_t>::const_iterator end, const std::vector<size_t>& pairs) {
+  unit.requests.assign(begin, end);
+  unit.first_pair = pairs[unit.requests.front()];
+  for (size_t k : unit.requests) unit.first_pair = std::min(unit.first_pair, pairs[k]);
+}
+
+// The requests `order` of one shared run in units of `lanes`, runs of nearly the same length
+// side by side (as ComputeCostMatrix batches them) so that little padding is computed: the full
+// units into `full`, the shorter last one into `rest`.
+void Chunk(std::vector<size_t> order, RequestUnit::Shares shares, size_t shared, size_t lanes,
            const std::vector<size_t>& pairs, const std::vector<Series>& rows,
            const std::vector<Series>& cols, std::vector<RequestUnit>& full,
            std::vector<RequestUnit>& rest) {
-  const RequestUnit shape{shared, by_column, 0, {}};
+  const RequestUnit shape{shares, shared, 0, {}};
   std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
     return LaneRun(shape, pairs[x], rows, cols).samples() <
            LaneRun(shape, pairs[y], rows, cols).samples();
@@ -57,9 +67,7 @@ void Chunk(std::vector<size_t> order, size_t shared, bool by_column, size_t lane
   for (size_t first = 0; first < order.size(); first += lanes) {
     const size_t last = std::min(order.size(), first + lanes);
     RequestUnit unit = shape;
-    unit.requests.assign(order.begin() + first, order.begin() + last);
-    unit.first_pair = pairs[unit.requests.front()];
-    for (size_t k : unit.requests) unit.first_pair = std::min(unit.first_pair, pairs[k]);
+    Fill(unit, order.begin() + first, order.begin() + last, pairs);
     (last - first == lanes ? full : rest).push_back(std::move(unit));
   }
 }
@@ -80,7 +88,8 @@ std::vector<RequestUnit> UnitsOf(const std::vector<Series>& rows, const std::vec
     while (end < pairs.size() && pairs[end] / m == row) ++end;
     std::vector<size_t> order(end - begin);
     for (size_t k = 0; k < order.size(); ++k) order[k] = begin + k;
-    Chunk(std::move(order), row, false, lanes, pairs, rows, cols, units, row_rests);
+    Chunk(std::move(order), RequestUnit::Shares::kRow, row, lanes, pairs, rows, cols, units,
+          row_rests);
     begin = end;
   }
   std::vector<size_t> rest;
@@ -95,13 +104,42 @@ std::vector<RequestUnit> UnitsOf(const std::vector<Series>& rows, const std::vec
     size_t end = begin;
     while (end < rest.size() && pairs[rest[end]] % m == col) ++end;
     // Every unit of a column, full or not.
-    Chunk(std::vector<size_t>(rest.begin() + begin, rest.begin() + end), col, true, lanes, pairs,
-          rows, cols, column_units, column_units);
+    Chunk(std::vector<size_t>(rest.begin() + begin, rest.begin() + end),
+          RequestUnit::Shares::kColumn, col, lanes, pairs, rows, cols, column_units, column_units);
     begin = end;
   }
   std::vector<RequestUnit>& rests =
       column_units.size() < row_rests.size() ? column_units : row_rests;
   std::move(rests.begin(), rests.end(), std::back_inserter(units));
+  return units;
+}
+
+// `units` with their lone requests for a whole TWED (threshold +inf: the seeds and a plan's pairs,
+// seldom two to a row or a column) gathered `lanes` at a time into units that share nothing,
+// pairs of nearly the same lengths side by side. pairs[k] is request k's pair.
+std::vector<RequestUnit> WithUnsharedUnits(std::vector<RequestUnit> units,
+                                           const std::vector<PairRequest>& requests,
+                                           const std::vector<size_t>& pairs,
+                                           const std::vector<Series>& rows,
+                                           const std::vector<Series>& cols, size_t lanes) {
+  const size_t m = cols.size();
+  std::vector<size_t> lone;
+  std::erase_if(units, [&](const RequestUnit& unit) {
+    const bool whole =
+        unit.requests.size() == 1 && std::isinf(requests[unit.requests[0]].threshold);
+    if (whole) lone.push_back(unit.requests[0]);
+    return whole;
+  });
+  const auto lengths = [&](size_t k) {
+    return std::pair(rows[pairs[k] / m].samples(), cols[pairs[k] % m].samples());
+  };
+  std::stable_sort(lone.begin(), lone.end(),
+                   [&](size_t x, size_t y) { return lengths(x) < lengths(y); });
+  for (size_t first = 0; first < lone.size(); first += lanes) {
+    RequestUnit unit{RequestUnit::Shares::kNothing, 0, 0, {}};
+    Fill(unit, lone.begin() + first, lone.begin() + std::min(lone.size(), first + lanes), pairs);
+    units.push_back(std::move(unit));
+  }
   return units;
 }
 
@@ -139,7 +177,10 @@ absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
   const size_t lanes = lanes_apply ? twed_internal::BatchLanes() : 0;
   std::vector<size_t> pairs;
   for (const PairRequest& request : requests) pairs.push_back(request.pair);
-  const std::vector<RequestUnit> units = UnitsOf(rows, cols, pairs, lanes < 2 ? 1 : lanes);
+  std::vector<RequestUnit> units = UnitsOf(rows, cols, pairs, lanes < 2 ? 1 : lanes);
+  if (lanes >= 2 && twed_internal::PairsSupport(cols.front().num_channels(), params)) {
+    units = WithUnsharedUnits(std::move(units), requests, pairs, rows, cols, lanes);
+  }
   std::vector<BoundedTwed> results(requests.size());
   FirstError first_error;
   std::mutex done_mutex;
@@ -164,8 +205,37 @@ absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
     report(k);
     return true;
   };
+  // Lanes that overflowed go to the one-pair kernel for its error.
+  const auto record_lane = [&](size_t k, const BoundedTwed& lane_result) -> bool {
+    if (lane_result.within && !std::isfinite(lane_result.value)) return compute_one(k);
+    results[k] = lane_result;
+    report(k);
+    return true;
+  };
+  const auto compute_unshared = [&](const RequestUnit& unit) -> bool {
+    std::vector<const Series*> lane_rows;
+    std::vector<const Series*> lane_cols;
+    for (size_t k : unit.requests) {
+      lane_rows.push_back(&rows[requests[k].pair / m]);
+      lane_cols.push_back(&cols[requests[k].pair % m]);
+    }
+    const twed_internal::LaneBatch row_batch(lane_rows, params, lanes);
+    const twed_internal::LaneBatch col_batch(lane_cols, params, lanes);
+    std::vector<double> values(unit.requests.size());
+    if (!twed_internal::BatchTwedPairs(row_batch, col_batch, params, values, cancel).ok()) {
+      return false;  // cancelled, the only error the lanes report
+    }
+    for (size_t lane = 0; lane < unit.requests.size(); ++lane) {
+      const BoundedTwed lane_result{.within = true,
+                                    .value = values[lane],
+                                    .cells = TwedCells(*lane_rows[lane], *lane_cols[lane])};
+      if (!record_lane(unit.requests[lane], lane_result)) return false;
+    }
+    return true;
+  };
   const auto compute_unit = [&](const RequestUnit& unit) -> bool {
     if (unit.requests.size() < 2) return compute_one(unit.requests.front());
+    if (unit.shares == RequestUnit::Shares::kNothing) return compute_unshared(unit);
     std::vector<const Series*> series;
     std::vector<double> thresholds;
     for (size_t k : unit.requests) {
@@ -180,13 +250,7 @@ absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
       return false;  // cancelled, the only error the lanes report
     }
     for (size_t lane = 0; lane < unit.requests.size(); ++lane) {
-      const size_t k = unit.requests[lane];
-      if (lane_results[lane].within && !std::isfinite(lane_results[lane].value)) {
-        if (!compute_one(k)) return false;
-        continue;
-      }
-      results[k] = lane_results[lane];
-      report(k);
+      if (!record_lane(unit.requests[lane], lane_results[lane])) return false;
     }
     return true;
   };

@@ -1,5 +1,7 @@
 // The lane-parallel TWED kernel, compiled once per SIMD target by Highway's
 // foreach_target.h (which re-includes this file) and picked at run time.
+// Over 500 lines: the per-target kernels and the entry points that dispatch
+// to them (HWY_EXPORT, HWY_DYNAMIC_DISPATCH) must share this translation unit.
 //
 // Bit equality with the scalar strip kernel (twed_kernel.h) rests on three
 // things: every lane evaluates the same expressions in the same order; the
@@ -47,6 +49,8 @@ struct KernelArgs {
   const double* a_times;
   const double* a_dels;
   const LaneBatch* batch;
+  // BatchTwedPairs: lane k's own row series, in place of a_values, a_times and a_dels.
+  const LaneBatch* row_batch = nullptr;
   double* out;
   const CancellationToken* cancel;
   // Pruned (BatchTwedWithin): one threshold per lane, and per lane the DP cells evaluated.
@@ -101,6 +105,7 @@ using V = hn::Vec<D>;
 struct LaneOneChannel {
   using Row = V;
   Row Broadcast(D d, const double* a) const { return hn::Set(d, *a); }
+  Row PerLane(D d, const double* a, size_t /*lanes*/) const { return hn::Load(d, a); }
   V operator()(D d, const Row& a, const double* b, size_t /*lanes*/, bool /*fma_sqrt*/) const {
     return hn::Abs(hn::Sub(a, hn::Load(d, b)));
   }
@@ -125,6 +130,12 @@ struct LaneFixedNorm {
   Row Broadcast(D d, const double* a) const {
     Row row;
     for (size_t k = 0; k < C; ++k) row.v[k] = hn::Set(d, a[k]);
+    return row;
+  }
+  // Lane k's own sample: channel k's lanes at a + k * lanes, as in a column record.
+  Row PerLane(D d, const double* a, size_t lanes) const {
+    Row row;
+    for (size_t k = 0; k < C; ++k) row.v[k] = hn::Load(d, a + k * lanes);
     return row;
   }
   V operator()(D d, const Row& a, const double* b, size_t lanes, bool fma_sqrt) const {
@@ -319,6 +330,16 @@ bool BatchTwedPrunedWith(const Cost& cost, const KernelArgs& args) {
 template <class Cost>
 bool BatchTwedWith(const Cost& cost, const KernelArgs& args) {
   if (args.thresholds != nullptr) return BatchTwedPrunedWith(cost, args);
+  if (args.row_batch != nullptr) {
+    if constexpr (requires(const double* a) { cost.PerLane(D(), a, 0); }) {
+      const LaneBatch& rows = *args.row_batch;
+      return LaneDp<kStripRows>(
+          D(), cost, *args.batch,
+          LaneRows<double>{rows.column_zero(), static_cast<ptrdiff_t>(rows.record_size())}, args.nu,
+          rows.lengths(), args.cancel, args.out);
+    }
+    HWY_ABORT("BatchTwedPairs on more channels than PairsSupport allows");
+  }
   return LaneDp<kStripRows>(D(), cost, *args.batch,
                             LaneRow<double>{args.a_values, args.a_times, args.a_dels}, args.nu,
                             args.rows, args.cancel, args.out);
@@ -449,6 +470,32 @@ absl::Status RunBatch(const Series& a, const LaneBatch& batch, const TwedParams&
 absl::Status BatchTwed(const Series& a, const LaneBatch& batch, const TwedParams& params,
                        std::span<double> out, const CancellationToken* cancel) {
   return RunBatch(a, batch, params, out.data(), nullptr, nullptr, cancel);
+}
+
+bool PairsSupport(size_t channels, const TwedParams& params) {
+  return BatchSupports(channels, params) && channels <= 4;  // LaneFixedNorm's, with PerLane
+}
+
+absl::Status BatchTwedPairs(const LaneBatch& rows, const LaneBatch& batch, const TwedParams& params,
+                            std::span<double> out, const CancellationToken* cancel) {
+  const size_t c = batch.channels();
+  HWY_ASSERT(PairsSupport(c, params) && rows.channels() == c && rows.lanes() == batch.lanes() &&
+             rows.size() == batch.size());
+  if (cancel != nullptr && cancel->cancelled()) return TwedCancelledError();
+  const KernelArgs args{.norm = c == 1            ? KernelArgs::Norm::kOneChannel
+                                : params.p == 1.0 ? KernelArgs::Norm::kL1
+                                                  : KernelArgs::Norm::kL2,
+                        .moderate = batch.moderate() && rows.moderate(),
+                        .nu = params.nu,
+                        .rows = rows.longest(),
+                        .a_values = nullptr,
+                        .a_times = nullptr,
+                        .a_dels = nullptr,
+                        .batch = &batch,
+                        .row_batch = &rows,
+                        .out = out.data(),
+                        .cancel = cancel};
+  return HWY_DYNAMIC_DISPATCH(BatchTwedImpl)(args) ? absl::OkStatus() : TwedCancelledError();
 }
 
 absl::Status BatchTwedWithin(const Series& a, const LaneBatch& batch, const TwedParams& params,

@@ -79,6 +79,16 @@ class LaneBatch {
 absl::Status BatchTwed(const Series& a, const LaneBatch& batch, const TwedParams& params,
                        std::span<double> out, const CancellationToken* cancel = nullptr);
 
+// Whether BatchTwedPairs takes `channels`-channel series under `params`: where BatchTwed does,
+// on up to 4 channels (the kernels that keep each lane's row sample in registers).
+bool PairsSupport(size_t channels, const TwedParams& params);
+
+// As BatchTwed, with each lane's own row series: out[k] = TWED(k-th series of `rows`, k-th of
+// `batch`), the same bits as Twed(), for pairs that share no run with each other. `rows` and
+// `batch` hold as many series, with one channel count and the same lanes; PairsSupport holds.
+absl::Status BatchTwedPairs(const LaneBatch& rows, const LaneBatch& batch, const TwedParams& params,
+                            std::span<double> out, const CancellationToken* cancel = nullptr);
+
 // As BatchTwed, lane k only as far as thresholds[k] (one per series of the batch) as
 // TwedWithin: the cells that can lie on a path at or below it, and no strip of rows more once
 // none can. Where within, the same bits as TwedWithin and Twed; otherwise the threshold, a lower

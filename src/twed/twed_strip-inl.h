@@ -2,6 +2,7 @@
 // one pair per lane, for lanes of double (twed_batch.cc, rounding to nearest to match the scalar
 // kernel bit for bit) and of float (twed_single.cc, rounding toward zero for its bound). Row
 // i0 + k runs k columns behind row i0, so that R independent add+min chains fill the pipeline.
+// The lanes share one row series (LaneRow) or each has its own (LaneRows).
 //
 // Per-target code: included inside a Highway target loop, hence the toggling include guard.
 
@@ -18,6 +19,7 @@
 #include <limits>
 #include <span>
 #include <type_traits>
+#include <vector>
 
 #include "hwy/aligned_allocator.h"
 #include "hwy/highway.h"
@@ -34,7 +36,8 @@ namespace wasserwarp::twed_internal::HWY_NAMESPACE {
 template <class T>
 inline constexpr bool kFusedTimeTerm = std::is_same_v<T, float>;
 
-// The row series' samples 1..rows as the strips read them, each array from its virtual sample 0.
+// The row series' samples 1..rows as the strips read them, each array from its virtual sample 0:
+// one series for every lane.
 template <class T>
 struct LaneRow {
   const T* values;
@@ -42,14 +45,45 @@ struct LaneRow {
   const T* dels;
 };
 
+// One row series per lane, as a LaneBatch holds its columns: from the record of the virtual
+// sample 0, per sample the lanes' channel values, time and deletion cost.
+template <class T>
+struct LaneRows {
+  const T* sample_zero;
+  ptrdiff_t record;
+};
+
+// Row sample i of every lane: its cost operand, time and deletion cost.
+template <class D, class Cost>
+HWY_INLINE void LoadRowSample(D d, const Cost& cost,
+                              const LaneRow<hwy::HWY_NAMESPACE::TFromD<D>>& row, ptrdiff_t i,
+                              size_t channels, typename Cost::Row& value,
+                              hwy::HWY_NAMESPACE::Vec<D>& time, hwy::HWY_NAMESPACE::Vec<D>& del) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  value = cost.Broadcast(d, row.values + i * static_cast<ptrdiff_t>(channels));
+  time = hn::Set(d, row.times[i]);
+  del = hn::Set(d, row.dels[i]);
+}
+template <class D, class Cost>
+HWY_INLINE void LoadRowSample(D d, const Cost& cost,
+                              const LaneRows<hwy::HWY_NAMESPACE::TFromD<D>>& rows, ptrdiff_t i,
+                              size_t channels, typename Cost::Row& value,
+                              hwy::HWY_NAMESPACE::Vec<D>& time, hwy::HWY_NAMESPACE::Vec<D>& del) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  const size_t lanes = hn::Lanes(d);
+  const auto* r = rows.sample_zero + i * rows.record;
+  value = cost.PerLane(d, r, lanes);
+  time = hn::Load(d, r + channels * lanes);
+  del = hn::Load(d, r + (channels + 1) * lanes);
+}
+
 // Rows i0 .. i0 + R - 1 against every column of `batch` (LaneBatch or SingleLaneBatch: records
 // of channel values, time and deletion cost per column). `dd` interleaves per column the lanes
 // of D(i0 - 1, j) and of (D + L)(i0 - 1, j) on entry, and of row i0 + R - 1 on return. `cost`
 // returns the lanes' c(a_i, b_j); its last argument says whether it may take square roots on
 // the FMA ports (row i0 only, see twed_batch.cc).
-template <int R, class D, class Cost, class Batch>
-HWY_INLINE void LaneStripRows(D d, const Cost& cost, const Batch& batch,
-                              const LaneRow<hwy::HWY_NAMESPACE::TFromD<D>>& row,
+template <int R, class D, class Cost, class Batch, class Row>
+HWY_INLINE void LaneStripRows(D d, const Cost& cost, const Batch& batch, const Row& row,
                               hwy::HWY_NAMESPACE::TFromD<D> nu_value, ptrdiff_t i0,
                               hwy::HWY_NAMESPACE::TFromD<D>* dd) {
   namespace hn = hwy::HWY_NAMESPACE;
@@ -71,9 +105,7 @@ HWY_INLINE void LaneStripRows(D d, const Cost& cost, const Batch& batch,
   V lane_dl[R];
   V lane_dl_old[R];
   for (int k = 0; k < R; ++k) {
-    ai[k] = cost.Broadcast(d, row.values + (i0 + k) * c);
-    tai[k] = hn::Set(d, row.times[i0 + k]);
-    del_a[k] = hn::Set(d, row.dels[i0 + k]);
+    LoadRowSample(d, cost, row, i0 + k, c, ai[k], tai[k], del_a[k]);
     lane_d[k] = inf;
     lane_dl[k] = inf;
     lane_dl_old[k] = inf;
@@ -107,10 +139,9 @@ HWY_INLINE void LaneStripRows(D d, const Cost& cost, const Batch& batch,
 }
 
 // LaneStripRows for the last rows, fewer than R: `rows` of them.
-template <int R, class D, class Cost, class Batch>
+template <int R, class D, class Cost, class Batch, class Row>
 HWY_INLINE void LaneLastRows(ptrdiff_t rows, D d, const Cost& cost, const Batch& batch,
-                             const LaneRow<hwy::HWY_NAMESPACE::TFromD<D>>& row,
-                             hwy::HWY_NAMESPACE::TFromD<D> nu, ptrdiff_t i0,
+                             const Row& row, hwy::HWY_NAMESPACE::TFromD<D> nu, ptrdiff_t i0,
                              hwy::HWY_NAMESPACE::TFromD<D>* dd) {
   if constexpr (R > 0) {
     if (rows == R) {
@@ -121,13 +152,14 @@ HWY_INLINE void LaneLastRows(ptrdiff_t rows, D d, const Cost& cost, const Batch&
   }
 }
 
-// Every row of the DP on the lanes, kRows at a time: out[k] = D(rows, length of lane k) for each
-// series of the batch. False, with `out` untouched, once `cancel` (may be null) is found
-// cancelled, polled once per strip.
-template <int kRows, class D, class Cost, class Batch>
-bool LaneDp(D d, const Cost& cost, const Batch& batch,
-            const LaneRow<hwy::HWY_NAMESPACE::TFromD<D>>& row, hwy::HWY_NAMESPACE::TFromD<D> nu,
-            ptrdiff_t rows, const CancellationToken* cancel, hwy::HWY_NAMESPACE::TFromD<D>* out) {
+// Every row of the DP on the lanes, kRows at a time: out[k] = D(row_lengths[k], length of lane
+// k) for each series of the batch, each lane's value taken once the strips reach its last row
+// (strips that stop at a row leave the same bits as strips that pass it). False, with `out`
+// untouched, once `cancel` (may be null) is found cancelled, polled once per strip.
+template <int kRows, class D, class Cost, class Batch, class Row>
+bool LaneDp(D d, const Cost& cost, const Batch& batch, const Row& row,
+            hwy::HWY_NAMESPACE::TFromD<D> nu, std::span<const ptrdiff_t> row_lengths,
+            const CancellationToken* cancel, hwy::HWY_NAMESPACE::TFromD<D>* out) {
   namespace hn = hwy::HWY_NAMESPACE;
   using T = hn::TFromD<D>;
   static_assert(kRows - 1 <= Batch::kBatchPad);
@@ -143,15 +175,37 @@ bool LaneDp(D d, const Cost& cost, const Batch& batch,
   CancelPoller poller(cancel);
   const uint64_t strip_cells =
       static_cast<uint64_t>(kRows) * lanes * static_cast<uint64_t>(batch.longest());
-  ptrdiff_t i = 1;
-  for (; i + kRows - 1 <= rows; i += kRows) {
-    if (poller.Cancelled(strip_cells)) return false;
-    LaneStripRows<kRows>(d, cost, batch, row, nu, i, dd);
-  }
-  LaneLastRows<kRows - 1>(rows - i + 1, d, cost, batch, row, nu, i, dd);
+  std::vector<ptrdiff_t> ends(row_lengths.begin(), row_lengths.end());
+  std::sort(ends.begin(), ends.end());
+  ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+  std::vector<T> values(lanes);
   const std::span<const ptrdiff_t> lengths = batch.lengths();
-  for (size_t k = 0; k < lengths.size(); ++k) out[k] = dd[lengths[k] * cell + k];
+  ptrdiff_t i = 1;
+  for (const ptrdiff_t end : ends) {
+    for (; i + kRows - 1 <= end; i += kRows) {
+      if (poller.Cancelled(strip_cells)) return false;
+      LaneStripRows<kRows>(d, cost, batch, row, nu, i, dd);
+    }
+    LaneLastRows<kRows - 1>(end - i + 1, d, cost, batch, row, nu, i, dd);
+    i = end + 1;
+    // D and D + L of column 0 past row 0 are +inf, as full strips store them; shorter ones do not
+    // reach column 0, and the next strip reads it.
+    std::fill_n(dd, cell, std::numeric_limits<T>::infinity());
+    for (size_t k = 0; k < lengths.size(); ++k) {
+      if (row_lengths[k] == end) values[k] = dd[lengths[k] * cell + k];
+    }
+  }
+  std::copy_n(values.begin(), lengths.size(), out);
   return true;
+}
+
+// LaneDp with one row series of `rows` samples for every lane.
+template <int kRows, class D, class Cost, class Batch>
+bool LaneDp(D d, const Cost& cost, const Batch& batch,
+            const LaneRow<hwy::HWY_NAMESPACE::TFromD<D>>& row, hwy::HWY_NAMESPACE::TFromD<D> nu,
+            ptrdiff_t rows, const CancellationToken* cancel, hwy::HWY_NAMESPACE::TFromD<D>* out) {
+  const std::vector<ptrdiff_t> row_lengths(batch.lengths().size(), rows);
+  return LaneDp<kRows>(d, cost, batch, row, nu, row_lengths, cancel, out);
 }
 
 }  // namespace wasserwarp::twed_internal::HWY_NAMESPACE
