@@ -29,10 +29,10 @@ using PairRequestDone = std::function<void(size_t k, const BoundedTwed& result)>
 // result[k] answers requests[k], the same numbers whatever the thread count: pairs of one row,
 // or of one column, share SIMD lanes (BatchTwedWithin) where the kernel supports them, and so do
 // lone requests for a whole TWED (BatchTwedPairs), each lane within exactly where TwedWithin is
-// and with its value. `requests` sorted by pair; the series
-// valid with one channel count (the lanes need it: SolveLazyTransport checks it first). The first
-// failing pair's error in row-major order; Cancelled when `options.cancel` is set.
-// `options.progress` is not called: `done` is.
+// and with its value. `requests` sorted by pair; the series valid with one channel count (the
+// lanes need it: SolveLazyTransport checks it first). The first failing pair's error in
+// row-major order; Cancelled when `options.cancel` is set. `options.progress` is not called:
+// `done` is.
 absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
     const std::vector<Series>& rows, const std::vector<Series>& cols, const TwedParams& params,
     const std::vector<PairRequest>& requests, const CostMatrixOptions& options,

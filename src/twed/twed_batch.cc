@@ -59,6 +59,14 @@ struct KernelArgs {
   uint64_t* cells = nullptr;
 };
 
+// The lane kernel of WithCost's functor for `channels` channels under norm p (BatchSupports
+// holds, so several channels have p 1 or 2).
+inline KernelArgs::Norm NormOf(size_t channels, double p) {
+  return channels == 1 ? KernelArgs::Norm::kOneChannel
+         : p == 1.0    ? KernelArgs::Norm::kL1
+                       : KernelArgs::Norm::kL2;
+}
+
 // Whether every value is 0 or 2^-400 <= |v| <= 2^400. Then every sum of
 // squared differences is 0 or in [2^-904, 2^805] (a non-zero difference is
 // at least ulp(2^-400) = 2^-452), the domain of FmaSqrt (twed_sqrt-inl.h).
@@ -442,13 +450,8 @@ absl::Status RunBatch(const Series& a, const LaneBatch& batch, const TwedParams&
   HWY_ASSERT(BatchSupports(c, params));
   if (cancel != nullptr && cancel->cancelled()) return TwedCancelledError();
   const bool completed = WithCost(c, params.p, [&](const auto& cost) {
-    using Cost = std::decay_t<decltype(cost)>;
     const Side side(a, 0, cost, params.nu, params.lambda);
-    const KernelArgs::Norm norm = std::is_same_v<Cost, OneChannelCost>
-                                      ? KernelArgs::Norm::kOneChannel
-                                  : std::is_same_v<Cost, L1Cost> ? KernelArgs::Norm::kL1
-                                                                 : KernelArgs::Norm::kL2;
-    const KernelArgs args{.norm = norm,
+    const KernelArgs args{.norm = NormOf(c, params.p),
                           .moderate = batch.moderate() && ModerateValues(a.values),
                           .nu = params.nu,
                           .rows = side.size(),
@@ -482,9 +485,7 @@ absl::Status BatchTwedPairs(const LaneBatch& rows, const LaneBatch& batch, const
   HWY_ASSERT(PairsSupport(c, params) && rows.channels() == c && rows.lanes() == batch.lanes() &&
              rows.size() == batch.size());
   if (cancel != nullptr && cancel->cancelled()) return TwedCancelledError();
-  const KernelArgs args{.norm = c == 1            ? KernelArgs::Norm::kOneChannel
-                                : params.p == 1.0 ? KernelArgs::Norm::kL1
-                                                  : KernelArgs::Norm::kL2,
+  const KernelArgs args{.norm = NormOf(c, params.p),
                         .moderate = batch.moderate() && rows.moderate(),
                         .nu = params.nu,
                         .rows = rows.longest(),
