@@ -116,7 +116,8 @@ LOAD_ARGS ?= --clients 32 --seconds 60
 load: build
 	$(BUILD_DIR)/bench/load $(LOAD_ARGS)
 
-# Sanitizer builds with clang-14, -O1 -g1 (line tables for the reports), assertions on.
+# Sanitizer builds with clang-14, -O1 -g1 (line tables for the reports), assertions on; the
+# TWED kernels at -O2 under ASan (src/twed/CMakeLists.txt), the tests at -O0 (tests/).
 # Debian's libraries are not instrumented: they are checked only where they touch our memory.
 # One build serves test-asan and fuzz: every test and the libFuzzer harnesses under ASan+UBSan,
 # with libFuzzer's coverage compiled into every library.
