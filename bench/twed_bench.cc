@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "random_runs.h"
 #include "twed/twed_batch.h"
+#include "twed/twed_quantized.h"
 #include "twed/twed_single.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
@@ -143,6 +144,26 @@ void BM_TwedSingle(benchmark::State& state, int64_t target) {
   SetTimePerCell(state, lanes * TwedCells(runs.a, runs.b.front()));
 }
 
+// As BM_TwedBatch, for the 16-bit lower bound (twed/twed_quantized.h) on QuantizedLanes() pairs,
+// the grid put up once outside the loop; L1 where there are several channels, the norm it takes.
+void BM_TwedQuantized(benchmark::State& state, int64_t target) {
+  twed_internal::ForceBatchTarget(target);
+  const size_t lanes = twed_internal::QuantizedLanes();
+  const LaneRuns runs = MakeLaneRuns(state, lanes);
+  TwedParams params = BenchParams();
+  params.p = 1.0;
+  const std::vector<const Series*> rows(lanes, &runs.a);
+  const twed_internal::QuantizedLaneBatch batch(rows, runs.pointers, params, lanes);
+  std::vector<twed_internal::QuantizedBound> out(lanes);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(twed_internal::QuantizedTwedBound(batch, out));
+    benchmark::DoNotOptimize(out.data());
+  }
+  twed_internal::ForceBatchTarget(0);
+  state.SetLabel(absl::StrCat(lanes, " lanes"));
+  SetTimePerCell(state, lanes * TwedCells(runs.a, runs.b.front()));
+}
+
 void BM_TwedWithPath(benchmark::State& state) {
   std::mt19937_64 rng(42);
   const Series a = test_data::RandomWalkRun(rng, "a", state.range(0), state.range(1), {0.05, 0.15});
@@ -168,6 +189,9 @@ int main(int argc, char** argv) {
         ->ArgsProduct({{100, 1000, 10000}, {1, 3}});
     benchmark::RegisterBenchmark(("BM_TwedSingle_" + target.name).c_str(),
                                  wasserwarp::BM_TwedSingle, target.id)
+        ->ArgsProduct({{100, 1000, 10000}, {1, 3}});
+    benchmark::RegisterBenchmark(("BM_TwedQuantized_" + target.name).c_str(),
+                                 wasserwarp::BM_TwedQuantized, target.id)
         ->ArgsProduct({{100, 1000, 10000}, {1, 3}});
   }
   benchmark::Initialize(&argc, argv);

@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "adversarial_cases.h"
 #include "random_runs.h"
 #include "twed/twed_batch.h"
 #include "wasserwarp/cancellation.h"
@@ -27,7 +28,9 @@ void PrintTo(const BatchTarget& target, std::ostream* os) { *os << target.name; 
 
 namespace {
 
+using ::wasserwarp::test_data::AdversarialCase;
 using ::wasserwarp::test_data::Describe;
+using ::wasserwarp::test_data::kAdversarialKinds;
 using ::wasserwarp::test_data::MakeTwedParams;
 using ::wasserwarp::test_data::RandomWalkRun;
 using ::wasserwarp::test_data::Sampling;
@@ -55,62 +58,15 @@ double Bound(const TwedCase& c) {
   return d.value_or(std::numeric_limits<double>::quiet_NaN());
 }
 
-// The cases where rounding could push a careless single-precision DP above the TWED: values and
-// times far from 0 that float cannot hold exactly, near-copies whose TWED is mostly rounding,
-// identical runs (TWED 0), runs of one sample, values whose squares leave float's range above
-// and below, and rows far from the columns they meet.
-TwedCase AdversarialCase(std::mt19937_64& rng, int kind) {
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  const size_t d = 1 + rng() % 4;
-  const double p = d == 1 ? (rng() % 2 == 0 ? 1.0 : 3.0) : (rng() % 2 == 0 ? 1.0 : 2.0);
-  const TwedParams params =
-      MakeTwedParams(rng() % 3 == 0 ? 1.0 : 0.001 * unit(rng), rng() % 2 == 0 ? 0.0 : unit(rng), p);
-  const size_t n = rng() % 5 == 0 ? 1 : 1 + rng() % 300;
-  const size_t m = rng() % 5 == 0 ? 1 : 1 + rng() % 300;
-  Sampling sampling{.min_gap = 0.001, .max_gap = 0.02, .start_time = 0.0};
-  if (kind == 1) sampling.start_time = 1e6 * unit(rng);
-  Series a = RandomWalkRun(rng, "a", n, d, sampling);
-  Series b = RandomWalkRun(rng, "b", m, d, sampling);
-  switch (kind) {
-    case 0:  // far from 0 in value: float keeps 7 digits of 1e5 + noise
-      for (double& x : a.values) x = 1e5 + 1e-3 * x;
-      for (double& x : b.values) x = 1e5 + 1e-3 * x;
-      break;
-    case 2:  // a near-copy: every sample within 1e-9
-      b = a;
-      for (double& x : b.values) x += 1e-9 * (unit(rng) - 0.5);
-      break;
-    case 3:  // identical runs
-      b = a;
-      break;
-    case 4:  // squares and sums beyond float's range
-      for (double& x : a.values) x *= 1e28;
-      for (double& x : b.values) x *= 1e28;
-      break;
-    case 6:  // values near 0 whose squared differences are subnormal in float
-      for (double& x : a.values) x *= 1e-19;
-      for (double& x : b.values) x *= 1e-19;
-      break;
-    case 5:  // the row far from its columns in time and value
-      for (double& t : b.times) t += 1e5;
-      for (double& x : b.values) x += 1e7;
-      break;
-    default:  // beyond the single range: the bound is 0
-      for (double& x : a.values) x *= 1e40;
-      break;
-  }
-  return {std::move(a), std::move(b), params};
-}
-
 TEST_P(TwedSingleTest, NeverAboveTheTwedOnRandomAndAdversarialPairs) {
   std::mt19937_64 rng(19);
   int positive = 0;
   for (int trial = 0; trial < 2400; ++trial) {
-    const TwedCase c = AdversarialCase(rng, trial % 8);
+    const TwedCase c = AdversarialCase(rng, trial % kAdversarialKinds);
     const double twed = Twed(c);
     const double bound = Bound(c);
     ASSERT_GE(bound, 0.0) << Describe(c);
-    ASSERT_LE(bound, twed) << Describe(c) << " kind " << trial % 8;
+    ASSERT_LE(bound, twed) << Describe(c) << " kind " << trial % kAdversarialKinds;
     if (bound > 0.0) ++positive;
   }
   EXPECT_GT(positive, 800);
