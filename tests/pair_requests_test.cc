@@ -1,5 +1,6 @@
-// The lazy transport's pair requests and single-precision bounds against the one-pair kernels,
-// on request sets that share lanes by row, by column (what rows leave over) and not at all.
+// The lazy transport's pair requests and its single-precision and 16-bit bounds against the
+// one-pair kernels, on request sets that share lanes by row, by column (what rows leave over) and
+// not at all.
 
 #include "twed/pair_requests.h"
 
@@ -16,6 +17,7 @@
 #include "batch_targets.h"
 #include "random_runs.h"
 #include "twed/twed_batch.h"
+#include "twed/twed_quantized.h"
 #include "twed/twed_single.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/series.h"
@@ -125,6 +127,47 @@ TEST_P(PairRequestsTest, EveryRequestAsTwedWithinAndEveryBoundBelowTwed) {
   if (twed_internal::SingleLanes() > 0) {
     EXPECT_GT(bounded, 1000);
   }
+}
+
+// The 16-bit bounds of any request set, lanes shared by pairs of one length (lambda > 0) or of
+// nearly one length (lambda = 0): each pair's as the kernel gives it alone, whatever the thread
+// count, never above its TWED, and the same for a pair asked for among others or alone.
+TEST_P(PairRequestsTest, QuantizedBoundsAsEachPairAlone) {
+  if (twed_internal::QuantizedLanes() == 0) GTEST_SKIP() << "no 16-bit lanes here";
+  std::mt19937_64 rng(29);
+  int bounded = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    const size_t n = 3 + rng() % 18;
+    const size_t m = 3 + rng() % 18;
+    const std::vector<Series> rows = RandomWalkRuns("r", n, 5 + trial % 20, 40, 1, 300 + trial);
+    const std::vector<Series> cols = RandomWalkRuns("c", m, 5 + trial % 20, 40, 1, 400 + trial);
+    const TwedParams params = MakeTwedParams(0.5, trial % 2 == 0 ? 0.0 : 1.0, 2.0);
+    const std::vector<size_t> pairs = PairsOf(static_cast<Shape>(trial % 4), n, m, rng);
+    SCOPED_TRACE(absl::StrCat("trial ", trial, ": ", n, " x ", m, ", ", pairs.size(), " pairs"));
+    std::vector<std::vector<PairQuantizedBound>> by_threads;
+    for (const int threads : {1, 2}) {
+      uint64_t reported = 0;
+      absl::StatusOr<std::vector<PairQuantizedBound>> bounds = ComputePairQuantizedBounds(
+          rows, cols, params, pairs, Threads(threads),
+          [&](uint64_t pairs_done, uint64_t) { reported += pairs_done; });
+      ASSERT_TRUE(bounds.ok()) << bounds.status();
+      EXPECT_EQ(reported, pairs.size());
+      by_threads.push_back(*std::move(bounds));
+    }
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      const Series& a = rows[pairs[k] / m];
+      const Series& b = cols[pairs[k] % m];
+      const absl::StatusOr<twed_internal::QuantizedBound> alone =
+          twed_internal::QuantizedTwedBoundOfPair(a, b, params);
+      ASSERT_TRUE(alone.ok()) << alone.status();
+      EXPECT_EQ(by_threads[0][k].bound, alone->bound) << "pair " << pairs[k];
+      EXPECT_EQ(by_threads[0][k].estimate, alone->estimate) << "pair " << pairs[k];
+      EXPECT_EQ(by_threads[1][k].bound, by_threads[0][k].bound) << "pair " << pairs[k];
+      EXPECT_LE(by_threads[0][k].bound, *Twed(a, b, params)) << "pair " << pairs[k];
+      ++bounded;
+    }
+  }
+  EXPECT_GT(bounded, 1000);
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, PairRequestsTest, testing::EveryBatchTarget(),

@@ -15,6 +15,7 @@
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 #include "twed/twed_batch.h"
+#include "twed/twed_quantized.h"
 #include "twed/twed_single.h"
 
 namespace wasserwarp {
@@ -114,15 +115,33 @@ std::vector<RequestUnit> UnitsOf(const std::vector<Series>& rows, const std::vec
   return units;
 }
 
+// `requests` (indices into `pairs`) in units of `lanes` that share no run, pairs of nearly the same
+// lengths side by side, appended to `units`.
+void AppendUnsharedUnits(std::vector<size_t> requests, const std::vector<size_t>& pairs,
+                         const std::vector<Series>& rows, const std::vector<Series>& cols,
+                         size_t lanes, std::vector<RequestUnit>& units) {
+  const size_t m = cols.size();
+  const auto lengths = [&](size_t k) {
+    return std::pair(rows[pairs[k] / m].samples(), cols[pairs[k] % m].samples());
+  };
+  std::stable_sort(requests.begin(), requests.end(),
+                   [&](size_t x, size_t y) { return lengths(x) < lengths(y); });
+  for (size_t first = 0; first < requests.size(); first += lanes) {
+    RequestUnit unit{RequestUnit::Shares::kNothing, 0, 0, {}};
+    Fill(unit, requests.begin() + first,
+         requests.begin() + std::min(requests.size(), first + lanes), pairs);
+    units.push_back(std::move(unit));
+  }
+}
+
 // `units` with their lone requests for a whole TWED (threshold +inf: the seeds and a plan's pairs,
-// seldom two to a row or a column) gathered `lanes` at a time into units that share nothing,
-// pairs of nearly the same lengths side by side. pairs[k] is request k's pair.
+// seldom two to a row or a column) gathered `lanes` at a time into units that share nothing.
+// pairs[k] is request k's pair.
 std::vector<RequestUnit> WithUnsharedUnits(std::vector<RequestUnit> units,
                                            const std::vector<PairRequest>& requests,
                                            const std::vector<size_t>& pairs,
                                            const std::vector<Series>& rows,
                                            const std::vector<Series>& cols, size_t lanes) {
-  const size_t m = cols.size();
   std::vector<size_t> lone;
   std::erase_if(units, [&](const RequestUnit& unit) {
     const bool whole =
@@ -130,16 +149,24 @@ std::vector<RequestUnit> WithUnsharedUnits(std::vector<RequestUnit> units,
     if (whole) lone.push_back(unit.requests[0]);
     return whole;
   });
-  const auto lengths = [&](size_t k) {
-    return std::pair(rows[pairs[k] / m].samples(), cols[pairs[k] % m].samples());
-  };
-  std::stable_sort(lone.begin(), lone.end(),
-                   [&](size_t x, size_t y) { return lengths(x) < lengths(y); });
-  for (size_t first = 0; first < lone.size(); first += lanes) {
-    RequestUnit unit{RequestUnit::Shares::kNothing, 0, 0, {}};
-    Fill(unit, lone.begin() + first, lone.begin() + std::min(lone.size(), first + lanes), pairs);
-    units.push_back(std::move(unit));
-  }
+  AppendUnsharedUnits(std::move(lone), pairs, rows, cols, lanes, units);
+  return units;
+}
+
+// `units` with the requests of every unit that leaves lanes empty gathered `lanes` at a time into
+// units that share nothing: the bounds' requests, scattered over rows and columns once the
+// 16-bit bound has priced out most pairs. pairs[k] is request k's pair.
+std::vector<RequestUnit> WithPooledRests(std::vector<RequestUnit> units,
+                                         const std::vector<size_t>& pairs,
+                                         const std::vector<Series>& rows,
+                                         const std::vector<Series>& cols, size_t lanes) {
+  std::vector<size_t> rest;
+  std::erase_if(units, [&](const RequestUnit& unit) {
+    const bool partial = unit.requests.size() < lanes;
+    if (partial) rest.insert(rest.end(), unit.requests.begin(), unit.requests.end());
+    return partial;
+  });
+  AppendUnsharedUnits(std::move(rest), pairs, rows, cols, lanes, units);
   return units;
 }
 
@@ -163,6 +190,30 @@ void ForEachUnit(const std::vector<RequestUnit>& units, const CostMatrixOptions&
                         }
                       });
   });
+}
+
+// Runs `bound_unit` on every unit as ForEachUnit does, and tells `done` (may be empty) of each unit
+// it finished: its pairs and their DP cells. `bound_unit(unit)` bounds the unit's requests, false
+// once cancelled. The status: Cancelled when `options.cancel` is set.
+template <class BoundUnit>
+absl::Status BoundEveryUnit(const std::vector<RequestUnit>& units, const std::vector<size_t>& pairs,
+                            const std::vector<Series>& rows, const std::vector<Series>& cols,
+                            const CostMatrixOptions& options, const PairBoundsDone& done,
+                            const BoundUnit& bound_unit) {
+  std::mutex done_mutex;
+  ForEachUnit(units, options, nullptr, [&](const RequestUnit& unit) {
+    if (!bound_unit(unit)) return false;
+    if (done) {
+      uint64_t cells = 0;
+      for (size_t k : unit.requests) {
+        cells += TwedCells(rows[pairs[k] / cols.size()], cols[pairs[k] % cols.size()]);
+      }
+      std::lock_guard lock(done_mutex);
+      done(unit.requests.size(), cells);
+    }
+    return true;
+  });
+  return CostMatrixCancelled(options);
 }
 
 }  // namespace
@@ -270,30 +321,92 @@ absl::StatusOr<std::vector<double>> ComputePairBounds(const std::vector<Series>&
   if (cols.empty() || !twed_internal::SingleSupports(cols.front().num_channels(), params)) {
     return bounds;
   }
+  const size_t m = cols.size();
   const size_t lanes = twed_internal::SingleLanes();
-  const std::vector<RequestUnit> units = UnitsOf(rows, cols, pairs, lanes);
-  std::mutex done_mutex;
-  ForEachUnit(units, options, nullptr, [&](const RequestUnit& unit) {
-    std::vector<const Series*> series;
-    for (size_t k : unit.requests) series.push_back(&LaneRun(unit, pairs[k], rows, cols));
-    const Series& shared = SharedRun(unit, rows, cols);
-    const twed_internal::SingleLaneBatch batch(series, shared, params, lanes);
-    std::vector<double> lane_bounds(unit.requests.size());
-    if (!twed_internal::SingleTwedBound(shared, batch, params, lane_bounds, options.cancel).ok()) {
-      return false;  // cancelled, the only error it reports
+  std::vector<RequestUnit> units = UnitsOf(rows, cols, pairs, lanes);
+  if (twed_internal::SinglePairsSupport(cols.front().num_channels(), params)) {
+    units = WithPooledRests(std::move(units), pairs, rows, cols, lanes);
+  }
+  const absl::Status status =
+      BoundEveryUnit(units, pairs, rows, cols, options, done, [&](const RequestUnit& unit) {
+        std::vector<const Series*> series;
+        std::vector<const Series*> lane_rows;
+        for (size_t k : unit.requests) {
+          const bool shared = unit.shares != RequestUnit::Shares::kNothing;
+          lane_rows.push_back(shared ? &SharedRun(unit, rows, cols) : &rows[pairs[k] / m]);
+          series.push_back(shared ? &LaneRun(unit, pairs[k], rows, cols) : &cols[pairs[k] % m]);
+        }
+        std::vector<double> lane_bounds(unit.requests.size());
+        absl::Status bounded;
+        if (unit.shares == RequestUnit::Shares::kNothing) {
+          const twed_internal::SingleLaneBatch row_batch(lane_rows, lane_rows, params, lanes);
+          const twed_internal::SingleLaneBatch batch(series, lane_rows, params, lanes);
+          bounded = twed_internal::SingleTwedBoundOfPairs(row_batch, batch, params, lane_bounds,
+                                                          options.cancel);
+        } else {
+          const Series& shared = SharedRun(unit, rows, cols);
+          const twed_internal::SingleLaneBatch batch(series, shared, params, lanes);
+          bounded =
+              twed_internal::SingleTwedBound(shared, batch, params, lane_bounds, options.cancel);
+        }
+        if (!bounded.ok()) return false;  // cancelled, the only error it reports
+        for (size_t lane = 0; lane < unit.requests.size(); ++lane) {
+          bounds[unit.requests[lane]] = lane_bounds[lane];
+        }
+        return true;
+      });
+  if (!status.ok()) return status;
+  return bounds;
+}
+
+absl::StatusOr<std::vector<PairQuantizedBound>> ComputePairQuantizedBounds(
+    const std::vector<Series>& rows, const std::vector<Series>& cols, const TwedParams& params,
+    const std::vector<size_t>& pairs, const CostMatrixOptions& options,
+    const PairBoundsDone& done) {
+  std::vector<PairQuantizedBound> bounds(pairs.size());
+  if (cols.empty() || !twed_internal::QuantizedSupports(cols.front().num_channels(), params)) {
+    return bounds;
+  }
+  const size_t m = cols.size();
+  const size_t lanes = twed_internal::QuantizedLanes();
+  const auto lengths = [&](size_t k) {
+    return std::pair(rows[pairs[k] / m].samples(), cols[pairs[k] % m].samples());
+  };
+  std::vector<size_t> order(pairs.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t x, size_t y) { return lengths(x) < lengths(y); });
+  std::vector<RequestUnit> units;
+  for (size_t first = 0; first < order.size();) {
+    size_t last = first + 1;
+    while (last < order.size() && last - first < lanes &&
+           (params.lambda == 0.0 || lengths(order[last]) == lengths(order[first]))) {
+      ++last;
     }
-    uint64_t cells = 0;
-    for (size_t lane = 0; lane < unit.requests.size(); ++lane) {
-      bounds[unit.requests[lane]] = lane_bounds[lane];
-      cells += TwedCells(shared, *series[lane]);
-    }
-    if (done) {
-      std::lock_guard lock(done_mutex);
-      done(unit.requests.size(), cells);
-    }
-    return true;
-  });
-  if (absl::Status status = CostMatrixCancelled(options); !status.ok()) return status;
+    RequestUnit unit{RequestUnit::Shares::kNothing, 0, 0, {}};
+    Fill(unit, order.begin() + first, order.begin() + last, pairs);
+    units.push_back(std::move(unit));
+    first = last;
+  }
+  const absl::Status status =
+      BoundEveryUnit(units, pairs, rows, cols, options, done, [&](const RequestUnit& unit) {
+        std::vector<const Series*> lane_rows;
+        std::vector<const Series*> lane_cols;
+        for (size_t k : unit.requests) {
+          lane_rows.push_back(&rows[pairs[k] / m]);
+          lane_cols.push_back(&cols[pairs[k] % m]);
+        }
+        const twed_internal::QuantizedLaneBatch batch(lane_rows, lane_cols, params, lanes);
+        std::vector<twed_internal::QuantizedBound> lane_bounds(unit.requests.size());
+        if (!twed_internal::QuantizedTwedBound(batch, lane_bounds, options.cancel).ok()) {
+          return false;  // cancelled, the only error it reports
+        }
+        for (size_t lane = 0; lane < unit.requests.size(); ++lane) {
+          bounds[unit.requests[lane]] = {lane_bounds[lane].bound, lane_bounds[lane].estimate};
+        }
+        return true;
+      });
+  if (!status.ok()) return status;
   return bounds;
 }
 

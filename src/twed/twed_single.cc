@@ -56,6 +56,8 @@ struct SingleKernelArgs {
   const SingleLaneBatch* batch;
   float* out;  // one per lane
   const CancellationToken* cancel;
+  // Where each lane has its own row series (SingleTwedBoundOfPairs): their records, else null.
+  const SingleLaneBatch* row_batch = nullptr;
 };
 
 }  // namespace wasserwarp::twed_internal
@@ -89,6 +91,7 @@ using V = hn::Vec<D>;
 struct SingleOneChannel {
   using Row = V;
   Row Broadcast(D d, const float* a) const { return hn::Set(d, *a); }
+  Row PerLane(D d, const float* a, size_t /*lanes*/) const { return hn::Load(d, a); }
   V operator()(D d, const Row& a, const float* b, size_t /*lanes*/, bool /*fma_sqrt*/) const {
     return hn::Abs(hn::Sub(a, hn::Load(d, b)));
   }
@@ -120,6 +123,12 @@ struct SingleFixedNorm {
     for (size_t k = 0; k < C; ++k) row.v[k] = hn::Set(d, a[k]);
     return row;
   }
+  // Lane k's own sample: channel k's lanes at a + k * lanes, as in a column record.
+  Row PerLane(D d, const float* a, size_t lanes) const {
+    Row row;
+    for (size_t k = 0; k < C; ++k) row.v[k] = hn::Load(d, a + k * lanes);
+    return row;
+  }
   V operator()(D d, const Row& a, const float* b, size_t lanes, bool /*fma_sqrt*/) const {
     V sum = hn::Zero(d);
     for (size_t k = 0; k < C; ++k) {
@@ -136,6 +145,16 @@ constexpr int kStripRows = HWY_TARGET <= HWY_AVX3 ? 4 : 3;
 // Whether all rows were computed, that is, args.cancel was not found cancelled.
 template <class Cost>
 bool SingleTwedWith(const Cost& cost, const SingleKernelArgs& args) {
+  if (args.row_batch != nullptr) {
+    if constexpr (requires(const float* a) { cost.PerLane(D(), a, 0); }) {
+      const SingleLaneBatch& rows = *args.row_batch;
+      return LaneDp<kStripRows>(
+          D(), cost, *args.batch,
+          LaneRows<float>{rows.column_zero(), static_cast<ptrdiff_t>(rows.record_size())}, args.nu,
+          rows.lengths(), args.cancel, args.out);
+    }
+    HWY_ABORT("SingleTwedBoundOfPairs on more channels than SinglePairsSupport allows");
+  }
   return LaneDp<kStripRows>(D(), cost, *args.batch,
                             LaneRow<float>{args.a_values, args.a_times, args.a_dels}, args.nu,
                             args.rows, args.cancel, args.out);
@@ -303,14 +322,24 @@ bool SingleSupports(size_t channels, const TwedParams& params) {
   return BatchSupports(channels, params) && SingleLanes() > 0;
 }
 
+bool SinglePairsSupport(size_t channels, const TwedParams& params) {
+  return SingleSupports(channels, params) && channels <= 4;  // SingleFixedNorm's, with PerLane
+}
+
 SingleLaneBatch::SingleLaneBatch(std::span<const Series* const> series, const Series& row,
                                  const TwedParams& params, size_t lanes)
+    : SingleLaneBatch(series, std::vector<const Series*>(series.size(), &row), params, lanes) {}
+
+SingleLaneBatch::SingleLaneBatch(std::span<const Series* const> series,
+                                 std::span<const Series* const> rows, const TwedParams& params,
+                                 size_t lanes)
     : lanes_(lanes), channels_(series.front()->num_channels()) {
   std::vector<SingleRun> runs;
-  for (const Series* s : series) {
+  for (size_t lane = 0; lane < series.size(); ++lane) {
+    const Series* s = series[lane];
     lengths_.push_back(static_cast<ptrdiff_t>(s->samples()));
     longest_ = std::max(longest_, lengths_.back());
-    runs.push_back(ToSingle(*s, row, params));
+    runs.push_back(ToSingle(*s, *rows[lane], params));
     rounding_errors_.push_back(runs.back().rounding_error);
     moderate_ = moderate_ && runs.back().moderate;
   }
@@ -330,6 +359,32 @@ SingleLaneBatch::SingleLaneBatch(std::span<const Series* const> series, const Se
   }
 }
 
+namespace {
+
+// The kernel on `args` in its rounding mode, then each lane's bound from its DP value: out[k] for
+// the batch's k-th series against a row series of `row_lengths[k]` samples whose largest rounding
+// error is `row_errors[k]`.
+absl::Status RunSingle(SingleKernelArgs args, std::span<const ptrdiff_t> row_lengths,
+                       std::span<const double> row_errors, std::span<double> out) {
+  const SingleLaneBatch& batch = *args.batch;
+  std::vector<float> lane_out(batch.lanes(), 0.0f);
+  args.out = lane_out.data();
+  bool completed = false;
+  {
+    const TowardZero toward_zero;
+    completed = HWY_DYNAMIC_DISPATCH(SingleTwedImpl)(args);
+  }
+  if (!completed) return TwedCancelledError();
+  for (size_t k = 0; k < batch.size(); ++k) {
+    out[k] = FinishBound(lane_out[k], static_cast<size_t>(row_lengths[k]),
+                         static_cast<size_t>(batch.lengths()[k]), batch.channels(), row_errors[k],
+                         batch.rounding_errors()[k]);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status SingleTwedBound(const Series& a, const SingleLaneBatch& batch,
                              const TwedParams& params, std::span<double> out,
                              const CancellationToken* cancel) {
@@ -339,7 +394,6 @@ absl::Status SingleTwedBound(const Series& a, const SingleLaneBatch& batch,
     std::fill_n(out.begin(), batch.size(), 0.0);
     return absl::OkStatus();
   }
-  std::vector<float> lane_out(batch.lanes(), 0.0f);
   const SingleKernelArgs args{.l2 = params.p == 2.0,
                               .nu = RoundedDown(params.nu),
                               .rows = static_cast<ptrdiff_t>(a.samples()),
@@ -347,19 +401,32 @@ absl::Status SingleTwedBound(const Series& a, const SingleLaneBatch& batch,
                               .a_times = row.times.data(),
                               .a_dels = row.dels.data(),
                               .batch = &batch,
-                              .out = lane_out.data(),
+                              .out = nullptr,
                               .cancel = cancel};
-  bool completed = false;
-  {
-    const TowardZero toward_zero;
-    completed = HWY_DYNAMIC_DISPATCH(SingleTwedImpl)(args);
+  const std::vector<ptrdiff_t> row_lengths(batch.size(), static_cast<ptrdiff_t>(a.samples()));
+  const std::vector<double> row_errors(batch.size(), row.rounding_error);
+  return RunSingle(args, row_lengths, row_errors, out);
+}
+
+absl::Status SingleTwedBoundOfPairs(const SingleLaneBatch& rows, const SingleLaneBatch& batch,
+                                    const TwedParams& params, std::span<double> out,
+                                    const CancellationToken* cancel) {
+  if (cancel != nullptr && cancel->cancelled()) return TwedCancelledError();
+  if (!rows.moderate() || !batch.moderate() || params.nu > kSingleRange) {
+    std::fill_n(out.begin(), batch.size(), 0.0);
+    return absl::OkStatus();
   }
-  if (!completed) return TwedCancelledError();
-  for (size_t k = 0; k < batch.size(); ++k) {
-    out[k] = FinishBound(lane_out[k], a.samples(), static_cast<size_t>(batch.lengths()[k]),
-                         batch.channels(), row.rounding_error, batch.rounding_errors()[k]);
-  }
-  return absl::OkStatus();
+  const SingleKernelArgs args{.l2 = params.p == 2.0,
+                              .nu = RoundedDown(params.nu),
+                              .rows = rows.longest(),
+                              .a_values = nullptr,
+                              .a_times = nullptr,
+                              .a_dels = nullptr,
+                              .batch = &batch,
+                              .out = nullptr,
+                              .cancel = cancel,
+                              .row_batch = &rows};
+  return RunSingle(args, rows.lengths(), rows.rounding_errors(), out);
 }
 
 absl::StatusOr<double> SingleTwedBoundOfPair(const Series& a, const Series& b,

@@ -30,6 +30,11 @@ size_t SingleLanes();
 // double lanes do (BatchSupports) and SingleLanes() > 0.
 bool SingleSupports(size_t channels, const TwedParams& params);
 
+// Whether SingleTwedBoundOfPairs takes pairs of `channels`-channel series under `params`: where
+// SingleSupports does, on up to 4 channels (the kernels that keep each lane's row sample in
+// registers).
+bool SinglePairsSupport(size_t channels, const TwedParams& params);
+
 // Up to `lanes` column series side by side in single precision, as LaneBatch holds them in
 // double, with times and values taken relative to the first sample of the row series they are
 // to meet, so that their roundings to single precision stay small; and per lane the largest
@@ -38,6 +43,10 @@ class SingleLaneBatch {
  public:
   // Every series valid with the same channel count, SingleSupports(channels, params) true.
   SingleLaneBatch(std::span<const Series* const> series, const Series& row,
+                  const TwedParams& params, size_t lanes);
+  // The same with lane k relative to rows[k]: the columns of pairs that share no run, and with
+  // rows == series the row series of those pairs (SingleTwedBoundOfPairs).
+  SingleLaneBatch(std::span<const Series* const> series, std::span<const Series* const> rows,
                   const TwedParams& params, size_t lanes);
 
   size_t lanes() const { return lanes_; }
@@ -73,6 +82,14 @@ class SingleLaneBatch {
 absl::Status SingleTwedBound(const Series& a, const SingleLaneBatch& batch,
                              const TwedParams& params, std::span<double> out,
                              const CancellationToken* cancel = nullptr);
+
+// As SingleTwedBound, with each lane's own row series: out[k] <= Twed(k-th series of `rows`,
+// k-th of `batch`), for pairs that share no run with each other. `rows` is the row series relative
+// to themselves, `batch` the columns relative to them, with as many series, one channel count and
+// the same lanes; SinglePairsSupport holds.
+absl::Status SingleTwedBoundOfPairs(const SingleLaneBatch& rows, const SingleLaneBatch& batch,
+                                    const TwedParams& params, std::span<double> out,
+                                    const CancellationToken* cancel = nullptr);
 
 // The same for one pair, on lanes of which one is used: for tests.
 absl::StatusOr<double> SingleTwedBoundOfPair(const Series& a, const Series& b,
