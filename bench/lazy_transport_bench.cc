@@ -99,7 +99,9 @@ void SetCounters(benchmark::State& state, const char* solver, const LazyTranspor
   state.counters["dp_cells_full"] = static_cast<double>(stats.dp_cells_full);
   state.counters["cells_fraction"] =
       static_cast<double>(stats.dp_cells) / static_cast<double>(stats.dp_cells_full);
-  // The single-precision bound's cells, each about half a DP cell's time (docs/twed_bounds.md).
+  // The 16-bit and single-precision bounds' cells, each about a quarter and half a DP cell's time
+  // (docs/twed_bounds.md).
+  state.counters["int16_cells"] = static_cast<double>(stats.int16_cells);
   state.counters["single_cells"] = static_cast<double>(stats.single_cells);
   state.counters["rounds"] = stats.rounds;
   state.counters["exhaustive"] = stats.exhaustive ? 1 : 0;  // the lazy solve gave up and did all

@@ -16,6 +16,7 @@
 #include "twed/matrix_progress.h"
 #include "twed/pair_requests.h"
 #include "twed/twed_kernel.h"
+#include "twed/twed_quantized.h"
 #include "twed/twed_single.h"
 #include "wasserwarp/twed_bounds.h"
 #include "wasserwarp/twed_pruned.h"
@@ -47,8 +48,11 @@ double Root(double x, double q) {
 struct PairKnowledge {
   std::vector<double> lower;  // the TWED itself where computed
   std::vector<double> upper;  // the cost of one feasible edit path: all deletions
+  // Where the 16-bit DP ran: its estimate of the TWED, no bound but within about 1e-4 of it.
+  std::vector<double> estimate;
   std::vector<bool> computed;
   std::vector<bool> abandoned;
+  std::vector<bool> int16_bounded;   // lower includes the 16-bit bound
   std::vector<bool> single_bounded;  // lower includes the single-precision bound
 };
 
@@ -92,6 +96,7 @@ absl::StatusOr<PairKnowledge> BoundPairs(const std::vector<Series>& rows,
   const size_t m = cols.size();
   const size_t pairs = rows.size() * m;
   PairKnowledge known{std::vector<double>(pairs, 0.0), std::vector<double>(pairs, 0.0),
+                      std::vector<double>(pairs, 0.0), std::vector<bool>(pairs, false),
                       std::vector<bool>(pairs, false), std::vector<bool>(pairs, false),
                       std::vector<bool>(pairs, false)};
   for (size_t k = 0; k < pairs; ++k) {
@@ -176,20 +181,40 @@ absl::Status Settle(const std::vector<Series>& rows, const std::vector<Series>& 
   return absl::OkStatus();
 }
 
-// The priced pairs of `requests` (those with a finite threshold) that the single-precision bound
-// has not bounded yet: it goes first, as on runs of one process it comes within about 1e-4 of
-// every TWED at half the cost of its DP, which prices out every pair outside the plan
-// (docs/twed_bounds.md, "The single-precision bound"). Empty where the bound does not apply.
-std::vector<size_t> UnboundedPairs(const PairKnowledge& known,
-                                   const std::vector<PairRequest>& requests, bool single_applies) {
+// The priced pairs of `requests` (those with a finite threshold) that a bound has not bounded yet
+// (bounded[pair] false): the cheaper bounds go first, the 16-bit one (within about 2e-2 of every
+// TWED on runs of one process, at a quarter of its DP's cost), then the single-precision one
+// (within about 1e-4, at half the cost), as together they price out every pair outside the plan
+// (docs/twed_bounds.md). Empty where the bound does not apply.
+std::vector<size_t> UnboundedPairs(const std::vector<bool>& bounded,
+                                   const std::vector<PairRequest>& requests, bool applies) {
   std::vector<size_t> pairs;
-  if (!single_applies) return pairs;
+  if (!applies) return pairs;
   for (const PairRequest& request : requests) {
-    if (request.threshold < kInf && !known.single_bounded[request.pair]) {
-      pairs.push_back(request.pair);
-    }
+    if (request.threshold < kInf && !bounded[request.pair]) pairs.push_back(request.pair);
   }
   return pairs;
+}
+
+// Bounds `pairs` by the 16-bit DP and records the bounds and estimates. Progress counts a 16-bit
+// cell as a quarter of a cell, about its share of the time.
+absl::Status BoundInSixteenBits(const std::vector<Series>& rows, const std::vector<Series>& cols,
+                                const TwedParams& twed, const std::vector<size_t>& pairs,
+                                const CostMatrixOptions& compute, MatrixProgress& progress,
+                                PairKnowledge& known, LazyTransportStats& stats) {
+  absl::StatusOr<std::vector<PairQuantizedBound>> bounds = ComputePairQuantizedBounds(
+      rows, cols, twed, pairs, compute, [&](uint64_t bounded, uint64_t cells) {
+        stats.pairs_int16_bounded += bounded;
+        stats.int16_cells += cells;
+        progress.Add(0, cells / 4);
+      });
+  if (!bounds.ok()) return bounds.status();
+  for (size_t k = 0; k < pairs.size(); ++k) {
+    known.lower[pairs[k]] = std::max(known.lower[pairs[k]], (*bounds)[k].bound);
+    known.estimate[pairs[k]] = (*bounds)[k].estimate;
+    known.int16_bounded[pairs[k]] = true;
+  }
+  return absl::OkStatus();
 }
 
 // Bounds `pairs` in single precision and records the bounds. Progress counts a single-precision
@@ -213,12 +238,43 @@ absl::Status BoundInSinglePrecision(const std::vector<Series>& rows,
   return absl::OkStatus();
 }
 
+// Which of the DP's own bounds the pairs' channels and TWED parameters allow.
+struct BoundsThatApply {
+  bool int16 = false;
+  bool single = false;
+};
+
+// Bounds the priced pairs of `requests` by the cheapest bound that applies and has not bounded
+// them yet; false where there is none, and only TWEDs can settle them.
+absl::StatusOr<bool> TightenBounds(const std::vector<Series>& rows, const std::vector<Series>& cols,
+                                   const TwedParams& twed, const std::vector<PairRequest>& requests,
+                                   const BoundsThatApply& applies, const CostMatrixOptions& compute,
+                                   MatrixProgress& progress, PairKnowledge& known,
+                                   LazyTransportStats& stats) {
+  if (std::vector<size_t> pairs = UnboundedPairs(known.int16_bounded, requests, applies.int16);
+      !pairs.empty()) {
+    absl::Status status =
+        BoundInSixteenBits(rows, cols, twed, pairs, compute, progress, known, stats);
+    if (!status.ok()) return status;
+    return true;
+  }
+  if (std::vector<size_t> pairs = UnboundedPairs(known.single_bounded, requests, applies.single);
+      !pairs.empty()) {
+    absl::Status status =
+        BoundInSinglePrecision(rows, cols, twed, pairs, compute, progress, known, stats);
+    if (!status.ok()) return status;
+    return true;
+  }
+  return false;
+}
+
 // The matrix the next solve sees: the TWED where known, the single-precision bound where there
-// is one (so near the TWED that the duals it gives price out every other such pair); elsewhere
-// the largest TWED known (or the lower bound where that is larger), so that the plan keeps to
-// computed pairs where it can and the duals start near the computed costs. Any finite stand-in
-// gives the same final plan: a plan pair that is not computed is computed in full before the
-// next solve.
+// is one, else the 16-bit DP's estimate (both so near the TWED that the plan is nearly the final
+// one, and its duals price out nearly every other such pair); elsewhere the largest TWED known
+// (or the lower bound where that is larger), so that the plan keeps to computed pairs where it
+// can and the duals start near the computed costs. Any finite stand-in gives the same final plan:
+// a plan pair that is not computed is computed in full before the next solve, and a pair whose
+// stand-in is above its bound is priced against the bound.
 CostMatrix StandIns(const PairKnowledge& known, size_t n, size_t m) {
   double largest = 0.0;
   for (size_t k = 0; k < n * m; ++k) {
@@ -226,8 +282,13 @@ CostMatrix StandIns(const PairKnowledge& known, size_t n, size_t m) {
   }
   CostMatrix costs(n, m);
   for (size_t k = 0; k < n * m; ++k) {
-    const bool near = known.computed[k] || (known.single_bounded[k] && known.lower[k] > 0.0);
-    costs.values[k] = near ? known.lower[k] : std::max(largest, known.lower[k]);
+    if (known.computed[k] || (known.single_bounded[k] && known.lower[k] > 0.0)) {
+      costs.values[k] = known.lower[k];
+    } else if (known.int16_bounded[k] && known.estimate[k] > 0.0) {
+      costs.values[k] = std::max(known.estimate[k], known.lower[k]);
+    } else {
+      costs.values[k] = std::max(largest, known.lower[k]);
+    }
   }
   return costs;
 }
@@ -322,7 +383,9 @@ absl::StatusOr<LazyTransportResult> SolveLazyTransport(const std::vector<Series>
   }
   absl::StatusOr<PairKnowledge> known = BoundPairs(rows, cols, twed);
   if (!known.ok()) return known.status();
-  const bool single_applies = twed_internal::SingleSupports(rows.front().num_channels(), twed);
+  const size_t channels = rows.front().num_channels();
+  const BoundsThatApply applies{.int16 = twed_internal::QuantizedSupports(channels, twed),
+                                .single = twed_internal::SingleSupports(channels, twed)};
   std::vector<PairRequest> requests = SeedRequests(n, m);
   // Whether no priced round has computed TWEDs yet: the first one may give up (kLazyCellShare).
   bool first_priced = true;
@@ -340,14 +403,11 @@ absl::StatusOr<LazyTransportResult> SolveLazyTransport(const std::vector<Series>
       result.transport = *std::move(solved);
       break;
     }
-    if (const std::vector<size_t> unbounded = UnboundedPairs(*known, requests, single_applies);
-        !unbounded.empty()) {
-      if (absl::Status status =
-              BoundInSinglePrecision(rows, cols, twed, unbounded, compute, progress, *known, stats);
-          !status.ok()) {
-        return status;
-      }
-      requests.clear();  // the next solve, on the bounds, decides what still needs its TWED
+    absl::StatusOr<bool> tightened =
+        TightenBounds(rows, cols, twed, requests, applies, compute, progress, *known, stats);
+    if (!tightened.ok()) return tightened.status();
+    if (*tightened) {
+      requests.clear();  // the next solve, on the tighter bounds, decides what still needs more
       continue;
     }
     if (first_priced && RequestedCells(rows, cols, requests) >

@@ -28,6 +28,7 @@
 #include "lazy_transport_instances.h"
 #include "random_runs.h"
 #include "twed/twed_batch.h"
+#include "twed/twed_quantized.h"
 #include "twed/twed_single.h"
 #include "wasserwarp/cancellation.h"
 #include "wasserwarp/cost_matrix.h"
@@ -62,6 +63,8 @@ struct Totals {
   uint64_t cells = 0;
   uint64_t cells_full = 0;
   uint64_t rounds = 0;
+  int int16_bounded = 0;   // instances where the 16-bit bound bounded some pair
+  int single_bounded = 0;  // and the single-precision bound
 };
 
 struct Exhaustive {
@@ -199,6 +202,8 @@ void ExpectHonestStats(const LazyInstance& c, const LazyTransportResult& lazy, T
   totals.cells += s.dp_cells;
   totals.cells_full += cells_full;
   totals.rounds += s.rounds;
+  totals.int16_bounded += s.pairs_int16_bounded > 0;
+  totals.single_bounded += s.pairs_single_bounded > 0;
 }
 
 // (f): one thread and two give the same bits.
@@ -235,10 +240,12 @@ std::string Summary(const Totals& t) {
   return absl::StrFormat(
       "%d instances: %d pruned nothing (%d of them computed every pair at once), %d computed "
       "under half their pairs; pairs computed %d of %d (%.3f), abandoned %d; DP cells %d of the "
-      "full %d (%.3f); %.2f rounds per solve",
+      "full %d (%.3f); %.2f rounds per solve; the 16-bit bound took part in %d, the "
+      "single-precision one in %d",
       t.instances, t.pruned_nothing, t.exhaustive, t.pruned_most, t.pairs_computed, t.pairs,
       static_cast<double>(t.pairs_computed) / t.pairs, t.pairs_abandoned, t.cells, t.cells_full,
-      static_cast<double>(t.cells) / t.cells_full, static_cast<double>(t.rounds) / t.instances);
+      static_cast<double>(t.cells) / t.cells_full, static_cast<double>(t.rounds) / t.instances,
+      t.int16_bounded, t.single_bounded);
 }
 
 TEST(LazyTransportTest, MatchesExhaustiveOnRandomInstances) {
@@ -256,6 +263,13 @@ TEST(LazyTransportTest, MatchesExhaustiveOnRandomInstances) {
   // The sweep must reach both ends: instances where bounds settle most pairs, and where none.
   EXPECT_GT(totals.pruned_most, 10);
   EXPECT_GT(totals.pruned_nothing, 10);
+  // And both bounds of the DP's own must take part, each in many instances.
+  if (twed_internal::QuantizedLanes() > 0) {
+    EXPECT_GT(totals.int16_bounded, 100);
+  }
+  if (twed_internal::SingleLanes() > 0) {
+    EXPECT_GT(totals.single_bounded, 100);
+  }
 }
 
 // The same sweep without the single-precision bound (the scalar target has no lanes for it), so
@@ -271,25 +285,50 @@ TEST(LazyTransportTest, MatchesExhaustiveWithoutTheSingleBound) {
 }
 
 // Runs of one process, as on the benchmark's workload, where no bound of docs/twed_bounds.md but
-// the single-precision one comes near the TWED: it bounds every pair outside the seeds, the
-// solve on those bounds prices them out but for its plan, and about n + m pairs are computed.
-TEST(LazyTransportTest, SingleBoundLeavesLittleButThePlanToCompute) {
-  if (twed_internal::SingleLanes() == 0) GTEST_SKIP() << "no single-precision lanes here";
-  LazyInstance c{.seed = 0,
-                 .rows = test_data::RandomWalkRuns("sim", 24, 250, 300, 1, 1),
-                 .cols = test_data::RandomWalkRuns("ref", 20, 250, 300, 1, 2),
-                 .twed = test_data::MakeTwedParams(0.001, 1.0),
-                 .transport = {},
-                 .traits = {"random walks"}};
+// the DP's own come near the TWED: on one channel the 16-bit bound bounds every pair outside the
+// seeds, the solve on its estimates prices them out but for its plan and a few the
+// single-precision bound settles, and about n + m pairs are computed.
+LazyInstance OneProcess(size_t channels, double p) {
+  return {.seed = 0,
+          .rows = test_data::RandomWalkRuns("sim", 24, 250, 300, channels, 1),
+          .cols = test_data::RandomWalkRuns("ref", 20, 250, 300, channels, 2),
+          .twed = test_data::MakeTwedParams(0.001, 1.0, p),
+          .transport = {},
+          .traits = {"random walks"}};
+}
+
+// Solves `c` lazily, checks it against the exhaustive solve, and that it computed little but
+// about n + m pairs; its statistics.
+LazyTransportStats SolveComputingLittle(const LazyInstance& c) {
   Totals totals;
   CheckInstance(c, totals);
   absl::StatusOr<LazyTransportResult> lazy = SolveLazy(c, 2);
-  ASSERT_TRUE(lazy.ok()) << lazy.status();
+  EXPECT_TRUE(lazy.ok()) << lazy.status();
+  if (!lazy.ok()) return {};
   const LazyTransportStats& s = lazy->stats;
   EXPECT_FALSE(s.exhaustive);
-  EXPECT_GT(s.pairs_single_bounded, s.pairs_total / 2);
   EXPECT_LE(s.pairs_computed, 3 * (c.rows.size() + c.cols.size()));
   EXPECT_LT(static_cast<double>(s.dp_cells), 0.2 * static_cast<double>(s.dp_cells_full));
+  return s;
+}
+
+TEST(LazyTransportTest, SixteenBitBoundLeavesLittleButThePlanToCompute) {
+  if (twed_internal::QuantizedLanes() == 0) GTEST_SKIP() << "no 16-bit lanes here";
+  const LazyTransportStats s = SolveComputingLittle(OneProcess(1, 2.0));
+  EXPECT_GT(s.pairs_int16_bounded, s.pairs_total / 2);
+  EXPECT_LE(s.int16_cells, s.dp_cells_full);
+  EXPECT_GT(s.int16_cells, s.dp_cells_full / 2);
+  EXPECT_LT(s.single_cells, s.dp_cells_full / 4);
+}
+
+// Where the 16-bit bound does not apply (the L2 norm of two channels), the single-precision bound
+// does its work.
+TEST(LazyTransportTest, SingleBoundLeavesLittleButThePlanToCompute) {
+  if (twed_internal::SingleLanes() == 0) GTEST_SKIP() << "no single-precision lanes here";
+  ASSERT_FALSE(twed_internal::QuantizedSupports(2, OneProcess(2, 2.0).twed));
+  const LazyTransportStats s = SolveComputingLittle(OneProcess(2, 2.0));
+  EXPECT_EQ(s.int16_cells, 0u);
+  EXPECT_GT(s.pairs_single_bounded, s.pairs_total / 2);
   EXPECT_LE(s.single_cells, s.dp_cells_full);
   EXPECT_GT(s.single_cells, s.dp_cells_full / 2);
 }

@@ -6,12 +6,14 @@
 // where that is larger), so that plans keep to computed pairs.
 // Every pair not computed is then priced against its proven lower bound
 // (docs/twed_bounds.md): a pair with u_i + v_j <= LB_ij^q cannot improve
-// the plan and needs no TWED. The others are first bounded by the DP in
-// single precision (twed/twed_single.h), at about half the cost of their TWED
-// and within about 1e-4 of it, and stand in for the next solve at that bound,
-// whose duals then price them out unless its plan uses them; what is still
-// violated is computed, abandoned early once its TWED is known to exceed
-// (u_i + v_j)^(1/q). That repeats until no
+// the plan and needs no TWED. The others are first bounded by the DP on 16-bit
+// integers (twed/twed_quantized.h), at about a quarter of the cost of their
+// TWED and within about 2e-2 of it, and stand in for the next solve at its
+// estimate (within about 1e-4), whose duals then price out most of them; those
+// still violated are bounded by the DP in single precision (twed/twed_single.h),
+// at about half the cost and within about 1e-4, and stand in at that bound;
+// what is still violated is computed, abandoned early once its TWED is known
+// to exceed (u_i + v_j)^(1/q). That repeats until no
 // pair violates. The last plan uses computed pairs only, and its duals are
 // feasible for every pair: against the computed TWED where there is one and
 // against a lower bound, hence against the TWED, elsewhere. So the plan is
@@ -38,6 +40,10 @@ struct LazyTransportStats {
   uint64_t pairs_abandoned = 0;  // TWED started and stopped above its threshold, at least once
   uint64_t dp_cells = 0;         // DP cells evaluated, abandoned ones included
   uint64_t dp_cells_full = 0;    // DP cells of every pair, as the exhaustive matrix computes
+  // Pairs bounded by the DP on 16-bit integers, and its cells (each about a quarter of a DP
+  // cell's time), not counted in dp_cells.
+  uint64_t pairs_int16_bounded = 0;
+  uint64_t int16_cells = 0;
   // Pairs bounded by the DP in single precision, and its cells (each about half a DP cell's
   // time), not counted in dp_cells.
   uint64_t pairs_single_bounded = 0;
