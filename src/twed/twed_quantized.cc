@@ -57,6 +57,29 @@ HWY_BEFORE_NAMESPACE();
 namespace wasserwarp::twed_internal::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// q[i] = floor(scale (x[i] - middle)) clamped to [-grid_half, grid_half], for i < n: what OnGrid
+// gives each, as the same double operations.
+void OnGridImpl(const double* x, size_t n, double scale, double middle, double grid_half,
+                int16_t* q) {
+  const hn::ScalableTag<double> d;
+  const hn::Rebind<int32_t, decltype(d)> d32;
+  const hn::Rebind<int16_t, decltype(d)> d16;
+  const size_t lanes = hn::Lanes(d);
+  const auto s = hn::Set(d, scale);
+  const auto m = hn::Set(d, middle);
+  const auto hi = hn::Set(d, grid_half);
+  const auto lo = hn::Neg(hi);
+  size_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto y = hn::Min(hn::Max(hn::Mul(s, hn::Sub(hn::LoadU(d, x + i), m)), lo), hi);
+    hn::StoreU(hn::DemoteTo(d16, hn::DemoteTo(d32, hn::Floor(y))), d16, q + i);
+  }
+  for (; i < n; ++i) {
+    const double y = std::min(std::max(scale * (x[i] - middle), -grid_half), grid_half);
+    q[i] = static_cast<int16_t>(std::floor(y));
+  }
+}
+
 #if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
 
 size_t QuantizedLanesImpl() { return 0; }
@@ -264,6 +287,7 @@ namespace wasserwarp::twed_internal {
 
 HWY_EXPORT(QuantizedLanesImpl);
 HWY_EXPORT(QuantizedTwedImpl);
+HWY_EXPORT(OnGridImpl);
 
 namespace {
 
@@ -279,13 +303,11 @@ constexpr double kTermSlack = 1.0 + 0x1p-30;
 constexpr double kMinScale = 0x1p-1000;
 constexpr double kMaxScale = 0x1p60;
 
-// y on the grid: floor(y), clamped to the grid (only ever by rounding: the scale keeps every exact
-// value inside). Truncation and a compare rather than std::floor, which is a library call at the
-// baseline instruction set and keeps the loops below from vectorizing.
-int16_t OnGrid(double y) {
-  y = std::clamp(y, -kGridHalf, kGridHalf);
-  const auto truncated = static_cast<int32_t>(y);
-  return static_cast<int16_t>(truncated - (static_cast<double>(truncated) > y ? 1 : 0));
+// x[i] on a grid of scale s around `middle`: floor(s (x[i] - middle)), clamped to the grid (only
+// ever by rounding: the scale keeps every exact value inside), in SIMD lanes, as the lazy
+// transport puts every run on a grid once per pair.
+void OnGrid(std::span<const double> x, double s, double middle, int16_t* q) {
+  HWY_DYNAMIC_DISPATCH(OnGridImpl)(x.data(), x.size(), s, middle, kGridHalf, q);
 }
 
 // The middle of [lo, hi] and the largest distance from it to either end, rounded up.
@@ -298,7 +320,9 @@ Span SpanOf(double lo, double hi) {
   return {middle, std::max(hi - middle, middle - lo) * (1.0 + 0x1p-50)};
 }
 
-// Samples, times and deletion costs of one run on the grid; the largest deletion cost.
+// Samples, times and deletion costs of one run on the grid; the largest deletion cost. Each pass
+// is a plain loop over one array, in SIMD lanes or vectorized by the compiler: the lazy transport
+// puts every run on a grid once per pair.
 int QuantizeRun(const Series& run, std::span<const Span> channel_spans, const Span& time_span,
                 double s, double time_scale, int lambda, std::vector<int16_t>& values,
                 std::vector<int16_t>& times, std::vector<int16_t>& dels) {
@@ -306,19 +330,28 @@ int QuantizeRun(const Series& run, std::span<const Span> channel_spans, const Sp
   const size_t n = run.samples();
   values.resize(n * c);
   times.resize(n);
-  dels.resize(n);
-  for (size_t k = 0; k < c; ++k) {
-    const double middle = channel_spans[k].middle;
-    for (size_t i = 0; i < n; ++i) values[i * c + k] = OnGrid(s * (run.values[i * c + k] - middle));
+  dels.assign(n, 0);
+  int16_t* q = values.data();
+  if (c == 1) {
+    OnGrid(run.values, s, channel_spans[0].middle, q);
+  } else {
+    std::vector<double> channel(n);
+    std::vector<int16_t> grid(n);
+    for (size_t k = 0; k < c; ++k) {
+      for (size_t i = 0; i < n; ++i) channel[i] = run.values[i * c + k];
+      OnGrid(channel, s, channel_spans[k].middle, grid.data());
+      for (size_t i = 0; i < n; ++i) q[i * c + k] = grid[i];
+    }
   }
-  for (size_t i = 0; i < n; ++i) times[i] = OnGrid(time_scale * (run.times[i] - time_span.middle));
+  const int16_t* qt = times.data();
+  OnGrid(run.times, time_scale, time_span.middle, times.data());
+  std::vector<int32_t> cost(n, lambda);
+  for (size_t i = 1; i < n; ++i) cost[i] += std::abs(qt[i] - qt[i - 1]);
+  for (size_t i = c; i < n * c; ++i) cost[i / c] += std::abs(q[i] - q[i - c]);
   int largest = 0;
-  dels[0] = 0;
+  for (size_t i = 1; i < n; ++i) largest = std::max(largest, cost[i]);
   for (size_t i = 1; i < n; ++i) {
-    int del = lambda + std::abs(times[i] - times[i - 1]);
-    for (size_t k = 0; k < c; ++k) del += std::abs(values[i * c + k] - values[(i - 1) * c + k]);
-    largest = std::max(largest, del);
-    dels[i] = static_cast<int16_t>(std::min(del, int{std::numeric_limits<int16_t>::max()}));
+    dels[i] = static_cast<int16_t>(std::min(cost[i], int32_t{std::numeric_limits<int16_t>::max()}));
   }
   return largest;
 }
@@ -388,14 +421,10 @@ QuantizedLaneBatch::QuantizedLaneBatch(std::span<const Series* const> rows,
                                        std::span<const Series* const> cols,
                                        const TwedParams& params, size_t lanes)
     : lanes_(lanes), channels_(rows.front()->num_channels()), timed_(params.nu > 0.0) {
-  ptrdiff_t longest_row = 1;
   for (size_t k = 0; k < rows.size(); ++k) {
-    pairs_.push_back(
-        {QuantizePair(*rows[k], *cols[k], params), rows[k]->samples(), cols[k]->samples()});
-    longest_row = std::max(longest_row, static_cast<ptrdiff_t>(rows[k]->samples()));
+    rows_ = std::max(rows_, static_cast<ptrdiff_t>(rows[k]->samples()));
     columns_ = std::max(columns_, static_cast<ptrdiff_t>(cols[k]->samples()));
   }
-  rows_ = longest_row;
   constexpr size_t kAlign = 64;
   const auto allocate = [&](ptrdiff_t count) {
     const size_t elements = static_cast<size_t>(count + 1) * record_size();
@@ -420,29 +449,34 @@ QuantizedLaneBatch::QuantizedLaneBatch(std::span<const Series* const> rows,
     }
   };
   first_rows_.assign(lanes_, 0);
-  for (size_t lane = 0; lane < pairs_.size(); ++lane) {
-    const QuantizedPair& p = pairs_[lane].pair;
+  // One lane's grid at a time: only the records stay, so the batch holds about as much as the
+  // double kernel's (validation_size.cc counts that).
+  for (size_t lane = 0; lane < rows.size(); ++lane) {
+    const size_t n = rows[lane]->samples();
+    const size_t m = cols[lane]->samples();
+    const QuantizedPair p = QuantizePair(*rows[lane], *cols[lane], params);
+    pairs_.push_back({p.scale, p.rounding_per_term, n, m});
     if (p.scale == 0.0) continue;
-    fill(row_records_.get(), rows_, lane, p.a_values, p.a_times, p.a_dels, pairs_[lane].n);
-    fill(column_records_.get(), columns_, lane, p.b_values, p.b_times, p.b_dels, pairs_[lane].m);
+    fill(row_records_.get(), rows_, lane, p.a_values, p.a_times, p.a_dels, n);
+    fill(column_records_.get(), columns_, lane, p.b_values, p.b_times, p.b_dels, m);
     int64_t first = std::abs(p.a_times[0] - p.b_times[0]);
     for (size_t k = 0; k < channels_; ++k) first += std::abs(p.a_values[k] - p.b_values[k]);
-    for (size_t j = 1; j < pairs_[lane].m; ++j) first += p.b_dels[j];
+    for (size_t j = 1; j < m; ++j) first += p.b_dels[j];
     first_rows_[lane] = first;
   }
 }
 
 QuantizedBound QuantizedLaneBatch::Finish(size_t k, int64_t grid_distance) const {
   const Lane& lane = pairs_[k];
-  if (lane.pair.scale == 0.0) return {};
+  if (lane.scale == 0.0) return {};
   const double g = static_cast<double>(grid_distance);
   const double terms = static_cast<double>(lane.n + lane.m - 1);
-  const double rest = g - lane.pair.rounding_per_term * terms;
+  const double rest = g - lane.rounding_per_term * terms;
   // The double kernels' own roundings, as for the single-precision bound (FinishBound there).
   const double roundings =
       2.0 * static_cast<double>(lane.n + lane.m) + static_cast<double>(channels_) + 16.0;
-  const double bound = rest > 0.0 ? rest / lane.pair.scale * (1.0 - roundings * 0x1p-52) : 0.0;
-  return {.bound = bound, .estimate = g / lane.pair.scale, .grid_distance = grid_distance};
+  const double bound = rest > 0.0 ? rest / lane.scale * (1.0 - roundings * 0x1p-52) : 0.0;
+  return {.bound = bound, .estimate = g / lane.scale, .grid_distance = grid_distance};
 }
 
 absl::Status QuantizedTwedBound(const QuantizedLaneBatch& batch, std::span<QuantizedBound> out,

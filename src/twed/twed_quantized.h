@@ -96,8 +96,10 @@ class QuantizedLaneBatch {
   QuantizedBound Finish(size_t k, int64_t grid_distance) const;
 
  private:
+  // What Finish needs of a lane's pair once its records are filled.
   struct Lane {
-    QuantizedPair pair;
+    double scale = 0.0;
+    double rounding_per_term = 0.0;
     size_t n = 0;
     size_t m = 0;
   };
