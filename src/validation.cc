@@ -237,6 +237,7 @@ struct SolvedPairs {
   uint64_t dp_cells_full = 0;
   uint64_t pairs_computed = 0;
   uint64_t pairs_total = 0;
+  uint64_t int16_cells = 0;
   uint64_t single_cells = 0;
 };
 
@@ -253,6 +254,7 @@ absl::StatusOr<SolvedPairs> SolvePairs(const ValidationRuns& all, const Validati
     solved.dp_cells_full = lazy->stats.dp_cells_full;
     solved.pairs_computed = lazy->stats.pairs_computed;
     solved.pairs_total = lazy->stats.pairs_total;
+    solved.int16_cells = lazy->stats.int16_cells;
     solved.single_cells = lazy->stats.single_cells;
     // The transport was solved along with the costs; its phase is entered for the order.
     enter(ValidationPhase::kTransport);
@@ -376,6 +378,7 @@ absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
   report.dp_cells_full = solved->dp_cells_full;
   report.pairs_computed = solved->pairs_computed;
   report.pairs_total = solved->pairs_total;
+  report.int16_cells = solved->int16_cells;
   report.single_cells = solved->single_cells;
   std::optional<CostMatrix>& costs = solved->costs;
   TransportResult& transport = solved->transport;

@@ -314,9 +314,11 @@ TEST_F(CliTest, ExhaustiveGivesTheSameDistanceFromEveryPair) {
     EXPECT_EQ(report["pairs_total"], 30);
     EXPECT_LE(report["pairs_computed"].get<int>(), 30);
     EXPECT_GT(report["dp_cells_full"].get<uint64_t>(), 0u);
+    EXPECT_LE(report["int16_cells"].get<uint64_t>(), report["dp_cells_full"].get<uint64_t>());
     EXPECT_LE(report["single_cells"].get<uint64_t>(), report["dp_cells_full"].get<uint64_t>());
   }
   EXPECT_EQ(reports[1]["pairs_computed"], 30);
+  EXPECT_EQ(reports[1]["int16_cells"], 0);
   EXPECT_EQ(reports[1]["single_cells"], 0);
   EXPECT_EQ(reports[1]["dp_cells"], reports[1]["dp_cells_full"]);
 }

@@ -342,6 +342,7 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
   proto.set_dp_cells(static_cast<int64_t>(report.dp_cells));
   proto.set_dp_cells_full(static_cast<int64_t>(report.dp_cells_full));
   proto.set_pairs_computed(static_cast<int64_t>(report.pairs_computed));
+  proto.set_int16_cells(static_cast<int64_t>(report.int16_cells));
   proto.set_single_cells(static_cast<int64_t>(report.single_cells));
   proto.set_pairs_total(static_cast<int64_t>(report.pairs_total));
   proto.set_seconds(report.seconds);
@@ -440,6 +441,7 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
   report.dp_cells = static_cast<uint64_t>(proto.dp_cells());
   report.dp_cells_full = static_cast<uint64_t>(proto.dp_cells_full());
   report.pairs_computed = static_cast<uint64_t>(proto.pairs_computed());
+  report.int16_cells = static_cast<uint64_t>(proto.int16_cells());
   report.single_cells = static_cast<uint64_t>(proto.single_cells());
   report.pairs_total = static_cast<uint64_t>(proto.pairs_total());
   report.seconds = proto.seconds();

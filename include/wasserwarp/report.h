@@ -77,8 +77,10 @@ struct ValidationReport {
   uint64_t dp_cells_full = 0;
   uint64_t pairs_computed = 0;  // sim-ref pairs whose TWED is known exactly
   uint64_t pairs_total = 0;     // n x m
-  // Cells of the DP in single precision that bounded the pairs not computed (each about half a
-  // DP cell's time), not counted in dp_cells: docs/twed_bounds.md.
+  // Cells of the DP on 16-bit integers and in single precision that bounded the pairs not
+  // computed (each about a quarter and half a DP cell's time), not counted in dp_cells:
+  // docs/twed_bounds.md.
+  uint64_t int16_cells = 0;
   uint64_t single_cells = 0;
   double seconds = 0.0;  // wall time of the whole validation
   // By replica, when the matrices were computed as tiles by a server's replicas; empty when

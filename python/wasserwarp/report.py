@@ -287,8 +287,9 @@ class ValidationResult:
     dp_cells_full: int = 0
     pairs_computed: int = 0
     pairs_total: int = 0
-    # Cells of the DP in single precision that bounded the pairs not computed (each about half a
-    # DP cell's time), not in dp_cells.
+    # Cells of the DP on 16-bit integers and in single precision that bounded the pairs not
+    # computed (each about a quarter and half a DP cell's time), not in dp_cells.
+    int16_cells: int = 0
     single_cells: int = 0
 
     @property
@@ -321,7 +322,8 @@ class ValidationResult:
                                     array(c.u), array(c.v)),
             weight_rounding_bound=report.weight_rounding_bound, dp_cells=report.dp_cells,
             dp_cells_full=report.dp_cells_full, pairs_computed=report.pairs_computed,
-            pairs_total=report.pairs_total, single_cells=report.single_cells,
+            pairs_total=report.pairs_total, int16_cells=report.int16_cells,
+            single_cells=report.single_cells,
             seconds=report.seconds,
             tiles=tuple(TileShare(t.replica, t.tiles, t.dp_cells) for t in report.tiles),
             verdict=Verdict.from_proto(report.verdict) if report.HasField("verdict") else None,
@@ -352,7 +354,8 @@ class ValidationResult:
             "weight_rounding_bound": self.weight_rounding_bound,
             "dp_cells": self.dp_cells, "dp_cells_full": self.dp_cells_full,
             "pairs_computed": self.pairs_computed, "pairs_total": self.pairs_total,
-            "single_cells": self.single_cells, "seconds": self.seconds,
+            "int16_cells": self.int16_cells, "single_cells": self.single_cells,
+            "seconds": self.seconds,
             "tiles": [vars(share) for share in self.tiles],
             "verdict": self.verdict.to_dict() if self.verdict else None,
             "pair_metrics": [{"sim": m.sim, "ref": m.ref, "channel": m.channel,

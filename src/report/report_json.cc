@@ -180,6 +180,7 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   json["dp_cells_full"] = report.dp_cells_full;
   json["pairs_computed"] = report.pairs_computed;
   json["pairs_total"] = report.pairs_total;
+  json["int16_cells"] = report.int16_cells;
   json["single_cells"] = report.single_cells;
   json["seconds"] = report.seconds;
   Json tiles = Json::array();

@@ -127,7 +127,8 @@ def test_exhaustive_computes_every_pair_for_the_same_distance(client, bench):
     exhaustive = client.validate(bench, exhaustive=True)
     assert exhaustive.pairs_computed == exhaustive.pairs_total == 3 * 4
     assert exhaustive.dp_cells == exhaustive.dp_cells_full and exhaustive.single_cells == 0
-    assert lazy.single_cells <= lazy.dp_cells_full
+    assert exhaustive.int16_cells == 0
+    assert lazy.int16_cells <= lazy.dp_cells_full and lazy.single_cells <= lazy.dp_cells_full
     assert lazy.pairs_total == 3 * 4 and lazy.pairs_computed <= lazy.pairs_total
     assert lazy.distance == pytest.approx(exhaustive.distance, rel=1e-12)
 
