@@ -15,6 +15,7 @@
 #include "common/arena_pool.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
+#include "twed/pair_requests.h"
 #include "wasserwarp/lazy_transport.h"
 #include "wasserwarp/sampling_rate.h"
 
@@ -50,32 +51,28 @@ void ForEachPlanEntry(const std::vector<PlanEntry>& plan, int max_threads, const
   });
 }
 
-// The edit-path diagnostics of every pair in the plan; a plan has at most
-// n + m - 1 pairs, so this costs a small fraction of the cost matrix.
+// The edit-path diagnostics of every pair in the plan (row-major, as pairs of the matrix), on
+// SIMD lanes of pairs that share no run where the kernels allow; a plan has at most n + m - 1
+// pairs, so this costs a small fraction of the cost matrix.
 absl::StatusOr<std::vector<PairDiagnostics>> DiagnosePairs(const PreparedRuns& runs,
                                                            const std::vector<PlanEntry>& plan,
                                                            const TwedParams& params,
                                                            const CostMatrixOptions& compute) {
-  std::vector<PairDiagnostics> pairs(plan.size());
-  std::vector<absl::Status> errors(plan.size());
-  ForEachPlanEntry(plan, compute.max_threads, [&](size_t k) {
-    const PlanEntry& entry = plan[k];
-    absl::StatusOr<EditPathSummary> path =
-        TwedWithPath(runs.simulation[entry.row], runs.reference[entry.col], params, compute.cancel);
-    if (!path.ok()) {
-      errors[k] = std::move(path).status();
-      return;
-    }
-    pairs[k] = {entry.row,         entry.col,         path->distance,       path->matches,
-                path->a_deletions, path->b_deletions, path->mean_time_shift};
-  });
-  // Pairs cut short by a cancel fail beside any genuine errors; a cancelled
-  // job reports the cancel, as ComputeCostMatrix does.
-  if (absl::Status status = CheckNotCancelled(compute.cancel); !status.ok()) return status;
-  for (absl::Status& error : errors) {
-    if (!error.ok()) return std::move(error);
+  const size_t m = runs.reference.size();
+  std::vector<size_t> pairs;
+  for (const PlanEntry& entry : plan) {
+    pairs.push_back(static_cast<size_t>(entry.row) * m + static_cast<size_t>(entry.col));
   }
-  return pairs;
+  absl::StatusOr<std::vector<EditPathSummary>> paths =
+      ComputePairPaths(runs.simulation, runs.reference, params, pairs, compute);
+  if (!paths.ok()) return paths.status();
+  std::vector<PairDiagnostics> diagnostics;
+  for (size_t k = 0; k < plan.size(); ++k) {
+    const EditPathSummary& path = (*paths)[k];
+    diagnostics.push_back({plan[k].row, plan[k].col, path.distance, path.matches, path.a_deletions,
+                           path.b_deletions, path.mean_time_shift});
+  }
+  return diagnostics;
 }
 
 // The classic metrics of every pair in the plan, in the channels' own units.

@@ -170,6 +170,44 @@ TEST_P(PairRequestsTest, QuantizedBoundsAsEachPairAlone) {
   EXPECT_GT(bounded, 1000);
 }
 
+// The plan's edit paths, on lanes of pairs that share no run where the kernels allow (up to 4
+// channels) and alone otherwise: each TwedWithPath's, whatever the thread count.
+TEST_P(PairRequestsTest, PathsAsTwedWithPath) {
+  std::mt19937_64 rng(41);
+  int compared = 0;
+  for (int trial = 0; trial < 16; ++trial) {
+    const size_t channels = trial % 4 == 3 ? 5 : 1 + trial % 3;
+    const size_t n = 3 + rng() % 18;
+    const size_t m = 3 + rng() % 18;
+    const std::vector<Series> rows =
+        RandomWalkRuns("r", n, 5 + trial % 20, 40, channels, 500 + trial);
+    const std::vector<Series> cols =
+        RandomWalkRuns("c", m, 5 + trial % 20, 40, channels, 600 + trial);
+    const TwedParams params = MakeTwedParams(0.5, trial % 2 == 0 ? 0.0 : 1.0, 1.0 + trial % 2);
+    const std::vector<size_t> pairs = PairsOf(static_cast<Shape>(trial % 4), n, m, rng);
+    SCOPED_TRACE(absl::StrCat("trial ", trial, ": ", n, " x ", m, ", ", channels, " channels"));
+    std::vector<std::vector<EditPathSummary>> by_threads;
+    for (const int threads : {1, 2}) {
+      absl::StatusOr<std::vector<EditPathSummary>> paths =
+          ComputePairPaths(rows, cols, params, pairs, Threads(threads));
+      ASSERT_TRUE(paths.ok()) << paths.status();
+      by_threads.push_back(*std::move(paths));
+    }
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      const absl::StatusOr<EditPathSummary> alone =
+          TwedWithPath(rows[pairs[k] / m], cols[pairs[k] % m], params);
+      ASSERT_TRUE(alone.ok()) << alone.status();
+      for (const std::vector<EditPathSummary>& paths : by_threads) {
+        EXPECT_EQ(paths[k].distance, alone->distance) << "pair " << pairs[k];
+        EXPECT_EQ(paths[k].matches, alone->matches) << "pair " << pairs[k];
+        EXPECT_EQ(paths[k].mean_time_shift, alone->mean_time_shift) << "pair " << pairs[k];
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 300);
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, PairRequestsTest, testing::EveryBatchTarget(),
                          testing::TargetName);
 

@@ -81,6 +81,30 @@ TEST_P(TwedSimdTest, EveryLaneEqualsTheScalarKernel) {
   }
 }
 
+// `count` pairs that share no run, for lanes: random walks of 1 to 60 samples on clocks of their
+// own, every third column a copy of its row (TWED 0), every value passed through `shape`.
+struct LanePairs {
+  std::vector<Series> rows;
+  std::vector<Series> cols;
+};
+template <class Shape>
+LanePairs RandomLanePairs(std::mt19937_64& rng, size_t count, size_t channels, const Shape& shape) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<size_t> length(1, 60);
+  LanePairs pairs;
+  for (size_t k = 0; k < count; ++k) {
+    pairs.rows.push_back(RandomWalkRun(rng, absl::StrCat("a", k), length(rng), channels,
+                                       {0.05, 1.5, 4.0 * unit(rng) - 2.0}));
+    pairs.cols.push_back(k % 3 == 2 ? pairs.rows.back()
+                                    : RandomWalkRun(rng, absl::StrCat("b", k), length(rng),
+                                                    channels, {0.05, 1.5, 4.0 * unit(rng) - 2.0}));
+    for (Series* s : {&pairs.rows.back(), &pairs.cols.back()}) {
+      for (double& v : s->values) v = shape(v);
+    }
+  }
+  return pairs;
+}
+
 // Lanes of pairs that share no run, each lane with its own row series of its own length, ending
 // at its own row: every lane Twed's bits, on moderate and extreme values and on identical runs.
 TEST_P(TwedSimdTest, PairLanesEqualTheScalarKernel) {
@@ -88,7 +112,6 @@ TEST_P(TwedSimdTest, PairLanesEqualTheScalarKernel) {
   if (lanes == 0) GTEST_SKIP() << "no lanes on " << GetParam().name;
   std::mt19937_64 rng(17);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  std::uniform_int_distribution<size_t> length(1, 60);
   const double norms[] = {1.0, 2.0, 3.0};
   const double scales[] = {1.0, 1.0, 1e-150, 1e150};
   int compared = 0;
@@ -100,18 +123,8 @@ TEST_P(TwedSimdTest, PairLanesEqualTheScalarKernel) {
       continue;
     }
     const double scale = scales[trial / 15 % 4];
-    std::vector<Series> rows;
-    std::vector<Series> cols;
-    for (size_t k = 0; k < 1 + trial % lanes; ++k) {
-      rows.push_back(RandomWalkRun(rng, absl::StrCat("a", k), length(rng), channels,
-                                   {0.05, 1.5, 4.0 * unit(rng) - 2.0}));
-      cols.push_back(k % 3 == 2 ? rows.back()
-                                : RandomWalkRun(rng, absl::StrCat("b", k), length(rng), channels,
-                                                {0.05, 1.5, 4.0 * unit(rng) - 2.0}));
-      for (Series* s : {&rows.back(), &cols.back()}) {
-        for (double& v : s->values) v *= scale;
-      }
-    }
+    const auto [rows, cols] =
+        RandomLanePairs(rng, 1 + trial % lanes, channels, [&](double v) { return v * scale; });
     const LaneBatch row_batch(Pointers(rows), params, lanes);
     const LaneBatch batch(Pointers(cols), params, lanes);
     std::vector<double> out(rows.size());
@@ -123,6 +136,46 @@ TEST_P(TwedSimdTest, PairLanesEqualTheScalarKernel) {
           << "trial " << trial << " lane " << k << ": " << out[k] << " vs " << *expected
           << ", lengths " << rows[k].samples() << " x " << cols[k].samples() << ", " << channels
           << " channels, p = " << params.p << ", scale " << scale;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 500);
+}
+
+// The edit paths of pairs on lanes are TwedWithPath's: the same distance bits, match counts and
+// time-shift sums, ties broken as the scalar kernel breaks them. Integer values make ties common
+// (equal costs along different paths), as do identical runs.
+TEST_P(TwedSimdTest, PairPathLanesEqualTheScalarKernel) {
+  const size_t lanes = BatchLanes();
+  if (lanes == 0) GTEST_SKIP() << "no lanes on " << GetParam().name;
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int compared = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const size_t channels = 1 + trial % 4;
+    const TwedParams params = MakeTwedParams(trial % 3 == 0 ? 0.0 : unit(rng),
+                                             trial % 2 == 0 ? 0.0 : unit(rng), 1.0 + trial % 2);
+    const auto [rows, cols] = RandomLanePairs(rng, 1 + trial % lanes, channels, [&](double v) {
+      return trial % 4 == 1 ? std::round(v) : v;
+    });
+    const LaneBatch row_batch(Pointers(rows), params, lanes);
+    const LaneBatch batch(Pointers(cols), params, lanes);
+    std::vector<EditPathSummary> out(rows.size());
+    ASSERT_TRUE(BatchTwedPairsWithPath(row_batch, batch, params, out).ok());
+    for (size_t k = 0; k < rows.size(); ++k) {
+      const absl::StatusOr<EditPathSummary> expected = TwedWithPath(rows[k], cols[k], params);
+      ASSERT_TRUE(expected.ok()) << expected.status();
+      const std::string where = absl::StrCat("trial ", trial, " lane ", k, ", lengths ",
+                                             rows[k].samples(), " x ", cols[k].samples());
+      EXPECT_EQ(std::bit_cast<uint64_t>(out[k].distance),
+                std::bit_cast<uint64_t>(expected->distance))
+          << where;
+      EXPECT_EQ(out[k].matches, expected->matches) << where;
+      EXPECT_EQ(out[k].a_deletions, expected->a_deletions) << where;
+      EXPECT_EQ(out[k].b_deletions, expected->b_deletions) << where;
+      EXPECT_EQ(std::bit_cast<uint64_t>(out[k].mean_time_shift),
+                std::bit_cast<uint64_t>(expected->mean_time_shift))
+          << where;
       ++compared;
     }
   }

@@ -311,6 +311,66 @@ absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
   return results;
 }
 
+absl::StatusOr<std::vector<EditPathSummary>> ComputePairPaths(const std::vector<Series>& rows,
+                                                              const std::vector<Series>& cols,
+                                                              const TwedParams& params,
+                                                              const std::vector<size_t>& pairs,
+                                                              const CostMatrixOptions& options) {
+  const size_t m = cols.size();
+  const bool lanes_apply = !cols.empty() &&
+                           twed_internal::PairsSupport(cols.front().num_channels(), params) &&
+                           twed_internal::BatchLanes() >= 2;
+  const size_t lanes = lanes_apply ? twed_internal::BatchLanes() : 1;
+  std::vector<size_t> all(pairs.size());
+  for (size_t k = 0; k < all.size(); ++k) all[k] = k;
+  std::vector<RequestUnit> units;
+  AppendUnsharedUnits(std::move(all), pairs, rows, cols, lanes, units);
+  std::vector<EditPathSummary> paths(pairs.size());
+  FirstError first_error;
+  const CancellationToken* cancel = options.cancel;
+  // One pair on the scalar kernel, which also reports what the lanes cannot: the error of a
+  // distance that overflows.
+  const auto compute_one = [&](size_t k) -> bool {
+    absl::StatusOr<EditPathSummary> path =
+        TwedWithPath(rows[pairs[k] / m], cols[pairs[k] % m], params, cancel);
+    if (absl::IsCancelled(path.status())) return false;
+    if (!path.ok()) {
+      first_error.Record(pairs[k], std::move(path).status());
+      return true;
+    }
+    paths[k] = *path;
+    return true;
+  };
+  ForEachUnit(units, options, &first_error, [&](const RequestUnit& unit) -> bool {
+    if (!lanes_apply) return compute_one(unit.requests.front());
+    std::vector<const Series*> lane_rows;
+    std::vector<const Series*> lane_cols;
+    for (size_t k : unit.requests) {
+      lane_rows.push_back(&rows[pairs[k] / m]);
+      lane_cols.push_back(&cols[pairs[k] % m]);
+    }
+    const twed_internal::LaneBatch row_batch(lane_rows, params, lanes);
+    const twed_internal::LaneBatch col_batch(lane_cols, params, lanes);
+    std::vector<EditPathSummary> lane_paths(unit.requests.size());
+    if (!twed_internal::BatchTwedPairsWithPath(row_batch, col_batch, params, lane_paths, cancel)
+             .ok()) {
+      return false;  // cancelled, the only error the lanes report
+    }
+    for (size_t lane = 0; lane < unit.requests.size(); ++lane) {
+      const size_t k = unit.requests[lane];
+      if (!std::isfinite(lane_paths[lane].distance)) {
+        if (!compute_one(k)) return false;
+        continue;
+      }
+      paths[k] = lane_paths[lane];
+    }
+    return true;
+  });
+  if (absl::Status status = CostMatrixCancelled(options); !status.ok()) return status;
+  if (absl::Status status = first_error.status(); !status.ok()) return status;
+  return paths;
+}
+
 absl::StatusOr<std::vector<double>> ComputePairBounds(const std::vector<Series>& rows,
                                                       const std::vector<Series>& cols,
                                                       const TwedParams& params,

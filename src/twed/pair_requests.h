@@ -38,6 +38,16 @@ absl::StatusOr<std::vector<BoundedTwed>> ComputePairRequests(
     const std::vector<PairRequest>& requests, const CostMatrixOptions& options,
     const PairRequestDone& done);
 
+// TwedWithPath of every pair of `pairs` (row-major, sorted): the plan's edit-path diagnostics.
+// Pairs share SIMD lanes where PairsSupport holds (BatchTwedPairsWithPath, the same numbers),
+// else each runs alone; the same numbers whatever the thread count. The first failing pair's error
+// in row-major order; Cancelled when `options.cancel` is set.
+absl::StatusOr<std::vector<EditPathSummary>> ComputePairPaths(const std::vector<Series>& rows,
+                                                              const std::vector<Series>& cols,
+                                                              const TwedParams& params,
+                                                              const std::vector<size_t>& pairs,
+                                                              const CostMatrixOptions& options);
+
 // Called from worker threads, never concurrently with itself: `pairs` more bounded, over
 // `cells` DP cells of single precision.
 using PairBoundsDone = std::function<void(uint64_t pairs, uint64_t cells)>;

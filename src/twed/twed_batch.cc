@@ -57,6 +57,10 @@ struct KernelArgs {
   // nullptr: every cell, as BatchTwed.
   const double* thresholds = nullptr;
   uint64_t* cells = nullptr;
+  // BatchTwedPairsWithPath: per lane the match count and time-shift sum of the path; nullptr: no
+  // path.
+  double* path_counts = nullptr;
+  double* path_sums = nullptr;
 };
 
 // The lane kernel of WithCost's functor for `channels` channels under norm p (BatchSupports
@@ -341,10 +345,15 @@ bool BatchTwedWith(const Cost& cost, const KernelArgs& args) {
   if (args.row_batch != nullptr) {
     if constexpr (requires(const double* a) { cost.PerLane(D(), a, 0); }) {
       const LaneBatch& rows = *args.row_batch;
-      return LaneDp<kStripRows>(
-          D(), cost, *args.batch,
-          LaneRows<double>{rows.column_zero(), static_cast<ptrdiff_t>(rows.record_size())}, args.nu,
-          rows.lengths(), args.cancel, args.out);
+      const LaneRows<double> lane_rows{rows.column_zero(),
+                                       static_cast<ptrdiff_t>(rows.record_size())};
+      if (args.path_counts != nullptr) {
+        // Four more vectors a row: two rows keep them all in registers.
+        return LaneDp<2, true>(D(), cost, *args.batch, lane_rows, args.nu, rows.lengths(),
+                               args.cancel, args.out, args.path_counts, args.path_sums);
+      }
+      return LaneDp<kStripRows>(D(), cost, *args.batch, lane_rows, args.nu, rows.lengths(),
+                                args.cancel, args.out);
     }
     HWY_ABORT("BatchTwedPairs on more channels than PairsSupport allows");
   }
@@ -479,8 +488,13 @@ bool PairsSupport(size_t channels, const TwedParams& params) {
   return BatchSupports(channels, params) && channels <= 4;  // LaneFixedNorm's, with PerLane
 }
 
-absl::Status BatchTwedPairs(const LaneBatch& rows, const LaneBatch& batch, const TwedParams& params,
-                            std::span<double> out, const CancellationToken* cancel) {
+namespace {
+
+// The kernel on lanes of pairs that share no run, with the path's counts and sums where they are
+// not null.
+absl::Status RunPairs(const LaneBatch& rows, const LaneBatch& batch, const TwedParams& params,
+                      double* out, double* path_counts, double* path_sums,
+                      const CancellationToken* cancel) {
   const size_t c = batch.channels();
   HWY_ASSERT(PairsSupport(c, params) && rows.channels() == c && rows.lanes() == batch.lanes() &&
              rows.size() == batch.size());
@@ -494,9 +508,40 @@ absl::Status BatchTwedPairs(const LaneBatch& rows, const LaneBatch& batch, const
                         .a_dels = nullptr,
                         .batch = &batch,
                         .row_batch = &rows,
-                        .out = out.data(),
-                        .cancel = cancel};
+                        .out = out,
+                        .cancel = cancel,
+                        .path_counts = path_counts,
+                        .path_sums = path_sums};
   return HWY_DYNAMIC_DISPATCH(BatchTwedImpl)(args) ? absl::OkStatus() : TwedCancelledError();
+}
+
+}  // namespace
+
+absl::Status BatchTwedPairs(const LaneBatch& rows, const LaneBatch& batch, const TwedParams& params,
+                            std::span<double> out, const CancellationToken* cancel) {
+  return RunPairs(rows, batch, params, out.data(), nullptr, nullptr, cancel);
+}
+
+absl::Status BatchTwedPairsWithPath(const LaneBatch& rows, const LaneBatch& batch,
+                                    const TwedParams& params, std::span<EditPathSummary> out,
+                                    const CancellationToken* cancel) {
+  std::vector<double> distances(batch.size());
+  std::vector<double> counts(batch.size());
+  std::vector<double> sums(batch.size());
+  if (absl::Status status =
+          RunPairs(rows, batch, params, distances.data(), counts.data(), sums.data(), cancel);
+      !status.ok()) {
+    return status;
+  }
+  for (size_t k = 0; k < batch.size(); ++k) {
+    const auto matches = static_cast<uint64_t>(counts[k]);
+    out[k] = {.distance = distances[k],
+              .matches = matches,
+              .a_deletions = static_cast<uint64_t>(rows.lengths()[k]) - matches,
+              .b_deletions = static_cast<uint64_t>(batch.lengths()[k]) - matches,
+              .mean_time_shift = sums[k] / static_cast<double>(matches)};
+  }
+  return absl::OkStatus();
 }
 
 absl::Status BatchTwedWithin(const Series& a, const LaneBatch& batch, const TwedParams& params,

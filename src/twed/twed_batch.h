@@ -89,6 +89,14 @@ bool PairsSupport(size_t channels, const TwedParams& params);
 absl::Status BatchTwedPairs(const LaneBatch& rows, const LaneBatch& batch, const TwedParams& params,
                             std::span<double> out, const CancellationToken* cancel = nullptr);
 
+// As BatchTwedPairs, with each lane's edit path as TwedWithPath summarises it: the same distance,
+// match count and mean time shift (the scalar kernel's tie order, the same sums in the same
+// order), for the plan's pair diagnostics. The distance is +inf where Twed() reports that it
+// overflows.
+absl::Status BatchTwedPairsWithPath(const LaneBatch& rows, const LaneBatch& batch,
+                                    const TwedParams& params, std::span<EditPathSummary> out,
+                                    const CancellationToken* cancel = nullptr);
+
 // As BatchTwed, lane k only as far as thresholds[k] (one per series of the batch) as
 // TwedWithin: the cells that can lie on a path at or below it, and no strip of rows more once
 // none can. Where within, the same bits as TwedWithin and Twed; otherwise the threshold, a lower

@@ -77,15 +77,80 @@ HWY_INLINE void LoadRowSample(D d, const Cost& cost,
   del = hn::Load(d, r + (channels + 1) * lanes);
 }
 
+// What the strips carry besides D: nothing (NoPath), or per cell the match count and the sum of
+// tb_j - ta_i over the matched cells of the path the scalar kernel's tie order picks (match, then
+// deletion in A, then in B: BandedTwed<true> in twed_kernel.h), in lanes of T, for the edit-path
+// diagnostics (PathLanes). `above` interleaves per column the lanes of the count and of the sum
+// of the row above the strip, as `dd` does D and D + L.
+struct NoPath {
+  template <class D>
+  HWY_INLINE void Start(D /*d*/, ptrdiff_t /*s*/) {}
+  template <class D, class V>
+  HWY_INLINE void Cell(D /*d*/, int /*k*/, V /*diag*/, V /*up*/, V /*side*/, V /*tb*/, V /*ta*/) {}
+  template <class D>
+  HWY_INLINE void Finish(D /*d*/, ptrdiff_t /*stored*/) {}
+};
+
+template <int R, class D>
+struct PathLanes {
+  using T = hwy::HWY_NAMESPACE::TFromD<D>;
+  using V = hwy::HWY_NAMESPACE::Vec<D>;
+  T* above;
+  size_t lanes;
+  V count[R];         // of row k at the column it reached last
+  V count_before[R];  // and at the column before
+  V sum[R];
+  V sum_before[R];
+  V count_up;  // row i0 - 1 at the column row i0 is at, and at the column before
+  V count_diag;
+  V sum_up;
+  V sum_diag;
+
+  PathLanes(D d, T* above_row) : above(above_row), lanes(hwy::HWY_NAMESPACE::Lanes(d)) {
+    namespace hn = hwy::HWY_NAMESPACE;
+    for (int k = 0; k < R; ++k) {
+      count[k] = count_before[k] = sum[k] = sum_before[k] = hn::Zero(d);
+    }
+    count_diag = hn::Load(d, above);
+    sum_diag = hn::Load(d, above + lanes);
+    count_up = sum_up = hn::Zero(d);
+  }
+  HWY_INLINE void Start(D d, ptrdiff_t s) {
+    namespace hn = hwy::HWY_NAMESPACE;
+    count_up = hn::Load(d, above + 2 * s * static_cast<ptrdiff_t>(lanes));
+    sum_up = hn::Load(d, above + 2 * s * static_cast<ptrdiff_t>(lanes) + lanes);
+  }
+  HWY_INLINE void Cell(D d, int k, V diag, V up, V side, V tb, V ta) {
+    namespace hn = hwy::HWY_NAMESPACE;
+    const auto by_match = hn::And(hn::Le(diag, up), hn::Le(diag, side));
+    const auto by_up = hn::Le(up, side);
+    const V matched = hn::Add(k == 0 ? count_diag : count_before[k - 1], hn::Set(d, T{1}));
+    const V shifted = hn::Add(k == 0 ? sum_diag : sum_before[k - 1], hn::Sub(tb, ta));
+    count_before[k] = count[k];
+    sum_before[k] = sum[k];
+    count[k] = hn::IfThenElse(by_match, matched,
+                              hn::IfThenElse(by_up, k == 0 ? count_up : count[k - 1], count[k]));
+    sum[k] = hn::IfThenElse(by_match, shifted,
+                            hn::IfThenElse(by_up, k == 0 ? sum_up : sum[k - 1], sum[k]));
+  }
+  HWY_INLINE void Finish(D d, ptrdiff_t stored) {
+    namespace hn = hwy::HWY_NAMESPACE;
+    hn::Store(count[R - 1], d, above + 2 * stored * static_cast<ptrdiff_t>(lanes));
+    hn::Store(sum[R - 1], d, above + 2 * stored * static_cast<ptrdiff_t>(lanes) + lanes);
+    count_diag = count_up;
+    sum_diag = sum_up;
+  }
+};
+
 // Rows i0 .. i0 + R - 1 against every column of `batch` (LaneBatch or SingleLaneBatch: records
 // of channel values, time and deletion cost per column). `dd` interleaves per column the lanes
 // of D(i0 - 1, j) and of (D + L)(i0 - 1, j) on entry, and of row i0 + R - 1 on return. `cost`
 // returns the lanes' c(a_i, b_j); its last argument says whether it may take square roots on
 // the FMA ports (row i0 only, see twed_batch.cc).
-template <int R, class D, class Cost, class Batch, class Row>
+template <int R, class D, class Cost, class Batch, class Row, class Path = NoPath>
 HWY_INLINE void LaneStripRows(D d, const Cost& cost, const Batch& batch, const Row& row,
                               hwy::HWY_NAMESPACE::TFromD<D> nu_value, ptrdiff_t i0,
-                              hwy::HWY_NAMESPACE::TFromD<D>* dd) {
+                              hwy::HWY_NAMESPACE::TFromD<D>* dd, Path&& path = Path()) {
   namespace hn = hwy::HWY_NAMESPACE;
   using T = hn::TFromD<D>;
   using V = hn::Vec<D>;
@@ -114,10 +179,12 @@ HWY_INLINE void LaneStripRows(D d, const Cost& cost, const Batch& batch, const R
   for (ptrdiff_t s = 1; s <= m + R - 1; ++s) {
     const V up0 = hn::Load(d, dd + s * cell);
     const V next_diag0 = hn::Load(d, dd + s * cell + lanes);
+    path.Start(d, s);
 #pragma GCC unroll 8
     for (int k = R - 1; k >= 0; --k) {
       const T* b = column_zero + (s - k) * record;
-      const V stretch = hn::Abs(hn::Sub(tai[k], hn::Load(d, b + c * lanes)));
+      const V tb = hn::Load(d, b + c * lanes);
+      const V stretch = hn::Abs(hn::Sub(tai[k], tb));
       V l;
       if constexpr (kFusedTimeTerm<T>) {
         l = hn::MulAdd(nu, stretch, cost(d, ai[k], b, lanes, k == 0));
@@ -128,38 +195,50 @@ HWY_INLINE void LaneStripRows(D d, const Cost& cost, const Batch& batch, const R
       const V up = hn::Add(k == 0 ? up0 : lane_d[k - 1], del_a[k]);
       const V side = hn::Add(lane_d[k], hn::Load(d, b + (c + 1) * lanes));
       const V cur = hn::Min(hn::Min(diag, up), side);
+      path.Cell(d, k, diag, up, side, tb, tai[k]);
       lane_dl_old[k] = lane_dl[k];
       lane_d[k] = cur;
       lane_dl[k] = hn::Add(cur, l);
     }
     hn::Store(lane_d[R - 1], d, dd + (s - R + 1) * cell);
     hn::Store(lane_dl[R - 1], d, dd + (s - R + 1) * cell + lanes);
+    path.Finish(d, s - R + 1);
     diag0 = next_diag0;
   }
 }
 
-// LaneStripRows for the last rows, fewer than R: `rows` of them.
-template <int R, class D, class Cost, class Batch, class Row>
+// LaneStripRows for the last rows, fewer than R: `rows` of them; with the edit path's counts and
+// sums in `path_above` where kPath.
+template <int R, bool kPath, class D, class Cost, class Batch, class Row>
 HWY_INLINE void LaneLastRows(ptrdiff_t rows, D d, const Cost& cost, const Batch& batch,
                              const Row& row, hwy::HWY_NAMESPACE::TFromD<D> nu, ptrdiff_t i0,
-                             hwy::HWY_NAMESPACE::TFromD<D>* dd) {
+                             hwy::HWY_NAMESPACE::TFromD<D>* dd,
+                             hwy::HWY_NAMESPACE::TFromD<D>* path_above) {
   if constexpr (R > 0) {
     if (rows == R) {
-      LaneStripRows<R>(d, cost, batch, row, nu, i0, dd);
+      if constexpr (kPath) {
+        LaneStripRows<R>(d, cost, batch, row, nu, i0, dd, PathLanes<R, D>(d, path_above));
+      } else {
+        LaneStripRows<R>(d, cost, batch, row, nu, i0, dd);
+      }
     } else {
-      LaneLastRows<R - 1>(rows, d, cost, batch, row, nu, i0, dd);
+      LaneLastRows<R - 1, kPath>(rows, d, cost, batch, row, nu, i0, dd, path_above);
     }
   }
 }
 
 // Every row of the DP on the lanes, kRows at a time: out[k] = D(row_lengths[k], length of lane
 // k) for each series of the batch, each lane's value taken once the strips reach its last row
-// (strips that stop at a row leave the same bits as strips that pass it). False, with `out`
-// untouched, once `cancel` (may be null) is found cancelled, polled once per strip.
-template <int kRows, class D, class Cost, class Batch, class Row>
+// (strips that stop at a row leave the same bits as strips that pass it). With kPath also the
+// match count and time-shift sum of that cell's path (PathLanes) in counts[k] and sums[k]. False,
+// with the outputs untouched, once `cancel` (may be null) is found cancelled, polled once per
+// strip.
+template <int kRows, bool kPath = false, class D, class Cost, class Batch, class Row>
 bool LaneDp(D d, const Cost& cost, const Batch& batch, const Row& row,
             hwy::HWY_NAMESPACE::TFromD<D> nu, std::span<const ptrdiff_t> row_lengths,
-            const CancellationToken* cancel, hwy::HWY_NAMESPACE::TFromD<D>* out) {
+            const CancellationToken* cancel, hwy::HWY_NAMESPACE::TFromD<D>* out,
+            hwy::HWY_NAMESPACE::TFromD<D>* counts = nullptr,
+            hwy::HWY_NAMESPACE::TFromD<D>* sums = nullptr) {
   namespace hn = hwy::HWY_NAMESPACE;
   using T = hn::TFromD<D>;
   static_assert(kRows - 1 <= Batch::kBatchPad);
@@ -172,6 +251,10 @@ bool LaneDp(D d, const Cost& cost, const Batch& batch, const Row& row,
   std::fill_n(buffer.get(), width * cell, std::numeric_limits<T>::infinity());
   T* dd = buffer.get() + pad * cell;
   std::fill_n(dd, cell, T{0});
+  hwy::AlignedFreeUniquePtr<T[]> path_buffer =
+      hwy::AllocateAligned<T>(kPath ? static_cast<size_t>(width * cell) : 1);
+  T* path_above = kPath ? path_buffer.get() + pad * cell : nullptr;
+  if constexpr (kPath) std::fill_n(path_buffer.get(), width * cell, T{0});
   CancelPoller poller(cancel);
   const uint64_t strip_cells =
       static_cast<uint64_t>(kRows) * lanes * static_cast<uint64_t>(batch.longest());
@@ -179,23 +262,34 @@ bool LaneDp(D d, const Cost& cost, const Batch& batch, const Row& row,
   std::sort(ends.begin(), ends.end());
   ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
   std::vector<T> values(lanes);
+  std::vector<T> path_counts(lanes);
+  std::vector<T> path_sums(lanes);
   const std::span<const ptrdiff_t> lengths = batch.lengths();
   ptrdiff_t i = 1;
   for (const ptrdiff_t end : ends) {
     for (; i + kRows - 1 <= end; i += kRows) {
       if (poller.Cancelled(strip_cells)) return false;
-      LaneStripRows<kRows>(d, cost, batch, row, nu, i, dd);
+      LaneLastRows<kRows, kPath>(kRows, d, cost, batch, row, nu, i, dd, path_above);
     }
-    LaneLastRows<kRows - 1>(end - i + 1, d, cost, batch, row, nu, i, dd);
+    LaneLastRows<kRows - 1, kPath>(end - i + 1, d, cost, batch, row, nu, i, dd, path_above);
     i = end + 1;
     // D and D + L of column 0 past row 0 are +inf, as full strips store them; shorter ones do not
     // reach column 0, and the next strip reads it.
     std::fill_n(dd, cell, std::numeric_limits<T>::infinity());
     for (size_t k = 0; k < lengths.size(); ++k) {
-      if (row_lengths[k] == end) values[k] = dd[lengths[k] * cell + k];
+      if (row_lengths[k] != end) continue;
+      values[k] = dd[lengths[k] * cell + k];
+      if constexpr (kPath) {
+        path_counts[k] = path_above[lengths[k] * cell + k];
+        path_sums[k] = path_above[lengths[k] * cell + lanes + k];
+      }
     }
   }
   std::copy_n(values.begin(), lengths.size(), out);
+  if constexpr (kPath) {
+    std::copy_n(path_counts.begin(), lengths.size(), counts);
+    std::copy_n(path_sums.begin(), lengths.size(), sums);
+  }
   return true;
 }
 
