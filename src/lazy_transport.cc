@@ -182,7 +182,7 @@ absl::Status Settle(const std::vector<Series>& rows, const std::vector<Series>& 
 }
 
 // The priced pairs of `requests` (those with a finite threshold) that a bound has not bounded yet
-// (bounded[pair] false): the cheaper bounds go first, the 16-bit one (within about 2e-2 of every
+// (bounded[pair] false): the cheaper bounds go first, the 16-bit one (within 1e-2 to 2e-2 of every
 // TWED on runs of one process, at a quarter of its DP's cost), then the single-precision one
 // (within about 1e-4, at half the cost), as together they price out every pair outside the plan
 // (docs/twed_bounds.md). Empty where the bound does not apply.

@@ -8,7 +8,7 @@
 // (docs/twed_bounds.md): a pair with u_i + v_j <= LB_ij^q cannot improve
 // the plan and needs no TWED. The others are first bounded by the DP on 16-bit
 // integers (twed/twed_quantized.h), at about a quarter of the cost of their
-// TWED and within about 2e-2 of it, and stand in for the next solve at its
+// TWED and within 1e-2 to 2e-2 of it, and stand in for the next solve at its
 // estimate (within about 1e-4), whose duals then price out most of them; those
 // still violated are bounded by the DP in single precision (twed/twed_single.h),
 // at about half the cost and within about 1e-4, and stand in at that bound;

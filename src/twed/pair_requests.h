@@ -68,11 +68,11 @@ struct PairQuantizedBound {
 };
 
 // result[k] for pairs[k] (row-major, sorted), from the DP over each pair's runs rounded to 16-bit
-// integers: within about 2e-2 of the TWED on runs of thousands of samples, at about a quarter of
-// its cost. All 0 where QuantizedSupports does not hold. Any 32 pairs share the lanes of one
-// call, pairs of one length side by side (of one length exactly where lambda > 0, as padding
-// would loosen the bound there). The same numbers whatever the thread count; `done` and the
-// rest as for ComputePairBounds.
+// integers: within 1e-2 to 2e-2 of the TWED on runs of thousands of samples, at about a quarter of
+// its cost. All 0 where QuantizedSupports does not hold. Any QuantizedLanes() pairs share the
+// lanes of one call, pairs of nearly one length side by side (of one length exactly where
+// lambda > 0, as padding would loosen the bound there). The same numbers whatever the thread count;
+// `done` and the rest as for ComputePairBounds.
 absl::StatusOr<std::vector<PairQuantizedBound>> ComputePairQuantizedBounds(
     const std::vector<Series>& rows, const std::vector<Series>& cols, const TwedParams& params,
     const std::vector<size_t>& pairs, const CostMatrixOptions& options, const PairBoundsDone& done);

@@ -4,8 +4,8 @@
 // The kernel runs the TWED recurrence on each lane's quantized pair (twed_quantized.h) in the
 // difference form: with X = D(i-1, j-1),
 //   Z(i, j)  = D(i, j) - X = min(L(i-1, j-1) + L(i, j), dH(i-1, j) + delA_i, dV(i, j-1) + delB_j)
-//   dH(i, j) = D(i, j) - D(i, j-1) = Z - dV(i, j-1),   dV(i, j) = D(i, j) - D(i-1, j) = Z - dH(i-1,
-//   j)
+//   dH(i, j) = D(i, j) - D(i, j-1) = Z - dV(i, j-1)
+//   dV(i, j) = D(i, j) - D(i-1, j) = Z - dH(i-1, j)
 // where |dH(i, j)| <= delB_j + lambda' and |dV(i, j)| <= delA_i + lambda' (docs/twed_bounds.md), so
 // every difference fits 16 bits although D itself does not; the match sum saturates, which only
 // happens where it cannot be the minimum. The arithmetic is exact: the kernel returns the
@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <limits>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -57,8 +58,8 @@ HWY_BEFORE_NAMESPACE();
 namespace wasserwarp::twed_internal::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// q[i] = floor(scale (x[i] - middle)) clamped to [-grid_half, grid_half], for i < n: what OnGrid
-// gives each, as the same double operations.
+// q[i] = floor(scale (x[i] - middle)) clamped to [-grid_half, grid_half] for i < n, in lanes and
+// for the tail with the same double operations.
 void OnGridImpl(const double* x, size_t n, double scale, double middle, double grid_half,
                 int16_t* q) {
   const hn::ScalableTag<double> d;

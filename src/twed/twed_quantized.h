@@ -1,9 +1,9 @@
-// A lower bound on TWED from the DP over integers: each pair's samples and times scaled by a
-// power of two and rounded down to 15-bit integers, the TWED of those integer runs computed
-// exactly on 16-bit lanes as differences between neighbouring cells (the deletion costs bound
-// them, so they fit), and the rounding's worst case subtracted once at the end. Four times the
-// lanes of the double kernel per vector, and within about 2e-2 of the TWED on the benchmark's
-// runs of 2000 samples, so that the lazy transport can price most pairs out before the
+// A lower bound on TWED from the DP over integers: each pair's samples and times scaled to the
+// finest grid of 15-bit integers that holds them and rounded down, the TWED of those integer runs
+// computed exactly on 16-bit lanes as differences between neighbouring cells (the deletion costs
+// bound them, so they fit), and the rounding's worst case subtracted once at the end. Four times
+// the lanes of the double kernel per vector, and within 1e-2 to 2e-2 of the TWED on runs of
+// thousands of samples, so that the lazy transport can price most pairs out before the
 // single-precision bound (twed_single.h) or the TWED itself. The proof is in docs/twed_bounds.md
 // ("The 16-bit bound").
 
