@@ -105,6 +105,37 @@ TEST_P(TwedSingleTest, LanesGiveEachPairsBoundAlone) {
   }
 }
 
+// Lanes of pairs that share no run, each with its own row series and lengths, give each pair's
+// bound bit for bit as the lanes of one row do: the same floats, relative to the same first sample.
+TEST_P(TwedSingleTest, PairLanesGiveEachPairsBoundAlone) {
+  std::mt19937_64 rng(11);
+  const size_t lanes = twed_internal::SingleLanes();
+  for (const size_t channels : {1, 2, 4}) {
+    const TwedParams params = MakeTwedParams(0.01, 0.5, channels == 2 ? 1.0 : 2.0);
+    std::vector<Series> rows;
+    std::vector<Series> cols;
+    for (size_t k = 0; k + 1 < lanes; ++k) {
+      rows.push_back(RandomWalkRun(rng, "r", 10 + 9 * k, channels));
+      cols.push_back(RandomWalkRun(rng, "c", 80 - 3 * k, channels));
+    }
+    std::vector<const Series*> row_series;
+    std::vector<const Series*> col_series;
+    for (size_t k = 0; k < rows.size(); ++k) {
+      row_series.push_back(&rows[k]);
+      col_series.push_back(&cols[k]);
+    }
+    ASSERT_TRUE(twed_internal::SinglePairsSupport(channels, params));
+    const twed_internal::SingleLaneBatch row_batch(row_series, row_series, params, lanes);
+    const twed_internal::SingleLaneBatch batch(col_series, row_series, params, lanes);
+    std::vector<double> out(rows.size(), -1.0);
+    ASSERT_TRUE(twed_internal::SingleTwedBoundOfPairs(row_batch, batch, params, out).ok());
+    for (size_t k = 0; k < rows.size(); ++k) {
+      EXPECT_EQ(out[k], Bound({rows[k], cols[k], params})) << channels << " channels, lane " << k;
+      EXPECT_LE(out[k], Twed({rows[k], cols[k], params})) << channels << " channels, lane " << k;
+    }
+  }
+}
+
 TEST_P(TwedSingleTest, LeavesTheRoundingModeAsItFoundIt) {
   std::mt19937_64 rng(5);
   const TwedCase c{RandomWalkRun(rng, "a", 50, 1), RandomWalkRun(rng, "b", 40, 1),
