@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <iterator>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -115,22 +116,28 @@ std::vector<RequestUnit> UnitsOf(const std::vector<Series>& rows, const std::vec
   return units;
 }
 
-// `requests` (indices into `pairs`) in units of `lanes` that share no run, pairs of nearly the same
-// lengths side by side, appended to `units`.
+// `requests` (indices into `pairs`) in units of up to `lanes` that share no run, pairs of nearly
+// the same lengths side by side, appended to `units`; with `one_length`, only pairs of exactly the
+// same lengths share a unit.
 void AppendUnsharedUnits(std::vector<size_t> requests, const std::vector<size_t>& pairs,
                          const std::vector<Series>& rows, const std::vector<Series>& cols,
-                         size_t lanes, std::vector<RequestUnit>& units) {
+                         size_t lanes, std::vector<RequestUnit>& units, bool one_length = false) {
   const size_t m = cols.size();
   const auto lengths = [&](size_t k) {
     return std::pair(rows[pairs[k] / m].samples(), cols[pairs[k] % m].samples());
   };
   std::stable_sort(requests.begin(), requests.end(),
                    [&](size_t x, size_t y) { return lengths(x) < lengths(y); });
-  for (size_t first = 0; first < requests.size(); first += lanes) {
+  for (size_t first = 0; first < requests.size();) {
+    size_t last = first + 1;
+    while (last < requests.size() && last - first < lanes &&
+           (!one_length || lengths(requests[last]) == lengths(requests[first]))) {
+      ++last;
+    }
     RequestUnit unit{RequestUnit::Shares::kNothing, 0, 0, {}};
-    Fill(unit, requests.begin() + first,
-         requests.begin() + std::min(requests.size(), first + lanes), pairs);
+    Fill(unit, requests.begin() + first, requests.begin() + last, pairs);
     units.push_back(std::move(unit));
+    first = last;
   }
 }
 
@@ -322,7 +329,7 @@ absl::StatusOr<std::vector<EditPathSummary>> ComputePairPaths(const std::vector<
                            twed_internal::BatchLanes() >= 2;
   const size_t lanes = lanes_apply ? twed_internal::BatchLanes() : 1;
   std::vector<size_t> all(pairs.size());
-  for (size_t k = 0; k < all.size(); ++k) all[k] = k;
+  std::iota(all.begin(), all.end(), size_t{0});
   std::vector<RequestUnit> units;
   AppendUnsharedUnits(std::move(all), pairs, rows, cols, lanes, units);
   std::vector<EditPathSummary> paths(pairs.size());
@@ -389,16 +396,16 @@ absl::StatusOr<std::vector<double>> ComputePairBounds(const std::vector<Series>&
   }
   const absl::Status status =
       BoundEveryUnit(units, pairs, rows, cols, options, done, [&](const RequestUnit& unit) {
+        const bool shared = unit.shares != RequestUnit::Shares::kNothing;
         std::vector<const Series*> series;
         std::vector<const Series*> lane_rows;
         for (size_t k : unit.requests) {
-          const bool shared = unit.shares != RequestUnit::Shares::kNothing;
           lane_rows.push_back(shared ? &SharedRun(unit, rows, cols) : &rows[pairs[k] / m]);
           series.push_back(shared ? &LaneRun(unit, pairs[k], rows, cols) : &cols[pairs[k] % m]);
         }
         std::vector<double> lane_bounds(unit.requests.size());
         absl::Status bounded;
-        if (unit.shares == RequestUnit::Shares::kNothing) {
+        if (!shared) {
           const twed_internal::SingleLaneBatch row_batch(lane_rows, lane_rows, params, lanes);
           const twed_internal::SingleLaneBatch batch(series, lane_rows, params, lanes);
           bounded = twed_internal::SingleTwedBoundOfPairs(row_batch, batch, params, lane_bounds,
@@ -429,25 +436,12 @@ absl::StatusOr<std::vector<PairQuantizedBound>> ComputePairQuantizedBounds(
   }
   const size_t m = cols.size();
   const size_t lanes = twed_internal::QuantizedLanes();
-  const auto lengths = [&](size_t k) {
-    return std::pair(rows[pairs[k] / m].samples(), cols[pairs[k] % m].samples());
-  };
-  std::vector<size_t> order(pairs.size());
-  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t x, size_t y) { return lengths(x) < lengths(y); });
+  std::vector<size_t> all(pairs.size());
+  std::iota(all.begin(), all.end(), size_t{0});
   std::vector<RequestUnit> units;
-  for (size_t first = 0; first < order.size();) {
-    size_t last = first + 1;
-    while (last < order.size() && last - first < lanes &&
-           (params.lambda == 0.0 || lengths(order[last]) == lengths(order[first]))) {
-      ++last;
-    }
-    RequestUnit unit{RequestUnit::Shares::kNothing, 0, 0, {}};
-    Fill(unit, order.begin() + first, order.begin() + last, pairs);
-    units.push_back(std::move(unit));
-    first = last;
-  }
+  // Padding a shorter run can only loosen its bound where lambda > 0 (twed_quantized.h).
+  AppendUnsharedUnits(std::move(all), pairs, rows, cols, lanes, units,
+                      /*one_length=*/params.lambda > 0.0);
   const absl::Status status =
       BoundEveryUnit(units, pairs, rows, cols, options, done, [&](const RequestUnit& unit) {
         std::vector<const Series*> lane_rows;
