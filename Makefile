@@ -22,7 +22,7 @@ DEB_PACKAGES := g++ cmake ninja-build make clang-format \
 
 CPP_SOURCES = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
 
-.PHONY: all deps configure build demo test bench bench-assignment bench-e2e bench-python calibration format check-format lint clean
+.PHONY: all deps configure build build-demo demo test bench bench-assignment bench-e2e bench-python calibration format check-format lint clean
 
 all: build
 
@@ -48,7 +48,12 @@ configure: deps $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-demo: build
+# Only what the demo runs, the CLI and the example generator, and the libraries they link:
+# a newcomer's first result should not wait for every test and benchmark (`make test` builds those).
+build-demo: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target wasserwarp wasserwarp-example-data
+
+demo: build-demo
 	$(BUILD_DIR)/examples/wasserwarp-example-data --out $(DEMO_DIR)
 	@echo; echo "== Variant A (nominal model) against the measured references"
 	$(CLI) validate --sim $(DEMO_DIR)/sim_a --ref $(DEMO_DIR)/ref $(DEMO_ARGS) $(VERDICT_ARGS) \

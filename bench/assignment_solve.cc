@@ -16,7 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "transport/assignment_internal.h"
-#include "wasserwarp/assignment.h"
+#include "transport/assignment.h"
 #include "wasserwarp/cost_matrix.h"
 
 namespace {

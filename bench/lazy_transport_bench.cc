@@ -39,7 +39,7 @@
 #include "twed/pair_requests.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/csv.h"
-#include "wasserwarp/lazy_transport.h"
+#include "pipeline/lazy_transport.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/twed.h"

@@ -18,7 +18,7 @@
 #include "random_costs.h"
 #include "transport/assignment_internal.h"
 #include "transport/network_simplex.h"
-#include "wasserwarp/assignment.h"
+#include "transport/assignment.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/transport.h"
 

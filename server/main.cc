@@ -14,9 +14,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/time/time.h"
-#include "log_format.h"
+#include "ops/log_format.h"
+#include "ops/server_config.h"
 #include "server.h"
-#include "server_config.h"
 #include "spdlog/spdlog.h"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "wasserwarp/assignment.h"
+#include "transport/assignment.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -21,8 +21,8 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "random_runs.h"
 #include "scratch_dir.h"
-#include "session_database.h"
-#include "storage_encoding.h"
+#include "sessions/session_database.h"
+#include "storage/byte_encoding.h"
 #include "validation_client.h"
 #include "wasserwarp/report_json.h"
 

@@ -23,7 +23,7 @@
 #include "metrics_scrape.h"
 #include "random_runs.h"
 #include "scratch_dir.h"
-#include "session_store.h"
+#include "sessions/session_store.h"
 #include "validation_client.h"
 
 namespace wasserwarp {

@@ -3,7 +3,7 @@
 // plans on computed pairs only, bounds that are lower bounds, honest statistics, and results
 // that do not depend on the thread count.
 
-#include "wasserwarp/lazy_transport.h"
+#include "pipeline/lazy_transport.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "wasserwarp/mds.h"
+#include "report/mds.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

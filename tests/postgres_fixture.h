@@ -17,7 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "postgres.h"
+#include "storage/postgres.h"
 #include "postgres_server.h"
 
 namespace wasserwarp::service::postgres {

@@ -2,7 +2,7 @@
 // 15: the bound on connections, waiting and giving up, a server that restarts or crashes under
 // load, serialization failures, and which errors are retried.
 
-#include "postgres_pool.h"
+#include "storage/postgres_pool.h"
 
 #include <atomic>
 #include <cstdint>
@@ -16,9 +16,9 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "postgres.h"
 #include "postgres_fixture.h"
 #include "postgres_server.h"
+#include "storage/postgres.h"
 
 namespace wasserwarp::service::postgres {
 namespace {

@@ -14,10 +14,10 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "postgres.h"
 #include "postgres_fixture.h"
-#include "postgres_schema.h"
 #include "postgres_server.h"
+#include "storage/postgres.h"
+#include "storage/postgres_schema.h"
 
 namespace wasserwarp::service::postgres {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "auth_tokens.h"
+#include "ops/auth_tokens.h"
 #include "scratch_dir.h"
 
 namespace wasserwarp::service {

@@ -21,13 +21,13 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "job_queue.h"
-#include "session_database.h"
+#include "jobs/job_queue.h"
+#include "rpc/upload_state.h"
 #include "session_protos.h"
-#include "session_store.h"
-#include "session_sync.h"
+#include "sessions/session_database.h"
+#include "sessions/session_store.h"
+#include "sessions/session_sync.h"
 #include "spdlog/spdlog.h"
-#include "upload_state.h"
 
 namespace wasserwarp::service {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/time/time.h"
-#include "deadline_status.h"
+#include "ops/deadline_status.h"
 
 namespace wasserwarp::service {
 namespace {

@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "heap_trim.h"
+#include "ops/heap_trim.h"
 #include "sanitized.h"
 
 namespace wasserwarp::service {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/synchronization/notification.h"
-#include "job_queue.h"
+#include "jobs/job_queue.h"
 
 namespace wasserwarp::service {
 namespace {

@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "log_format.h"
 #include "nlohmann/json.hpp"
+#include "ops/log_format.h"
 #include "spdlog/details/log_msg.h"
 #include "spdlog/logger.h"
 #include "spdlog/sinks/ostream_sink.h"

@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "absl/synchronization/notification.h"
-#include "metrics.h"
-#include "metrics_interceptor.h"
 #include "metrics_scrape.h"
+#include "ops/metrics.h"
+#include "ops/metrics_interceptor.h"
 #include "random_runs.h"
 #include "server_test_util.h"
 #include "spdlog/sinks/ostream_sink.h"

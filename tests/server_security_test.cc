@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "auth_tokens.h"
 #include "channel_security.h"
+#include "ops/auth_tokens.h"
 #include "random_runs.h"
 #include "scratch_dir.h"
 #include "server_test_util.h"

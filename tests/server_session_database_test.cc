@@ -18,11 +18,11 @@
 #include "absl/strings/str_cat.h"
 #include "random_runs.h"
 #include "scratch_dir.h"
-#include "session_database.h"
 #include "session_protos.h"
-#include "session_store.h"
-#include "session_sync.h"
-#include "storage_encoding.h"
+#include "sessions/session_database.h"
+#include "sessions/session_store.h"
+#include "sessions/session_sync.h"
+#include "storage/byte_encoding.h"
 #include "wire/parameters.h"
 
 namespace wasserwarp::service {

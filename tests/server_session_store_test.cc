@@ -9,7 +9,7 @@
 
 #include "random_runs.h"
 #include "session_protos.h"
-#include "session_store.h"
+#include "sessions/session_store.h"
 
 namespace wasserwarp::service {
 namespace {

@@ -12,11 +12,11 @@
 
 #include "google/rpc/error_details.pb.h"
 #include "random_runs.h"
+#include "series/sampling_rate.h"
 #include "server_test_util.h"
 #include "status_details.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/report_json.h"
-#include "wasserwarp/sampling_rate.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/validation.h"
 #include "wire/convert.h"

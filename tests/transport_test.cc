@@ -13,7 +13,7 @@
 
 #include "brute_force.h"
 #include "random_costs.h"
-#include "wasserwarp/assignment.h"
+#include "transport/assignment.h"
 #include "wasserwarp/cost_matrix.h"
 
 namespace wasserwarp {

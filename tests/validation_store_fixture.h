@@ -23,12 +23,12 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "postgres.h"
+#include "storage/postgres.h"
 #include "postgres_fixture.h"
-#include "postgres_pool.h"
-#include "postgres_schema.h"
-#include "postgres_validation_store.h"
-#include "sqlite_validation_store.h"
+#include "storage/postgres_pool.h"
+#include "storage/postgres_schema.h"
+#include "validations/postgres_validation_store.h"
+#include "validations/sqlite_validation_store.h"
 
 namespace wasserwarp::service::store_test {
 

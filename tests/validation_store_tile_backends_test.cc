@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "postgres_pool.h"
-#include "postgres_validation_store.h"
 #include "scratch_dir.h"
-#include "sqlite_validation_store.h"
+#include "storage/postgres_pool.h"
 #include "validation_store_fixture.h"
+#include "validations/postgres_validation_store.h"
+#include "validations/sqlite_validation_store.h"
 
 namespace wasserwarp::service {
 namespace {

@@ -16,11 +16,11 @@
 #include <tuple>
 #include <vector>
 
-#include "postgres.h"
-#include "postgres_pool.h"
 #include "scratch_dir.h"
-#include "sqlite_validation_store.h"
+#include "storage/postgres.h"
+#include "storage/postgres_pool.h"
 #include "validation_store_fixture.h"
+#include "validations/sqlite_validation_store.h"
 
 namespace wasserwarp::service {
 namespace {

@@ -3,7 +3,7 @@
 // gives, a validation whose worker died runs again once its lease is out, and cancellation
 // reaches a running job through the store.
 
-#include "validation_worker.h"
+#include "jobs/validation_worker.h"
 
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
@@ -16,9 +16,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "random_runs.h"
-#include "sqlite_validation_store.h"
-#include "storage_encoding.h"
-#include "validation_resources.h"
+#include "rpc/validation_resources.h"
+#include "sessions/session_store.h"
+#include "validations/sqlite_validation_store.h"
 
 namespace wasserwarp::service {
 namespace {

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "series/sampling_rate.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/field_error.h"
-#include "wasserwarp/sampling_rate.h"
 #include "wasserwarp/validation.h"
 #include "wasserwarp/verdict.h"
 

@@ -1,8 +1,8 @@
 // Translation between the wire contract (wasserwarp.v1) and the core
 // library's value types, shared by the service and its C++ client.
 
-#ifndef WASSERWARP_SERVER_CONVERT_H_
-#define WASSERWARP_SERVER_CONVERT_H_
+#ifndef WASSERWARP_WIRE_CONVERT_H_
+#define WASSERWARP_WIRE_CONVERT_H_
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -45,4 +45,4 @@ v1::Phase ToProto(ValidationPhase phase);
 
 }  // namespace wasserwarp::wire
 
-#endif  // WASSERWARP_SERVER_CONVERT_H_
+#endif  // WASSERWARP_WIRE_CONVERT_H_

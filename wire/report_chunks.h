@@ -3,8 +3,8 @@
 // message approaches gRPC's default 4 MiB receive limit. The service splits a
 // report with ReportStream; clients put it back together with ReportAssembler.
 
-#ifndef WASSERWARP_SERVER_REPORT_CHUNKS_H_
-#define WASSERWARP_SERVER_REPORT_CHUNKS_H_
+#ifndef WASSERWARP_WIRE_REPORT_CHUNKS_H_
+#define WASSERWARP_WIRE_REPORT_CHUNKS_H_
 
 #include <google/protobuf/repeated_field.h>
 
@@ -81,4 +81,4 @@ class ReportAssembler {
 
 }  // namespace wasserwarp::wire
 
-#endif  // WASSERWARP_SERVER_REPORT_CHUNKS_H_
+#endif  // WASSERWARP_WIRE_REPORT_CHUNKS_H_

@@ -2,8 +2,8 @@
 // wasserwarp/field_error.h); a client of the service needs the path of the request field that
 // set it ("parameters.nu", "verdict.permutations"). This is the one table between the two.
 
-#ifndef WASSERWARP_SERVER_REQUEST_FIELDS_H_
-#define WASSERWARP_SERVER_REQUEST_FIELDS_H_
+#ifndef WASSERWARP_WIRE_REQUEST_FIELDS_H_
+#define WASSERWARP_WIRE_REQUEST_FIELDS_H_
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -20,4 +20,4 @@ absl::Status InRequestTerms(const absl::Status& status,
 
 }  // namespace wasserwarp::wire
 
-#endif  // WASSERWARP_SERVER_REQUEST_FIELDS_H_
+#endif  // WASSERWARP_WIRE_REQUEST_FIELDS_H_

@@ -11,7 +11,7 @@
 namespace wasserwarp::wire {
 namespace {
 
-// The service's details as the payloads they were made from (server/status.h): the field of
+// The service's details as the payloads they were made from (wire/status_to_grpc.h): the field of
 // a BadRequest and the limit of a QuotaFailure as wasserwarp/field_error.h's, every detail
 // under its Any type URL.
 absl::Status WithDetails(absl::Status status, const std::string& details) {

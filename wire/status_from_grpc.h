@@ -1,8 +1,8 @@
 // The one place where the client turns gRPC's status into absl::Status, so that every error
 // the client library returns carries the service's code and message unchanged.
 
-#ifndef WASSERWARP_CLIENT_GRPC_STATUS_H_
-#define WASSERWARP_CLIENT_GRPC_STATUS_H_
+#ifndef WASSERWARP_WIRE_STATUS_FROM_GRPC_H_
+#define WASSERWARP_WIRE_STATUS_FROM_GRPC_H_
 
 #include <grpcpp/support/status.h>
 
@@ -20,4 +20,4 @@ absl::Status FromGrpcStatus(const grpc::Status& status, absl::string_view target
 
 }  // namespace wasserwarp::wire
 
-#endif  // WASSERWARP_CLIENT_GRPC_STATUS_H_
+#endif  // WASSERWARP_WIRE_STATUS_FROM_GRPC_H_

@@ -2,8 +2,8 @@
 // where the service's own errors get the standard details that say, in a form clients can
 // read without parsing English, what went wrong: google.rpc.Status in grpc-status-details-bin.
 
-#ifndef WASSERWARP_SERVER_STATUS_H_
-#define WASSERWARP_SERVER_STATUS_H_
+#ifndef WASSERWARP_WIRE_STATUS_TO_GRPC_H_
+#define WASSERWARP_WIRE_STATUS_TO_GRPC_H_
 
 #include <grpcpp/support/status.h>
 
@@ -35,4 +35,4 @@ absl::Status WithResourceInfo(absl::Status status, absl::string_view resource_ty
 
 }  // namespace wasserwarp::wire
 
-#endif  // WASSERWARP_SERVER_STATUS_H_
+#endif  // WASSERWARP_WIRE_STATUS_TO_GRPC_H_

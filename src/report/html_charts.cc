@@ -21,7 +21,7 @@
 #include "report/html_page.h"
 #include "report/html_text.h"
 #include "wasserwarp/cost_matrix.h"
-#include "wasserwarp/mds.h"
+#include "report/mds.h"
 #include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/report.h"
 #include "wasserwarp/transport.h"

@@ -1,4 +1,4 @@
-#include "wasserwarp/mds.h"
+#include "report/mds.h"
 
 #include <algorithm>
 #include <cmath>

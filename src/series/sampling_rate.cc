@@ -1,4 +1,4 @@
-#include "wasserwarp/sampling_rate.h"
+#include "series/sampling_rate.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -4,7 +4,7 @@
 // under which every assigned pair is a row minimum of the reduced costs; the
 // row duals follow from them here.
 
-#include "wasserwarp/assignment.h"
+#include "transport/assignment.h"
 
 #include <algorithm>
 #include <climits>

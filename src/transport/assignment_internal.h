@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "wasserwarp/assignment.h"
+#include "transport/assignment.h"
 #include "wasserwarp/cost_matrix.h"
 
 namespace wasserwarp::assignment_internal {

@@ -18,7 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "common/absl_view.h"
 #include "transport/network_simplex.h"
-#include "wasserwarp/assignment.h"
+#include "transport/assignment.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/field_error.h"
 

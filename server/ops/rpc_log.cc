@@ -1,0 +1,29 @@
+#include "ops/rpc_log.h"
+
+#include "absl/status/status.h"
+#include "ops/deadline_status.h"
+#include "spdlog/spdlog.h"
+
+namespace wasserwarp::service {
+
+RpcLog::RpcLog(const grpc::CallbackServerContext* context, std::string_view method)
+    : method_(method),
+      peer_(context->peer()),
+      start_(absl::Now()),
+      deadline_(absl::FromChrono(context->deadline())) {}
+
+void RpcLog::Done(const grpc::Status& handed_status) const {
+  const grpc::Status status = StatusSeenByClient(handed_status, start_, deadline_);
+  const std::string code =
+      absl::StatusCodeToString(static_cast<absl::StatusCode>(status.error_code()));
+  const double seconds = absl::ToDoubleSeconds(absl::Now() - start_);
+  if (status.ok()) {
+    spdlog::info("rpc {} peer={} status={} duration={:.3f}s received={}B sent={}B", method_, peer_,
+                 code, seconds, received_, sent_);
+  } else {
+    spdlog::info("rpc {} peer={} status={} duration={:.3f}s received={}B sent={}B error=\"{}\"",
+                 method_, peer_, code, seconds, received_, sent_, status.error_message());
+  }
+}
+
+}  // namespace wasserwarp::service

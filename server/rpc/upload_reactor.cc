@@ -1,0 +1,43 @@
+#include "rpc/upload_reactor.h"
+
+#include <utility>
+
+#include "wire/status_to_grpc.h"
+
+namespace wasserwarp::service {
+
+UploadReactor::UploadReactor(grpc::CallbackServerContext* context,
+                             v1::UploadSeriesResponse* response, std::string principal,
+                             SessionStore& store, const SessionLimits& limits)
+    : context_(context),
+      log_(context, "UploadSeries"),
+      state_(store, limits, response, std::move(principal)),
+      response_(response) {
+  StartRead(&request_);
+}
+
+void UploadReactor::OnReadDone(bool ok) {
+  if (!ok) {
+    Complete(context_->IsCancelled() ? absl::CancelledError("the client cancelled the upload")
+                                     : state_.EndOfStream());
+    return;
+  }
+  log_.Received(request_.ByteSizeLong());
+  if (absl::Status status = state_.Handle(request_); !status.ok()) {
+    Complete(status);
+    return;
+  }
+  StartRead(&request_);
+}
+
+void UploadReactor::OnDone() { delete this; }
+
+void UploadReactor::Complete(const absl::Status& status) {
+  state_.Discard();
+  const grpc::Status result = wire::ToGrpcStatus(status);
+  if (result.ok()) log_.Sent(response_->ByteSizeLong());
+  log_.Done(result);
+  Finish(result);
+}
+
+}  // namespace wasserwarp::service

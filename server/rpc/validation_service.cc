@@ -1,0 +1,350 @@
+#include "rpc/validation_service.h"
+
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "ops/call_principal.h"
+#include "ops/rpc_log.h"
+#include "rpc/twed_reactor.h"
+#include "rpc/upload_reactor.h"
+#include "rpc/validation_stream_reactor.h"
+#include "wasserwarp/field_error.h"
+#include "wasserwarp/transport.h"
+#include "wasserwarp/twed.h"
+#include "wasserwarp/validation.h"
+#include "wire/convert.h"
+#include "wire/parameters.h"
+#include "wire/request_fields.h"
+#include "wire/resource_names.h"
+#include "wire/session_proto.h"
+#include "wire/status_to_grpc.h"
+
+namespace wasserwarp::service {
+namespace {
+
+constexpr int kDefaultPageSize = 50;
+constexpr int kMaxPageSize = 1000;
+
+// A call refused before it started: it only reports `status`.
+template <class Reactor>
+class RefusedCall final : public Reactor {
+ public:
+  explicit RefusedCall(const grpc::Status& status) { this->Finish(status); }
+  void OnDone() override { delete this; }
+};
+
+// Every call of the service starts here: `start` gets the caller's principal,
+// and a call without a valid token ends at once, UNAUTHENTICATED, before it
+// touches a session or takes a job slot.
+template <class Reactor, class Start>
+Reactor* Authenticated(grpc::CallbackServerContext* context, std::string_view method,
+                       const AuthTokens* tokens, Start start) {
+  absl::StatusOr<std::string> principal = CallPrincipal(*context, tokens);
+  if (principal.ok()) return start(*principal);
+  const grpc::Status status = wire::ToGrpcStatus(principal.status());
+  RpcLog(context, method).Done(status);
+  return new RefusedCall<Reactor>(status);
+}
+
+// Answers a unary call at once with what `handle(principal)` returns, with
+// its log line.
+template <class Response, class Handler>
+grpc::ServerUnaryReactor* Answer(grpc::CallbackServerContext* context, std::string_view method,
+                                 const AuthTokens* tokens, const google::protobuf::Message& request,
+                                 Response* response, Handler handle) {
+  return Authenticated<grpc::ServerUnaryReactor>(
+      context, method, tokens, [&](const std::string& principal) {
+        RpcLog log(context, method);
+        log.Received(request.ByteSizeLong());
+        const absl::StatusOr<Response> result = handle(principal);
+        if (result.ok()) {
+          *response = *result;
+          log.Sent(response->ByteSizeLong());
+        }
+        const grpc::Status status = wire::ToGrpcStatus(result.status());
+        log.Done(status);
+        grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+        reactor->Finish(status);
+        return reactor;
+      });
+}
+
+// Checked when the session is created, so that a bad default fails there
+// rather than at every validation.
+absl::Status CheckParameters(const v1::ValidationParameters& parameters) {
+  ValidationOptions options;
+  if (absl::Status status = wire::ApplyParameters(parameters, options); !status.ok()) {
+    return status;
+  }
+  // Weights and verdicts belong to runs and calls: one run of each set stands for any.
+  if (absl::Status status = ValidateValidationOptions(options, 1, 1); !status.ok()) return status;
+  for (size_t c = 0; c < options.prepare.channels.size(); ++c) {
+    if (options.prepare.channels[c].empty()) {
+      return InvalidFieldError(absl::StrCat("channels[", c, "]"), "is an empty channel name");
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A session's idle TTL: a valid Duration, positive, at most the server's --max_session_ttl.
+absl::StatusOr<absl::Duration> IdleTtl(const google::protobuf::Duration& duration,
+                                       const SessionLimits& limits) {
+  absl::StatusOr<absl::Duration> ttl = wire::FromProtoDuration(duration, "session.idle_ttl");
+  if (!ttl.ok()) return ttl.status();
+  if (*ttl <= absl::ZeroDuration()) {
+    return InvalidFieldError("session.idle_ttl",
+                             absl::StrCat("must be positive, got ", absl::FormatDuration(*ttl)));
+  }
+  if (*ttl > limits.max_session_ttl) {
+    return WithLimit(
+        InvalidFieldError(
+            "session.idle_ttl",
+            absl::StrCat("must be at most ", absl::FormatDuration(limits.max_session_ttl),
+                         " (--max_session_ttl), got ", absl::FormatDuration(*ttl))),
+        "--max_session_ttl");
+  }
+  return ttl;
+}
+
+absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
+                                                        const SessionLimits& limits,
+                                                        const v1::CreateSessionRequest& request,
+                                                        const std::string& principal) {
+  if (!request.session_id().empty()) {
+    if (absl::Status status = wire::ValidateSessionId(request.session_id()); !status.ok()) {
+      return WithField(status, "session_id");
+    }
+  }
+  const v1::Session& session = request.session();
+  if (absl::Status status = CheckParameters(session.default_parameters()); !status.ok()) {
+    return wire::InRequestTerms(PrefixField(status, "session.default_parameters"),
+                                "session.default_parameters");
+  }
+  absl::StatusOr<wire::ParameterOverrides> defaults =
+      wire::OverridesFromProto(session.default_parameters());
+  if (!defaults.ok()) return defaults.status();
+  SessionSettings settings;
+  settings.owner = principal;
+  settings.default_parameters = *std::move(defaults);
+  for (const auto& [key, value] : session.labels()) {
+    if (key.empty()) return InvalidFieldError("session.labels", "has an empty key");
+    settings.labels.emplace(key, value);
+  }
+  if (session.has_idle_ttl()) {
+    absl::StatusOr<absl::Duration> ttl = IdleTtl(session.idle_ttl(), limits);
+    if (!ttl.ok()) return ttl.status();
+    settings.idle_ttl = *ttl;
+  }
+  absl::StatusOr<wire::SessionRecord> created =
+      store.Create(request.session_id(), std::move(settings));
+  if (!created.ok()) return created.status();
+  v1::CreateSessionResponse response;
+  *response.mutable_session() = wire::ToProto(*created, /*with_runs=*/true);
+  return response;
+}
+
+absl::StatusOr<v1::GetSessionResponse> GetSession(SessionStore& store,
+                                                  const v1::GetSessionRequest& request,
+                                                  const std::string& principal) {
+  absl::StatusOr<std::string> id = wire::SessionIdFromName(request.name(), "name");
+  if (!id.ok()) return id.status();
+  absl::StatusOr<wire::SessionRecord> session = store.Get(*id, principal);
+  if (!session.ok()) return session.status();
+  v1::GetSessionResponse response;
+  *response.mutable_session() = wire::ToProto(*session, /*with_runs=*/true);
+  return response;
+}
+
+// Page tokens are the last id of the previous page, opaque to clients.
+std::string PageToken(const std::string& last_id) { return absl::WebSafeBase64Escape(last_id); }
+
+absl::StatusOr<std::string> IdFromPageToken(const std::string& token) {
+  std::string id;
+  if (!absl::WebSafeBase64Unescape(token, &id) || !wire::ValidateSessionId(id).ok()) {
+    return InvalidFieldError("page_token",
+                             absl::StrCat("\"", token, "\" is not one this service issued"));
+  }
+  return id;
+}
+
+absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
+                                                      const v1::ListSessionsRequest& request,
+                                                      const std::string& principal) {
+  if (request.page_size() < 0) {
+    return InvalidFieldError("page_size",
+                             absl::StrCat("must not be negative, got ", request.page_size()));
+  }
+  const int page_size =
+      request.page_size() == 0 ? kDefaultPageSize : std::min(request.page_size(), kMaxPageSize);
+  std::string after;
+  if (!request.page_token().empty()) {
+    absl::StatusOr<std::string> id = IdFromPageToken(request.page_token());
+    if (!id.ok()) return id.status();
+    after = *std::move(id);
+  }
+  bool more = false;
+  absl::StatusOr<std::vector<wire::SessionRecord>> sessions =
+      store.List(after, page_size, more, principal);
+  if (!sessions.ok()) return sessions.status();
+  v1::ListSessionsResponse response;
+  for (const wire::SessionRecord& session : *sessions) {
+    *response.add_sessions() = wire::ToProto(session, /*with_runs=*/false);
+  }
+  if (more) {
+    const std::string& last = response.sessions(response.sessions_size() - 1).name();
+    absl::StatusOr<std::string> id = wire::SessionIdFromName(last, "name");
+    if (!id.ok()) return id.status();
+    response.set_next_page_token(PageToken(*id));
+  }
+  return response;
+}
+
+}  // namespace
+
+ValidationService::ValidationService(const SessionLimits& limits, const JobLimits& job_limits,
+                                     SessionStore& store, JobQueue& jobs,
+                                     ValidationResources& validations, const AuthTokens* tokens)
+    : limits_(limits),
+      validation_limits_(ValidationLimitsFor(limits, job_limits)),
+      store_(store),
+      jobs_(jobs),
+      validations_(validations),
+      tokens_(tokens) {}
+
+grpc::ServerUnaryReactor* ValidationService::CreateSession(grpc::CallbackServerContext* context,
+                                                           const v1::CreateSessionRequest* request,
+                                                           v1::CreateSessionResponse* response) {
+  return Answer(context, "CreateSession", tokens_, *request, response,
+                [&](const std::string& principal) {
+                  return service::CreateSession(store_, limits_, *request, principal);
+                });
+}
+
+grpc::ServerUnaryReactor* ValidationService::GetSession(grpc::CallbackServerContext* context,
+                                                        const v1::GetSessionRequest* request,
+                                                        v1::GetSessionResponse* response) {
+  return Answer(context, "GetSession", tokens_, *request, response,
+                [&](const std::string& principal) {
+                  return service::GetSession(store_, *request, principal);
+                });
+}
+
+grpc::ServerUnaryReactor* ValidationService::ListSessions(grpc::CallbackServerContext* context,
+                                                          const v1::ListSessionsRequest* request,
+                                                          v1::ListSessionsResponse* response) {
+  return Answer(context, "ListSessions", tokens_, *request, response,
+                [&](const std::string& principal) {
+                  return service::ListSessions(store_, *request, principal);
+                });
+}
+
+grpc::ServerUnaryReactor* ValidationService::DeleteSession(grpc::CallbackServerContext* context,
+                                                           const v1::DeleteSessionRequest* request,
+                                                           v1::DeleteSessionResponse* response) {
+  return Answer(context, "DeleteSession", tokens_, *request, response,
+                [&](const std::string& principal) -> absl::StatusOr<v1::DeleteSessionResponse> {
+                  absl::StatusOr<std::string> id = wire::SessionIdFromName(request->name(), "name");
+                  if (!id.ok()) return id.status();
+                  absl::StatusOr<SessionRef> session = store_.Open(*id, principal);
+                  if (!session.ok()) return session.status();
+                  if (absl::Status status = store_.Delete(*id, principal); !status.ok()) {
+                    return status;
+                  }
+                  // Validations of a deleted session have no one left to answer to.
+                  validations_.SessionDeleted(session->key);
+                  jobs_.CancelGroup(*id);
+                  return v1::DeleteSessionResponse();
+                });
+}
+
+grpc::ServerReadReactor<v1::UploadSeriesRequest>* ValidationService::UploadSeries(
+    grpc::CallbackServerContext* context, v1::UploadSeriesResponse* response) {
+  return Authenticated<grpc::ServerReadReactor<v1::UploadSeriesRequest>>(
+      context, "UploadSeries", tokens_, [&](const std::string& principal) {
+        return new UploadReactor(context, response, principal, store_, limits_);
+      });
+}
+
+grpc::ServerWriteReactor<v1::ValidateResponse>* ValidationService::Validate(
+    grpc::CallbackServerContext* context, const v1::ValidateRequest* request) {
+  return Authenticated<grpc::ServerWriteReactor<v1::ValidateResponse>>(
+      context, "Validate", tokens_, [&](const std::string& principal) {
+        return new ValidationStreamReactor<v1::ValidateResponse>(context, *request, principal,
+                                                                 validations_);
+      });
+}
+
+grpc::ServerUnaryReactor* ValidationService::CreateValidation(
+    grpc::CallbackServerContext* context, const v1::CreateValidationRequest* request,
+    v1::CreateValidationResponse* response) {
+  return Answer(context, "CreateValidation", tokens_, *request, response,
+                [&](const std::string& principal) -> absl::StatusOr<v1::CreateValidationResponse> {
+                  absl::StatusOr<v1::Validation> validation =
+                      validations_.Create(request->request(), principal);
+                  if (!validation.ok()) return PrefixField(validation.status(), "request");
+                  v1::CreateValidationResponse created;
+                  *created.mutable_validation() = *std::move(validation);
+                  return created;
+                });
+}
+
+grpc::ServerUnaryReactor* ValidationService::GetValidation(grpc::CallbackServerContext* context,
+                                                           const v1::GetValidationRequest* request,
+                                                           v1::GetValidationResponse* response) {
+  return Answer(context, "GetValidation", tokens_, *request, response,
+                [&](const std::string& principal) -> absl::StatusOr<v1::GetValidationResponse> {
+                  absl::StatusOr<v1::Validation> validation =
+                      validations_.Get(request->name(), principal);
+                  if (!validation.ok()) return validation.status();
+                  v1::GetValidationResponse found;
+                  *found.mutable_validation() = *std::move(validation);
+                  return found;
+                });
+}
+
+grpc::ServerUnaryReactor* ValidationService::ListValidations(
+    grpc::CallbackServerContext* context, const v1::ListValidationsRequest* request,
+    v1::ListValidationsResponse* response) {
+  return Answer(
+      context, "ListValidations", tokens_, *request, response,
+      [&](const std::string& principal) { return validations_.List(*request, principal); });
+}
+
+grpc::ServerUnaryReactor* ValidationService::CancelValidation(
+    grpc::CallbackServerContext* context, const v1::CancelValidationRequest* request,
+    v1::CancelValidationResponse* response) {
+  return Answer(context, "CancelValidation", tokens_, *request, response,
+                [&](const std::string& principal) -> absl::StatusOr<v1::CancelValidationResponse> {
+                  absl::StatusOr<v1::Validation> validation =
+                      validations_.Cancel(request->name(), principal);
+                  if (!validation.ok()) return validation.status();
+                  v1::CancelValidationResponse cancelled;
+                  *cancelled.mutable_validation() = *std::move(validation);
+                  return cancelled;
+                });
+}
+
+grpc::ServerWriteReactor<v1::WatchValidationResponse>* ValidationService::WatchValidation(
+    grpc::CallbackServerContext* context, const v1::WatchValidationRequest* request) {
+  return Authenticated<grpc::ServerWriteReactor<v1::WatchValidationResponse>>(
+      context, "WatchValidation", tokens_, [&](const std::string& principal) {
+        return new ValidationStreamReactor<v1::WatchValidationResponse>(context, request->name(),
+                                                                        principal, validations_);
+      });
+}
+
+grpc::ServerUnaryReactor* ValidationService::ComputeTwed(grpc::CallbackServerContext* context,
+                                                         const v1::ComputeTwedRequest* request,
+                                                         v1::ComputeTwedResponse* response) {
+  // No session is involved, but computing still needs a valid token.
+  return Authenticated<grpc::ServerUnaryReactor>(
+      context, "ComputeTwed", tokens_, [&](const std::string&) {
+        return new TwedReactor(context, request, response, validation_limits_, jobs_);
+      });
+}
+
+}  // namespace wasserwarp::service

@@ -1,0 +1,70 @@
+// wasserwarp.v1.ValidationService on gRPC's callback API. Unary session
+// calls answer on the gRPC thread (they only touch the session store);
+// everything that computes goes to the job queue.
+
+#ifndef WASSERWARP_SERVER_RPC_VALIDATION_SERVICE_H_
+#define WASSERWARP_SERVER_RPC_VALIDATION_SERVICE_H_
+
+#include <grpcpp/support/server_callback.h>
+
+#include "jobs/job_queue.h"
+#include "ops/auth_tokens.h"
+#include "ops/server_config.h"
+#include "rpc/validation_resources.h"
+#include "sessions/session_store.h"
+#include "wasserwarp/v1/validation.grpc.pb.h"
+
+namespace wasserwarp::service {
+
+class ValidationService final : public v1::ValidationService::CallbackService {
+ public:
+  // `tokens` (not owned; null: no access control) authenticates every call.
+  ValidationService(const SessionLimits& limits, const JobLimits& job_limits, SessionStore& store,
+                    JobQueue& jobs, ValidationResources& validations, const AuthTokens* tokens);
+
+  grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* context,
+                                          const v1::CreateSessionRequest* request,
+                                          v1::CreateSessionResponse* response) override;
+  grpc::ServerUnaryReactor* GetSession(grpc::CallbackServerContext* context,
+                                       const v1::GetSessionRequest* request,
+                                       v1::GetSessionResponse* response) override;
+  grpc::ServerUnaryReactor* ListSessions(grpc::CallbackServerContext* context,
+                                         const v1::ListSessionsRequest* request,
+                                         v1::ListSessionsResponse* response) override;
+  grpc::ServerUnaryReactor* DeleteSession(grpc::CallbackServerContext* context,
+                                          const v1::DeleteSessionRequest* request,
+                                          v1::DeleteSessionResponse* response) override;
+  grpc::ServerReadReactor<v1::UploadSeriesRequest>* UploadSeries(
+      grpc::CallbackServerContext* context, v1::UploadSeriesResponse* response) override;
+  grpc::ServerWriteReactor<v1::ValidateResponse>* Validate(
+      grpc::CallbackServerContext* context, const v1::ValidateRequest* request) override;
+  grpc::ServerUnaryReactor* ComputeTwed(grpc::CallbackServerContext* context,
+                                        const v1::ComputeTwedRequest* request,
+                                        v1::ComputeTwedResponse* response) override;
+  grpc::ServerUnaryReactor* CreateValidation(grpc::CallbackServerContext* context,
+                                             const v1::CreateValidationRequest* request,
+                                             v1::CreateValidationResponse* response) override;
+  grpc::ServerUnaryReactor* GetValidation(grpc::CallbackServerContext* context,
+                                          const v1::GetValidationRequest* request,
+                                          v1::GetValidationResponse* response) override;
+  grpc::ServerUnaryReactor* ListValidations(grpc::CallbackServerContext* context,
+                                            const v1::ListValidationsRequest* request,
+                                            v1::ListValidationsResponse* response) override;
+  grpc::ServerUnaryReactor* CancelValidation(grpc::CallbackServerContext* context,
+                                             const v1::CancelValidationRequest* request,
+                                             v1::CancelValidationResponse* response) override;
+  grpc::ServerWriteReactor<v1::WatchValidationResponse>* WatchValidation(
+      grpc::CallbackServerContext* context, const v1::WatchValidationRequest* request) override;
+
+ private:
+  const SessionLimits limits_;
+  const ValidationLimits validation_limits_;
+  SessionStore& store_;
+  JobQueue& jobs_;
+  ValidationResources& validations_;
+  const AuthTokens* const tokens_;
+};
+
+}  // namespace wasserwarp::service
+
+#endif  // WASSERWARP_SERVER_RPC_VALIDATION_SERVICE_H_

@@ -1,0 +1,294 @@
+#include "rpc/validation_stream_reactor.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "wire/convert.h"
+#include "wire/resource_names.h"
+#include "wire/status_to_grpc.h"
+
+namespace wasserwarp::service {
+namespace {
+
+// Under the contract's 250 ms, with room for a loaded machine.
+constexpr absl::Duration kProgressInterval = absl::Milliseconds(200);
+// The store is read this often while the validation runs here (its own progress is at hand),
+// and at every progress event otherwise.
+constexpr absl::Duration kLocalReadInterval = absl::Seconds(1);
+
+absl::Status ErrorOf(const v1::Validation& validation) {
+  return absl::Status(static_cast<absl::StatusCode>(validation.error().code()),
+                      validation.error().message());
+}
+
+}  // namespace
+
+template <class Response>
+ValidationStreamReactor<Response>::ValidationStreamReactor(grpc::CallbackServerContext* context,
+                                                           const v1::ValidateRequest& request,
+                                                           const std::string& principal,
+                                                           ValidationResources& resources)
+    : resources_(resources), log_(context, "Validate"), call_start_(absl::Now()) {
+  log_.Received(request.ByteSizeLong());
+  origin_ = call_start_;
+  absl::StatusOr<v1::Validation> created = resources_.Create(request, principal);
+  absl::StatusOr<ValidationHandle> handle =
+      created.ok() ? resources_.Find(created->name(), principal) : created.status();
+  Follow(std::move(handle));
+}
+
+template <class Response>
+ValidationStreamReactor<Response>::ValidationStreamReactor(grpc::CallbackServerContext* context,
+                                                           const std::string& name,
+                                                           const std::string& principal,
+                                                           ValidationResources& resources)
+    : resources_(resources), log_(context, "WatchValidation"), call_start_(absl::Now()) {
+  log_.Received(name.size());
+  origin_ = call_start_;
+  absl::StatusOr<ValidationHandle> handle = resources_.Find(name, principal);
+  Follow(std::move(handle));
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::Follow(absl::StatusOr<ValidationHandle> handle) {
+  if (!handle.ok()) {
+    End(handle.status());
+    return;
+  }
+  handle_ = *std::move(handle);
+  end_signal_ = std::make_shared<ValidationEndSignal>([this] { WakeUp(); });
+  resources_.Listen(*handle_, end_signal_);
+  progress_.set_phase(v1::PHASE_QUEUED);
+  Step();
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::Step() {
+  bool cancelled = false;
+  {
+    absl::MutexLock lock(&mu_);
+    if (finished_) return;
+    cancelled = cancelled_;
+  }
+  if (cancelled) {
+    // gRPC has ended the call; the status is for the log.
+    End(absl::CancelledError("the call was cancelled"));
+    return;
+  }
+  if (ended_) {
+    Write();
+    return;
+  }
+  const absl::Time now = absl::Now();
+  Poll(now);
+  if (ended_) {
+    Write();
+    return;
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    if (finished_) return;
+  }
+  if (now >= next_progress_) {
+    next_progress_ = now + kProgressInterval;
+    v1::ValidateProgress* progress = event_.mutable_progress();
+    *progress = progress_;
+    *progress->mutable_elapsed() = wire::ToProtoDuration(now - origin_);
+    log_.Sent(event_.ByteSizeLong());
+    this->StartWrite(&event_);
+    return;
+  }
+  Arm(next_progress_);
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::Poll(absl::Time now) {
+  std::optional<v1::ValidateProgress> local = resources_.LocalProgress(*handle_);
+  if (local.has_value()) progress_ = *std::move(local);
+  if (local.has_value() && now < next_read_) return;
+  next_read_ = now + (local.has_value() ? kLocalReadInterval : kProgressInterval);
+  absl::StatusOr<v1::Validation> validation = resources_.Read(*handle_, /*with_report=*/false);
+  if (absl::IsNotFound(validation.status()) && seen_ && kCreates) {
+    End(absl::CancelledError(absl::StrCat("session ", wire::SessionName(handle_->session_id),
+                                          " was deleted during the validation")));
+    return;
+  }
+  if (!validation.ok()) {
+    End(validation.status());
+    return;
+  }
+  if (!seen_ && !kCreates) origin_ = wire::FromProtoTime(validation->create_time());
+  seen_ = true;
+  switch (validation->state()) {
+    case v1::VALIDATION_STATE_QUEUED:
+      progress_ = validation->progress();
+      progress_.set_phase(v1::PHASE_QUEUED);
+      return;
+    case v1::VALIDATION_STATE_RUNNING:
+      if (!local.has_value() && validation->has_progress()) progress_ = validation->progress();
+      return;
+    default:
+      BeginEnding(*validation);
+  }
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::BeginEnding(const v1::Validation& validation) {
+  ended_ = true;
+  if (validation.state() == v1::VALIDATION_STATE_SUCCEEDED) {
+    absl::StatusOr<v1::ValidationReport> report = resources_.FullReport(*handle_);
+    if (!report.ok()) {
+      End(report.status());
+      return;
+    }
+    report_stream_.emplace(*std::move(report));
+  }
+  if constexpr (kCreates) {
+    if (!report_stream_.has_value()) End(ErrorOf(validation));
+  } else {
+    final_validation_ = validation;
+  }
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::Write() {
+  v1::ValidateResponse message;
+  const bool has_next = report_stream_.has_value() && report_stream_->Next(message);
+  if constexpr (kCreates) {
+    if (!has_next) {
+      End(absl::OkStatus());
+      return;
+    }
+    event_ = std::move(message);
+  } else {
+    if (final_validation_.has_value()) {
+      // The report leads the stream; its chunks follow.
+      event_.Clear();
+      *event_.mutable_validation() = *std::move(final_validation_);
+      final_validation_.reset();
+      if (has_next)
+        *event_.mutable_validation()->mutable_report() = std::move(*message.mutable_report());
+    } else if (has_next) {
+      *event_.mutable_chunk() = std::move(*message.mutable_chunk());
+    } else {
+      End(absl::OkStatus());
+      return;
+    }
+  }
+  log_.Sent(event_.ByteSizeLong());
+  this->StartWrite(&event_);
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::Arm(absl::Time deadline) {
+  grpc::Alarm* alarm = nullptr;
+  bool woken = false;
+  {
+    absl::MutexLock lock(&mu_);
+    woken = woken_;
+    woken_ = false;
+    if (!cancelled_ && !woken) {
+      // A new alarm for each wait: an alarm cannot be set again from its own callback.
+      alarm_ = std::make_unique<grpc::Alarm>();
+      alarm = alarm_.get();
+      alarm_pending_ = true;
+      ++refs_;
+    }
+  }
+  if (woken) {
+    // The validation ended since the last look: no wait.
+    Step();
+    return;
+  }
+  if (alarm == nullptr) {
+    End(absl::CancelledError("the call was cancelled"));
+    return;
+  }
+  alarm->Set(absl::ToChronoTime(deadline), [this](bool /*fired*/) {
+    {
+      absl::MutexLock lock(&mu_);
+      alarm_pending_ = false;
+      woken_ = false;
+    }
+    Step();
+    Unref();
+  });
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::WakeUp() {
+  grpc::Alarm* alarm = nullptr;
+  {
+    absl::MutexLock lock(&mu_);
+    woken_ = true;
+    // Not replaced while pending: only its own callback's step arms the next.
+    if (alarm_pending_) alarm = alarm_.get();
+  }
+  if (alarm != nullptr) alarm->Cancel();
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::Unref() {
+  bool last = false;
+  {
+    absl::MutexLock lock(&mu_);
+    last = --refs_ == 0;
+  }
+  if (last) delete this;
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::OnWriteDone(bool ok) {
+  if (!ok) {
+    // The client is gone.
+    Abandon();
+    End(absl::CancelledError("the stream broke"));
+    return;
+  }
+  Step();
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::OnCancel() {
+  {
+    absl::MutexLock lock(&mu_);
+    cancelled_ = true;
+  }
+  // A pending alarm fires within one progress interval, and its step ends the call.
+  Abandon();
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::Abandon() {
+  if constexpr (kCreates) {
+    if (handle_.has_value() && !resources_.shutting_down()) {
+      (void)resources_.CancelWith(*handle_, absl::CancelledError("the call was cancelled"));
+    }
+  }
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::End(const absl::Status& status) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (finished_) return;
+    finished_ = true;
+  }
+  const grpc::Status grpc_status = wire::ToGrpcStatus(status);
+  log_.Done(grpc_status);
+  this->Finish(grpc_status);
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::OnDone() {
+  // No wake-up reaches the reactor after this.
+  if (end_signal_ != nullptr) end_signal_->Detach();
+  Unref();
+}
+
+template class ValidationStreamReactor<v1::ValidateResponse>;
+template class ValidationStreamReactor<v1::WatchValidationResponse>;
+
+}  // namespace wasserwarp::service

@@ -1,0 +1,95 @@
+// The two streams that follow a stored validation to its end: Validate (which creates it
+// first, and cancels it when the call goes) and WatchValidation (which only watches, from any
+// replica, at any time). Both send progress at least every 200 ms: the worker's own while it
+// runs here, else what the store last recorded, read at most every 200 ms; then the end.
+// Validate ends with the report and its chunks or the validation's error as the call's status;
+// WatchValidation with the validation, then the report's chunks.
+//
+// One chain of steps at a time: each write or alarm, when it completes, takes the next step, so
+// only a cancellation can come in between.
+
+#ifndef WASSERWARP_SERVER_RPC_VALIDATION_STREAM_REACTOR_H_
+#define WASSERWARP_SERVER_RPC_VALIDATION_STREAM_REACTOR_H_
+
+#include <grpcpp/alarm.h>
+#include <grpcpp/support/server_callback.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "jobs/validation_end_signal.h"
+#include "ops/rpc_log.h"
+#include "rpc/validation_resources.h"
+#include "wasserwarp/v1/validation.pb.h"
+#include "wire/report_chunks.h"
+
+namespace wasserwarp::service {
+
+// Response is v1::ValidateResponse (Validate) or v1::WatchValidationResponse (WatchValidation).
+template <class Response>
+class ValidationStreamReactor final : public grpc::ServerWriteReactor<Response> {
+ public:
+  // Validate: creates the validation `request` asks for, as `principal`.
+  ValidationStreamReactor(grpc::CallbackServerContext* context, const v1::ValidateRequest& request,
+                          const std::string& principal, ValidationResources& resources);
+  // WatchValidation: follows the validation `name`.
+  ValidationStreamReactor(grpc::CallbackServerContext* context, const std::string& name,
+                          const std::string& principal, ValidationResources& resources);
+
+  void OnWriteDone(bool ok) override;
+  void OnCancel() override;
+  void OnDone() override;
+
+ private:
+  static constexpr bool kCreates = std::is_same_v<Response, v1::ValidateResponse>;
+
+  // Both constructors end here: the call ends with `handle`'s error, or follows it.
+  void Follow(absl::StatusOr<ValidationHandle> handle);
+  void Step();
+  // Reads the store when due; sets ending_ or end_ once the validation has ended.
+  void Poll(absl::Time now);
+  void BeginEnding(const v1::Validation& validation);
+  void Write();
+  void End(const absl::Status& status);
+  void Arm(absl::Time deadline);
+  // The worker saw the validation end: the pending wait ends now.
+  void WakeUp();
+  // Validate: a call that goes takes its validation with it.
+  void Abandon();
+  void Unref();
+
+  ValidationResources& resources_;
+  RpcLog log_;
+  const absl::Time call_start_;
+  std::optional<ValidationHandle> handle_;
+  std::shared_ptr<ValidationEndSignal> end_signal_;
+  absl::Time origin_;
+  bool seen_ = false;
+  v1::ValidateProgress progress_;
+  absl::Time next_progress_;
+  absl::Time next_read_;
+  // Once the validation has ended: what is still to send.
+  bool ended_ = false;
+  std::optional<wire::ReportStream> report_stream_;
+  std::optional<v1::Validation> final_validation_;
+  Response event_;
+
+  absl::Mutex mu_;
+  // gRPC's until OnDone, and each pending alarm's: the reactor goes with the last.
+  int refs_ ABSL_GUARDED_BY(mu_) = 1;
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+  bool woken_ ABSL_GUARDED_BY(mu_) = false;
+  bool alarm_pending_ ABSL_GUARDED_BY(mu_) = false;
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  std::unique_ptr<grpc::Alarm> alarm_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace wasserwarp::service
+
+#endif  // WASSERWARP_SERVER_RPC_VALIDATION_STREAM_REACTOR_H_

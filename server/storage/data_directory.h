@@ -1,0 +1,27 @@
+// The --data_dir of a server: the lock that keeps a second server off it, and the fsync that
+// makes a new entry in it durable.
+
+#ifndef WASSERWARP_SERVER_STORAGE_DATA_DIRECTORY_H_
+#define WASSERWARP_SERVER_STORAGE_DATA_DIRECTORY_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace wasserwarp::service {
+
+// errno's words.
+std::string ErrnoMessage(int error);
+
+// Unavailable when `dir`'s entries cannot be made durable.
+absl::Status SyncDirectory(const std::string& dir);
+
+// An exclusive flock on `data_dir`/LOCK, held while the returned descriptor is open: two
+// servers on one directory would each believe they own every session. FailedPrecondition
+// naming --data_dir when another server holds it.
+absl::StatusOr<int> LockDirectory(const std::string& data_dir);
+
+}  // namespace wasserwarp::service
+
+#endif  // WASSERWARP_SERVER_STORAGE_DATA_DIRECTORY_H_

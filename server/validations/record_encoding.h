@@ -1,0 +1,23 @@
+// The parts of a validation record that the validation stores keep as bytes.
+
+#ifndef WASSERWARP_SERVER_VALIDATIONS_RECORD_ENCODING_H_
+#define WASSERWARP_SERVER_VALIDATIONS_RECORD_ENCODING_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "validations/validation_record.h"
+
+namespace wasserwarp::service {
+
+// The runs of a validation, in order: each as EncodeStrings of one string holding its role
+// (the API's number, one byte), its checksum (8 bytes, little-endian) and its series id.
+std::string EncodeValidatedRuns(const std::vector<ValidatedRun>& runs);
+// std::nullopt for bytes that are not such a list.
+std::optional<std::vector<ValidatedRun>> DecodeValidatedRuns(std::string_view bytes);
+
+}  // namespace wasserwarp::service
+
+#endif  // WASSERWARP_SERVER_VALIDATIONS_RECORD_ENCODING_H_
