@@ -10,10 +10,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "validation_client.h"
+#include "wasserwarp/run_parameters.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
-#include "wire/session_resource.h"
 
 namespace wasserwarp::cli {
 
@@ -41,7 +41,7 @@ struct OneOffRuns {
   const std::vector<Series>& reference;
   const std::vector<double>& simulation_weights;
   const std::vector<double>& reference_weights;
-  const std::vector<wire::SimulationInputs>& simulation_inputs;
+  const std::vector<SimulationInputs>& simulation_inputs;
 };
 
 // As ValidateInOneOffSession, returning the report as it came (ValidateToProto): for what a

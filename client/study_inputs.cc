@@ -142,7 +142,7 @@ absl::StatusOr<StudyInputs> ReadStudyInputs(const ParsedArgs& args, absl::string
   if (!design.ok()) return design.status();
   for (const std::string& id : ids) {
     const RunParameters& run = table->runs.at(id);
-    wire::SimulationInputs& inputs_of_run = inputs.inputs.emplace_back();
+    SimulationInputs& inputs_of_run = inputs.inputs.emplace_back();
     for (size_t k = 0; k < table->names.size(); ++k) {
       inputs_of_run.parameters[table->names[k]] = run.values[k];
     }

@@ -16,9 +16,9 @@
 #include "flag_definition.h"
 #include "run_flags.h"
 #include "wasserwarp/parameter_study.h"
+#include "wasserwarp/run_parameters.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
-#include "wire/session_resource.h"
 
 namespace wasserwarp::cli {
 
@@ -34,7 +34,7 @@ inline constexpr DocumentedFlag kNominalFlag = {"--nominal", Arity::kOne, "K=V[,
 struct StudyInputs {
   RunSets runs;
   // Each simulated run's parameters and trial, in run order: what an upload sends.
-  std::vector<wire::SimulationInputs> inputs;
+  std::vector<SimulationInputs> inputs;
   StudyDesign design;
   ValidationOptions validation;  // how the cost matrix is computed
   StudyOptions study;

@@ -8,9 +8,9 @@
 #include <optional>
 
 #include "absl/functional/function_ref.h"
+#include "wasserwarp/run_parameters.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
-#include "wire/session_resource.h"
 
 namespace wasserwarp::client {
 
@@ -23,7 +23,7 @@ struct RunHeader {
   v1::Role role = v1::ROLE_SIMULATION;
   std::optional<double> weight;
   // A simulated run's parameters and trial; the service refuses them on a reference run.
-  wire::SimulationInputs inputs;
+  SimulationInputs inputs;
 };
 
 // Hands the messages for `run` to `write` in stream order: header, chunks with at most

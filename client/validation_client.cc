@@ -142,7 +142,7 @@ absl::StatusOr<v1::UploadSeriesResponse> ValidationClient::UploadRuns(
     absl::string_view session_id, const std::vector<Series>& simulation,
     const std::vector<Series>& reference, const std::vector<double>& simulation_weights,
     const std::vector<double>& reference_weights,
-    const std::vector<wire::SimulationInputs>& simulation_inputs) {
+    const std::vector<SimulationInputs>& simulation_inputs) {
   if (simulation.empty() && reference.empty()) {
     return absl::InvalidArgumentError("no runs to upload");
   }
@@ -151,9 +151,9 @@ absl::StatusOr<v1::UploadSeriesResponse> ValidationClient::UploadRuns(
     absl::string_view name;
     const std::vector<Series>& runs;
     const std::vector<double>& weights;
-    const std::vector<wire::SimulationInputs>& inputs;
+    const std::vector<SimulationInputs>& inputs;
   };
-  const std::vector<wire::SimulationInputs> measured;
+  const std::vector<SimulationInputs> measured;
   const Side sides[] = {
       {v1::ROLE_SIMULATION, "simulated", simulation, simulation_weights, simulation_inputs},
       {v1::ROLE_REFERENCE, "reference", reference, reference_weights, measured}};
@@ -189,10 +189,9 @@ absl::StatusOr<v1::UploadSeriesResponse> ValidationClient::UploadRuns(
   bool open = true;
   for (const Side& side : sides) {
     for (size_t i = 0; open && i < side.runs.size(); ++i) {
-      const RunHeader header{
-          .role = side.role,
-          .weight = WeightAt(side.weights, i),
-          .inputs = side.inputs.empty() ? wire::SimulationInputs() : side.inputs[i]};
+      const RunHeader header{.role = side.role,
+                             .weight = WeightAt(side.weights, i),
+                             .inputs = side.inputs.empty() ? SimulationInputs() : side.inputs[i]};
       open = WriteRunMessages(side.runs[i], header, options_.chunk_bytes, write);
     }
   }

@@ -83,7 +83,7 @@ class ValidationClient {
       absl::string_view session_id, const std::vector<Series>& simulation,
       const std::vector<Series>& reference, const std::vector<double>& simulation_weights = {},
       const std::vector<double>& reference_weights = {},
-      const std::vector<wire::SimulationInputs>& simulation_inputs = {});
+      const std::vector<SimulationInputs>& simulation_inputs = {});
 
   // Validates what the session holds, with `overrides` over the session's default parameters.
   // `on_progress`, when set, sees each progress event on the calling thread.

@@ -20,6 +20,9 @@
 #include "ops/metrics_interceptor.h"
 #include "ops/reflection_service.h"
 #include "ops/server_credentials.h"
+#include "sessions/memory_session_backend.h"
+#include "sessions/postgres_session_backend.h"
+#include "sessions/sqlite_session_backend.h"
 #include "spdlog/spdlog.h"
 #include "storage/postgres_schema.h"
 #include "validations/measured_validation_store.h"
@@ -81,6 +84,16 @@ absl::StatusOr<std::unique_ptr<postgres::Pool>> OpenPostgres(const ServerConfig&
   if (absl::Status status = postgres::Migrate(**connection); !status.ok()) return status;
   spdlog::info("sessions, runs and validations are shared in PostgreSQL {}", pool->redacted_url());
   return pool;
+}
+
+// Where the sessions are kept: PostgreSQL (`pool`), else SQLite (`database`), else nowhere.
+std::unique_ptr<SessionBackend> SessionBackendFor(const SessionLimits& limits,
+                                                  SessionDatabase* database, postgres::Pool* pool) {
+  if (pool != nullptr) {
+    return std::make_unique<PostgresSessionBackend>(*pool, limits, PostgresCallOptions());
+  }
+  if (database != nullptr) return std::make_unique<SqliteSessionBackend>(*database);
+  return std::make_unique<MemorySessionBackend>();
 }
 
 // Unique among replicas, and among the lifetimes of one: host, process and a random part.
@@ -209,13 +222,10 @@ ValidationServer::ValidationServer(const ServerConfig& config, JobQueue::Observe
     : config_(config),
       metrics_(config.metrics_listen.empty() ? nullptr : std::make_unique<ServiceMetrics>()),
       database_(std::move(database)),
-      sync_(database_ != nullptr ? std::make_unique<SessionSync>(*database_) : nullptr),
       pool_(std::move(pool)),
-      shared_sessions_(pool_ != nullptr ? std::make_unique<PostgresSessions>(
-                                              *pool_, config.sessions, PostgresCallOptions())
-                                        : nullptr),
-      store_(std::make_unique<SessionStore>(config.sessions, sync_.get(), shared_sessions_.get())),
-      sweeper_(std::make_unique<SessionSweeper>(*store_, sync_.get())),
+      store_(std::make_unique<SessionStore>(
+          config.sessions, SessionBackendFor(config.sessions, database_.get(), pool_.get()))),
+      sweeper_(std::make_unique<SessionSweeper>(*store_)),
       jobs_(std::make_unique<JobQueue>(config.jobs,
                                        ObserveJobs(metrics_.get(), std::move(job_observer)))),
       auth_tokens_(std::move(tokens)),
@@ -230,17 +240,14 @@ absl::Status ValidationServer::RestoreSessions() {
     return absl::OkStatus();
   }
   const absl::Time start = absl::Now();
-  absl::StatusOr<std::vector<PersistedSession>> sessions =
-      database_->Load(start, config_.sessions.session_idle_ttl);
-  if (!sessions.ok()) return sessions.status();
-  size_t runs = 0;
-  for (const PersistedSession& session : *sessions) runs += session.runs.size();
-  const size_t count = sessions->size();
-  for (const absl::Status& over : sync_->Restore(*std::move(sessions), *store_)) {
+  absl::StatusOr<std::vector<absl::Status>> over_limits = store_->Restore(start);
+  if (!over_limits.ok()) return over_limits.status();
+  for (const absl::Status& over : *over_limits) {
     spdlog::warn("restored {}", std::string(over.message()));
   }
-  spdlog::info("restored {} sessions with {} runs ({} bytes) from {} in {:.2f} s", count, runs,
-               store_->total_bytes(), database_->path(),
+  const SessionStore::Totals restored = store_->totals();
+  spdlog::info("restored {} sessions with {} runs ({} bytes) from {} in {:.2f} s",
+               restored.sessions, restored.runs, store_->total_bytes(), database_->path(),
                absl::ToDoubleSeconds(absl::Now() - start));
   return absl::OkStatus();
 }

@@ -25,11 +25,9 @@
 #include "ops/server_config.h"
 #include "rpc/validation_resources.h"
 #include "rpc/validation_service.h"
-#include "sessions/postgres_sessions.h"
 #include "sessions/session_database.h"
 #include "sessions/session_store.h"
 #include "sessions/session_sweeper.h"
-#include "sessions/session_sync.h"
 #include "storage/postgres_pool.h"
 #include "validations/validation_store.h"
 
@@ -82,13 +80,10 @@ class ValidationServer {
   // Null without config.metrics_listen. Before the job queue, whose
   // observer it is, so that it outlives the queue.
   std::unique_ptr<ServiceMetrics> metrics_;
-  // Null without config.data_dir, as is the sync that writes to it; both
-  // outlive the store that writes through them.
+  // Null without config.data_dir; it outlives the store that writes through to it.
   std::unique_ptr<SessionDatabase> database_;
-  std::unique_ptr<SessionSync> sync_;
-  // Null without config.postgres_url; with it, database_ and sync_ are null.
+  // Null without config.postgres_url; with it, database_ is null.
   std::unique_ptr<postgres::Pool> pool_;
-  std::unique_ptr<PostgresSessions> shared_sessions_;
   std::unique_ptr<SessionStore> store_;
   std::unique_ptr<SessionSweeper> sweeper_;
   std::unique_ptr<JobQueue> jobs_;

@@ -26,7 +26,7 @@
 #include "session_protos.h"
 #include "sessions/session_database.h"
 #include "sessions/session_store.h"
-#include "sessions/session_sync.h"
+#include "sessions/sqlite_session_backend.h"
 #include "spdlog/spdlog.h"
 
 namespace wasserwarp::service {
@@ -90,8 +90,7 @@ class ConcurrencyTest : public ::testing::Test {
 
 TEST_F(ConcurrencyTest, UploadsReadsDeletionsAndSweepsAtOnceKeepTheBooks) {
   SessionLimits limits;
-  SessionSync sync(*database_);
-  SessionStore store(limits, &sync);
+  SessionStore store(limits, std::make_unique<SqliteSessionBackend>(*database_));
   ASSERT_TRUE(store.Create("shared", {}).ok());
 
   std::atomic<bool> uploading = true;
@@ -124,8 +123,8 @@ TEST_F(ConcurrencyTest, UploadsReadsDeletionsAndSweepsAtOnceKeepTheBooks) {
     while (uploading) {
       bool more = false;
       // Held by name: a range over *store.List(...) would outlive the StatusOr it points into.
-      const absl::StatusOr<std::vector<wire::SessionRecord>> listed = store.List("", 100, more);
-      for (const wire::SessionRecord& session : listed.value()) (void)store.Get(session.id);
+      const absl::StatusOr<std::vector<SessionRecord>> listed = store.List("", 100, more);
+      for (const SessionRecord& session : listed.value()) (void)store.Get(session.id);
       if (absl::StatusOr<SessionSnapshot> snapshot = store.Snapshot("shared"); snapshot.ok()) {
         for (const StoredRun& run : snapshot->simulation)
           ASSERT_EQ(run.series->samples(), kSamples);
@@ -136,7 +135,7 @@ TEST_F(ConcurrencyTest, UploadsReadsDeletionsAndSweepsAtOnceKeepTheBooks) {
   threads.emplace_back([&] {
     while (uploading) {
       (void)store.ExpireIdle(absl::Now());
-      ASSERT_TRUE(sync.Sync(store).ok());
+      ASSERT_TRUE(store.Save().ok());
     }
   });
 

@@ -21,7 +21,7 @@
 #include "session_protos.h"
 #include "sessions/session_database.h"
 #include "sessions/session_store.h"
-#include "sessions/session_sync.h"
+#include "sessions/sqlite_session_backend.h"
 #include "storage/byte_encoding.h"
 #include "wire/parameters.h"
 
@@ -32,8 +32,8 @@ namespace fs = std::filesystem;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-StoredRun RunOf(wire::RunRole role, Series series, absl::Time commit_time,
-                std::optional<double> weight = std::nullopt, wire::SimulationInputs inputs = {}) {
+StoredRun RunOf(RunRole role, Series series, absl::Time commit_time,
+                std::optional<double> weight = std::nullopt, SimulationInputs inputs = {}) {
   StoredRun run;
   run.role = role;
   run.weight = weight;
@@ -114,8 +114,7 @@ class SessionDatabaseTest : public ::testing::Test {
     absl::StatusOr<int64_t> key = db->InsertSession("s", {}, now_);
     ASSERT_TRUE(key.ok()) << key.status();
     ASSERT_TRUE(
-        db->InsertRun(*key, RunOf(wire::RunRole::kSimulation, Walk("sim", samples, 2, 1), now_))
-            .ok());
+        db->InsertRun(*key, RunOf(RunRole::kSimulation, Walk("sim", samples, 2, 1), now_)).ok());
   }
 
   const absl::Time now_ = absl::FromUnixSeconds(1'750'000'000) + absl::Nanoseconds(123);
@@ -137,13 +136,13 @@ TEST_F(SessionDatabaseTest, WhatGoesInComesOutBitForBit) {
   // Over a megabyte, so its samples take several rows; odd channel names too.
   Series large = Walk("large", 90'000, 3, 2);
   large.channels = {"", "a,b", std::string("nul\0inside", 10)};
-  const wire::SimulationInputs inputs = {
+  const SimulationInputs inputs = {
       .parameters = {{"mass", 1234.5}, {"cf.front", -0.0}, {"_tiny", 5e-324}},
       .trial = "road 3/seed=17"};
   const std::vector<StoredRun> runs = {
-      RunOf(wire::RunRole::kReference, Walk("ref", 1, 1, 3), now_ + absl::Seconds(1), 0.5),
-      RunOf(wire::RunRole::kSimulation, large, now_ + absl::Seconds(2), std::nullopt, inputs),
-      RunOf(wire::RunRole::kSimulation, Walk("ref", 17, 2, 4), now_ + absl::Seconds(3), 0.0,
+      RunOf(RunRole::kReference, Walk("ref", 1, 1, 3), now_ + absl::Seconds(1), 0.5),
+      RunOf(RunRole::kSimulation, large, now_ + absl::Seconds(2), std::nullopt, inputs),
+      RunOf(RunRole::kSimulation, Walk("ref", 17, 2, 4), now_ + absl::Seconds(3), 0.0,
             {.parameters = {}, .trial = "trial-only"}),
   };
   {
@@ -224,7 +223,7 @@ TEST_F(SessionDatabaseTest, AFileWrittenBeforeRunInputsGainsTheirTable) {
     EXPECT_TRUE((*loaded)[0].runs[0].inputs.parameters.empty());
     EXPECT_TRUE((*loaded)[0].runs[0].inputs.trial.empty());
     ASSERT_TRUE(db->InsertRun((*loaded)[0].key,
-                              RunOf(wire::RunRole::kSimulation, Walk("next", 10, 2, 2), now_,
+                              RunOf(RunRole::kSimulation, Walk("next", 10, 2, 2), now_,
                                     std::nullopt, {.parameters = {{"k", 1.0}}, .trial = "t"}))
                     .ok());
   }
@@ -354,7 +353,7 @@ TEST_F(SessionDatabaseTest, ExpiredSessionsAreNotLoadedAndLeaveTheFile) {
     absl::StatusOr<int64_t> old_key = db->InsertSession("old", short_lived, now_);
     ASSERT_TRUE(old_key.ok());
     ASSERT_TRUE(
-        db->InsertRun(*old_key, RunOf(wire::RunRole::kReference, Walk("r", 10, 1, 6), now_)).ok());
+        db->InsertRun(*old_key, RunOf(RunRole::kReference, Walk("r", 10, 1, 6), now_)).ok());
     // Its own TTL of five minutes has passed; the default hour has not.
     ASSERT_TRUE(db->InsertSession("default", {}, now_).ok());
     absl::StatusOr<int64_t> used = db->InsertSession("used", short_lived, now_);
@@ -382,14 +381,11 @@ TEST_F(SessionDatabaseTest, DeletingASessionDeletesItsRuns) {
   absl::StatusOr<int64_t> gone = db->InsertSession("gone", {}, now_);
   absl::StatusOr<int64_t> kept = db->InsertSession("kept", {}, now_);
   ASSERT_TRUE(gone.ok() && kept.ok());
-  ASSERT_TRUE(
-      db->InsertRun(*gone, RunOf(wire::RunRole::kReference, Walk("r", 10, 1, 7), now_)).ok());
-  ASSERT_TRUE(
-      db->InsertRun(*kept, RunOf(wire::RunRole::kReference, Walk("r", 10, 1, 8), now_)).ok());
+  ASSERT_TRUE(db->InsertRun(*gone, RunOf(RunRole::kReference, Walk("r", 10, 1, 7), now_)).ok());
+  ASSERT_TRUE(db->InsertRun(*kept, RunOf(RunRole::kReference, Walk("r", 10, 1, 8), now_)).ok());
   ASSERT_TRUE(db->DeleteSessions({*gone}).ok());
-  EXPECT_EQ(
-      db->InsertRun(*gone, RunOf(wire::RunRole::kSimulation, Walk("s", 10, 1, 9), now_)).code(),
-      absl::StatusCode::kNotFound);
+  EXPECT_EQ(db->InsertRun(*gone, RunOf(RunRole::kSimulation, Walk("s", 10, 1, 9), now_)).code(),
+            absl::StatusCode::kNotFound);
   db.reset();
   EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM runs"), 1);
   EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM run_samples"), 1);
@@ -402,8 +398,7 @@ TEST_F(SessionDatabaseTest, TheNewestSessionOfAnIdWins) {
   // session had taken the id.
   absl::StatusOr<int64_t> older = db->InsertSession("s", {}, now_);
   ASSERT_TRUE(older.ok());
-  ASSERT_TRUE(
-      db->InsertRun(*older, RunOf(wire::RunRole::kReference, Walk("r", 10, 1, 7), now_)).ok());
+  ASSERT_TRUE(db->InsertRun(*older, RunOf(RunRole::kReference, Walk("r", 10, 1, 7), now_)).ok());
   ASSERT_TRUE(db->InsertSession("s", {}, now_ + absl::Seconds(1)).ok());
   absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(now_, absl::Hours(1));
   ASSERT_TRUE(loaded.ok()) << loaded.status();
@@ -427,33 +422,31 @@ TEST_F(SessionDatabaseTest, TheStoreWritesThroughAndRestores) {
   {
     std::unique_ptr<SessionDatabase> db = OpenOrDie();
     ASSERT_NE(db, nullptr);
-    SessionSync sync(*db);
-    SessionStore store(SessionLimits{}, &sync);
+    SessionStore store(SessionLimits{}, std::make_unique<SqliteSessionBackend>(*db));
     SessionSettings settings;
     settings.owner = "alice";
     ASSERT_TRUE(store.Create("kept", settings).ok());
     ASSERT_TRUE(store.Create("deleted", {}).ok());
     absl::StatusOr<SessionRef> kept = store.Open("kept", "alice");
     ASSERT_TRUE(kept.ok());
-    StoredRun run = RunOf(wire::RunRole::kSimulation, sim, absl::Time(), 2.0,
+    StoredRun run = RunOf(RunRole::kSimulation, sim, absl::Time(), 2.0,
                           {.parameters = {{"mass", 1500.0}}, .trial = "seed-3"});
     ASSERT_TRUE(store.Reserve(*kept, run.bytes).ok());
     ASSERT_TRUE(store.Commit(*kept, run).ok());
     ASSERT_TRUE(store.Delete("deleted").ok());
     EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM sessions WHERE id = 'deleted'"), 0);
     store.Touch("kept");
-    ASSERT_TRUE(sync.Sync(store).ok());
+    ASSERT_TRUE(store.Save().ok());
   }
   std::unique_ptr<SessionDatabase> db = OpenOrDie();
   ASSERT_NE(db, nullptr);
-  absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(absl::Now(), absl::Hours(1));
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
   SessionLimits limits;
   limits.max_runs_per_session = 1;
   limits.max_session_bytes = 100;
-  SessionSync sync(*db);
-  SessionStore store(limits, &sync);
-  const std::vector<absl::Status> over = sync.Restore(*std::move(loaded), store);
+  SessionStore store(limits, std::make_unique<SqliteSessionBackend>(*db));
+  absl::StatusOr<std::vector<absl::Status>> loaded = store.Restore(absl::Now());
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const std::vector<absl::Status> over = *std::move(loaded);
   ASSERT_EQ(over.size(), 1u);
   EXPECT_THAT(over[0].message(),
               AllOf(HasSubstr("sessions/kept"), HasSubstr("--max_session_bytes=100")));
@@ -464,7 +457,7 @@ TEST_F(SessionDatabaseTest, TheStoreWritesThroughAndRestores) {
   EXPECT_EQ(restored->runs(0).weight(), 2.0);
   EXPECT_EQ(restored->runs(0).parameters().at("mass"), 1500.0);
   EXPECT_EQ(restored->runs(0).trial(), "seed-3");
-  EXPECT_EQ(restored->bytes_held(), RunOf(wire::RunRole::kSimulation, sim, absl::Time(), 2.0,
+  EXPECT_EQ(restored->bytes_held(), RunOf(RunRole::kSimulation, sim, absl::Time(), 2.0,
                                           {.parameters = {{"mass", 1500.0}}, .trial = "seed-3"})
                                         .bytes);
   EXPECT_EQ(store.Get("deleted").status().code(), absl::StatusCode::kNotFound);
@@ -473,21 +466,20 @@ TEST_F(SessionDatabaseTest, TheStoreWritesThroughAndRestores) {
   EXPECT_EQ(snapshot->simulation[0].series->values, sim.values);
   // Over the run limit it takes no more runs.
   const SessionRef ref = *store.Open("kept", "alice");
-  EXPECT_EQ(store.CheckNewRun(ref, wire::RunRole::kReference, "ref").code(),
+  EXPECT_EQ(store.CheckNewRun(ref, RunRole::kReference, "ref").code(),
             absl::StatusCode::kResourceExhausted);
 }
 
 TEST_F(SessionDatabaseTest, ExpiryInTheStoreReachesTheFileAtTheNextSync) {
   std::unique_ptr<SessionDatabase> db = OpenOrDie();
   ASSERT_NE(db, nullptr);
-  SessionSync sync(*db);
-  SessionStore store(SessionLimits{}, &sync);
+  SessionStore store(SessionLimits{}, std::make_unique<SqliteSessionBackend>(*db));
   SessionSettings settings;
   settings.idle_ttl = absl::Seconds(1);
   ASSERT_TRUE(store.Create("brief", settings).ok());
   ASSERT_EQ(store.ExpireIdle(absl::Now() + absl::Seconds(2)).size(), 1u);
   EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM sessions"), 1);
-  ASSERT_TRUE(sync.Sync(store).ok());
+  ASSERT_TRUE(store.Save().ok());
   EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM sessions"), 0);
 }
 

@@ -17,7 +17,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-StoredRun RunOf(wire::RunRole role, Series series) {
+StoredRun RunOf(RunRole role, Series series) {
   StoredRun run;
   run.role = role;
   run.bytes = SampleBytes(static_cast<int64_t>(series.times.size()),
@@ -51,7 +51,7 @@ TEST(SessionStoreTest, ListsInIdOrderAfterAnId) {
   for (const char* id : {"c", "a", "d", "b"}) ASSERT_TRUE(store.Create(id, {}).ok());
   bool more = false;
   std::vector<std::string> names;
-  const absl::StatusOr<std::vector<wire::SessionRecord>> listed = store.List("a", 2, more);
+  const absl::StatusOr<std::vector<SessionRecord>> listed = store.List("a", 2, more);
   for (const v1::Session& session : test_data::AsProtos(listed.value())) {
     names.push_back(session.name());
   }
@@ -66,13 +66,13 @@ TEST(SessionStoreTest, CommitCountsBytesAndRefusesDuplicatesPerRole) {
   ASSERT_TRUE(store.Create("s", {}).ok());
   absl::StatusOr<SessionRef> ref = store.Open("s");
   ASSERT_TRUE(ref.ok());
-  StoredRun run = RunOf(wire::RunRole::kSimulation, SmallRun("r"));
+  StoredRun run = RunOf(RunRole::kSimulation, SmallRun("r"));
   ASSERT_TRUE(store.Reserve(*ref, run.bytes).ok());
   ASSERT_TRUE(store.Commit(*ref, run).ok());
   EXPECT_EQ(store.total_bytes(), 160);
-  EXPECT_EQ(store.CheckNewRun(*ref, wire::RunRole::kSimulation, "r").code(),
+  EXPECT_EQ(store.CheckNewRun(*ref, RunRole::kSimulation, "r").code(),
             absl::StatusCode::kAlreadyExists);
-  EXPECT_TRUE(store.CheckNewRun(*ref, wire::RunRole::kReference, "r").ok());
+  EXPECT_TRUE(store.CheckNewRun(*ref, RunRole::kReference, "r").ok());
   EXPECT_EQ(store.Commit(*ref, run).status().code(), absl::StatusCode::kAlreadyExists);
   absl::StatusOr<v1::Session> session = test_data::AsProto(store.Get("s"));
   ASSERT_TRUE(session.ok());
@@ -86,7 +86,7 @@ TEST(SessionStoreTest, ARunsInputsAreShownAndSnapshottedWithIt) {
   SessionStore store(SessionLimits{});
   ASSERT_TRUE(store.Create("s", {}).ok());
   const SessionRef ref = *store.Open("s");
-  StoredRun run = RunOf(wire::RunRole::kSimulation, SmallRun("r"));
+  StoredRun run = RunOf(RunRole::kSimulation, SmallRun("r"));
   run.inputs.parameters = {{"mass", 1200.0}, {"cf", 8e4}};
   run.inputs.trial = "seed-7";
   ASSERT_TRUE(store.Commit(ref, run).ok());
@@ -138,7 +138,7 @@ TEST(SessionStoreTest, AReusedIdIsANewInstance) {
   ASSERT_TRUE(store.Delete("s").ok());
   ASSERT_TRUE(store.Create("s", {}).ok());
   EXPECT_EQ(store.Reserve(old_ref, 8).code(), absl::StatusCode::kNotFound);
-  EXPECT_EQ(store.Commit(old_ref, RunOf(wire::RunRole::kReference, SmallRun("r"))).status().code(),
+  EXPECT_EQ(store.Commit(old_ref, RunOf(RunRole::kReference, SmallRun("r"))).status().code(),
             absl::StatusCode::kNotFound);
 }
 
@@ -152,8 +152,8 @@ TEST(SessionStoreTest, LimitsOnSessionsAndRuns) {
   EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(status.message(), HasSubstr("--max_sessions=1"));
   const SessionRef ref = *store.Open("s");
-  ASSERT_TRUE(store.Commit(ref, RunOf(wire::RunRole::kReference, SmallRun("r"))).ok());
-  status = store.CheckNewRun(ref, wire::RunRole::kSimulation, "q");
+  ASSERT_TRUE(store.Commit(ref, RunOf(RunRole::kReference, SmallRun("r"))).ok());
+  status = store.CheckNewRun(ref, RunRole::kSimulation, "q");
   EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(status.message(), HasSubstr("--max_runs_per_session=1"));
 }
@@ -188,7 +188,7 @@ TEST(SessionStoreTest, ALeasedSessionDoesNotExpireUntilTheLeaseEnds) {
   short_lived.idle_ttl = absl::Minutes(1);
   ASSERT_TRUE(store.Create("s", short_lived).ok());
   const SessionRef ref = *store.Open("s");
-  StoredRun run = RunOf(wire::RunRole::kReference, SmallRun("r"));
+  StoredRun run = RunOf(RunRole::kReference, SmallRun("r"));
   ASSERT_TRUE(store.Reserve(ref, run.bytes).ok());
   ASSERT_TRUE(store.Commit(ref, run).ok());
   absl::StatusOr<SessionSnapshot> snapshot = store.Snapshot("s");

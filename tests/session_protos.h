@@ -7,22 +7,22 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "rpc/session_proto.h"
 #include "wasserwarp/v1/validation.pb.h"
-#include "wire/session_proto.h"
 
 namespace wasserwarp::test_data {
 
 // As GetSession shows it, with its runs.
-inline absl::StatusOr<v1::Session> AsProto(const absl::StatusOr<wire::SessionRecord>& session) {
+inline absl::StatusOr<v1::Session> AsProto(const absl::StatusOr<service::SessionRecord>& session) {
   if (!session.ok()) return session.status();
-  return wire::ToProto(*session, /*with_runs=*/true);
+  return service::ToProto(*session, /*with_runs=*/true);
 }
 
 // As ListSessions shows them, without their runs.
-inline std::vector<v1::Session> AsProtos(const std::vector<wire::SessionRecord>& sessions) {
+inline std::vector<v1::Session> AsProtos(const std::vector<service::SessionRecord>& sessions) {
   std::vector<v1::Session> protos;
-  for (const wire::SessionRecord& session : sessions) {
-    protos.push_back(wire::ToProto(session, /*with_runs=*/false));
+  for (const service::SessionRecord& session : sessions) {
+    protos.push_back(service::ToProto(session, /*with_runs=*/false));
   }
   return protos;
 }

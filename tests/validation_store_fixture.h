@@ -23,8 +23,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "storage/postgres.h"
 #include "postgres_fixture.h"
+#include "storage/postgres.h"
 #include "storage/postgres_pool.h"
 #include "storage/postgres_schema.h"
 #include "validations/postgres_validation_store.h"
@@ -43,8 +43,8 @@ inline ValidationRecord Queued(int64_t session_key, const std::string& id, absl:
   record.owner = "alice";
   record.request = "request bytes";
   record.effective_parameters = "parameters";
-  record.runs = {{.series_id = "sim0", .role = wire::RunRole::kSimulation, .checksum = 1},
-                 {.series_id = "ref0", .role = wire::RunRole::kReference, .checksum = ~0ULL}};
+  record.runs = {{.series_id = "sim0", .role = RunRole::kSimulation, .checksum = 1},
+                 {.series_id = "ref0", .role = RunRole::kReference, .checksum = ~0ULL}};
   record.create_time = created;
   return record;
 }

@@ -63,7 +63,7 @@ TEST_P(ValidationStoreTest, ClaimsInCreationOrderAndEachOnce) {
   EXPECT_EQ((*first)->create_time, kStart);
   EXPECT_EQ((*first)->runs.size(), 2u);
   EXPECT_EQ((*first)->runs[1].checksum, ~0ULL);
-  EXPECT_EQ((*first)->runs[1].role, wire::RunRole::kReference);
+  EXPECT_EQ((*first)->runs[1].role, RunRole::kReference);
   absl::StatusOr<std::optional<ValidationRecord>> second = store().Claim("w2", kStart, kLease);
   ASSERT_TRUE(second.ok() && second->has_value());
   EXPECT_EQ((*second)->id, "b");

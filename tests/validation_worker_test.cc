@@ -25,7 +25,7 @@ namespace {
 
 constexpr absl::Duration kShortLease = absl::Seconds(1);
 
-StoredRun RunOf(wire::RunRole role, Series series) {
+StoredRun RunOf(RunRole role, Series series) {
   StoredRun run;
   run.role = role;
   run.bytes = SampleBytes(static_cast<int64_t>(series.times.size()),
@@ -73,12 +73,12 @@ class ValidationWorkerTest : public ::testing::Test {
     absl::StatusOr<SessionRef> ref = sessions_.Open("bench");
     ASSERT_TRUE(ref.ok());
     for (Series& run : test_data::RandomWalkRuns("sim", 3, 30, 60, 1, 5)) {
-      StoredRun stored = RunOf(wire::RunRole::kSimulation, std::move(run));
+      StoredRun stored = RunOf(RunRole::kSimulation, std::move(run));
       ASSERT_TRUE(sessions_.Reserve(*ref, stored.bytes).ok());
       ASSERT_TRUE(sessions_.Commit(*ref, stored).ok());
     }
     for (Series& run : test_data::RandomWalkRuns("ref", 3, 30, 60, 1, 6)) {
-      StoredRun stored = RunOf(wire::RunRole::kReference, std::move(run));
+      StoredRun stored = RunOf(RunRole::kReference, std::move(run));
       ASSERT_TRUE(sessions_.Reserve(*ref, stored.bytes).ok());
       ASSERT_TRUE(sessions_.Commit(*ref, stored).ok());
     }
@@ -240,8 +240,7 @@ TEST_F(ValidationWorkerTest, ACancellationRecordedInTheStoreReachesTheRunningJob
     // About 9e9 DP cells on one thread: seconds on any machine.
     for (Series& run : test_data::RandomWalkRuns(prefix, 16, 6000, 6000, 1, 9)) {
       StoredRun stored =
-          RunOf(prefix[0] == 's' ? wire::RunRole::kSimulation : wire::RunRole::kReference,
-                std::move(run));
+          RunOf(prefix[0] == 's' ? RunRole::kSimulation : RunRole::kReference, std::move(run));
       ASSERT_TRUE(sessions_.Reserve(*ref, stored.bytes).ok());
       ASSERT_TRUE(sessions_.Commit(*ref, stored).ok());
     }

@@ -1,6 +1,6 @@
 // The model parameters each simulated run was simulated with, and the random inputs (its
 // trial) that drove it: what a parameter study groups runs by. Read from the CSV files a user
-// writes beside the runs (`--sim-params`, `--ref-groups`).
+// writes beside the runs (`--sim-params`, `--ref-groups`), or uploaded with each run.
 
 #ifndef WASSERWARP_RUN_PARAMETERS_H_
 #define WASSERWARP_RUN_PARAMETERS_H_
@@ -31,6 +31,16 @@ inline constexpr char kTrialRule[] =
 std::string ParameterNameFault(std::string_view name);
 // Why `trial` cannot name a trial; empty when it can.
 std::string TrialFault(std::string_view trial);
+
+// What a simulated run was simulated with, for parameter studies: runs with the same
+// parameters form a design point, and runs of different points with the same trial were
+// driven by the same random inputs (common random numbers). Empty for reference runs.
+struct SimulationInputs {
+  // Ordered by name: the order they are stored and shown in, whatever order they came in.
+  std::map<std::string, double> parameters;
+  // Empty: none named.
+  std::string trial;
+};
 
 struct RunParameters {
   std::vector<double> values;  // in the order of ParameterTable::names

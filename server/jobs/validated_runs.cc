@@ -24,16 +24,16 @@ absl::StatusOr<SessionSnapshot> SnapshotOfValidation(SessionStore& sessions,
   runs.default_parameters = session->default_parameters;
   for (const ValidatedRun& wanted : record.runs) {
     const std::vector<StoredRun>& held =
-        wanted.role == wire::RunRole::kSimulation ? session->simulation : session->reference;
+        wanted.role == RunRole::kSimulation ? session->simulation : session->reference;
     auto it = std::find_if(held.begin(), held.end(), [&](const StoredRun& run) {
       return run.series->id == wanted.series_id;
     });
     if (it == held.end() || RunChecksum(*it->series) != wanted.checksum) {
       return absl::DataLossError(absl::StrFormat(
           "%s run \"%s\" of session %s is not the run this validation was created with",
-          wire::RoleName(wanted.role), wanted.series_id, wire::SessionName(record.session_id)));
+          RoleName(wanted.role), wanted.series_id, wire::SessionName(record.session_id)));
     }
-    (wanted.role == wire::RunRole::kSimulation ? runs.simulation : runs.reference).push_back(*it);
+    (wanted.role == RunRole::kSimulation ? runs.simulation : runs.reference).push_back(*it);
   }
   runs.lease = std::move(session->lease);
   return runs;

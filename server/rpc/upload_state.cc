@@ -12,10 +12,10 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "rpc/session_proto.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/run_parameters.h"
 #include "wire/resource_names.h"
-#include "wire/session_proto.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -29,16 +29,16 @@ constexpr size_t kMaxChannelNameLength = 256;
 absl::string_view View(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
 // `simulation run "sim_3"`, the way every error about a run starts.
-std::string RunLabel(wire::RunRole role, std::string_view id) {
-  return absl::StrCat(View(wire::RoleName(role)), " run \"", View(id), "\"");
+std::string RunLabel(RunRole role, std::string_view id) {
+  return absl::StrCat(View(RoleName(role)), " run \"", View(id), "\"");
 }
 
 // The header's parameters and trial, checked; errors name the header's field. `label` names
 // the run.
-absl::StatusOr<wire::SimulationInputs> InputsOf(const v1::SeriesHeader& header, wire::RunRole role,
-                                                std::string_view label) {
+absl::StatusOr<SimulationInputs> InputsOf(const v1::SeriesHeader& header, RunRole role,
+                                          std::string_view label) {
   const bool has_parameters = !header.parameters().empty();
-  if (role == wire::RunRole::kReference && (has_parameters || !header.trial().empty())) {
+  if (role == RunRole::kReference && (has_parameters || !header.trial().empty())) {
     // Most likely the two sets mixed up: a measured run was not simulated with anything.
     return InvalidFieldError(has_parameters ? "header.parameters" : "header.trial",
                              absl::StrCat(View(label),
@@ -50,7 +50,7 @@ absl::StatusOr<wire::SimulationInputs> InputsOf(const v1::SeriesHeader& header, 
                              absl::StrCat(View(label), ": header has ", header.parameters_size(),
                                           " parameters, over the limit of ", kMaxRunParameters));
   }
-  wire::SimulationInputs inputs;
+  SimulationInputs inputs;
   inputs.parameters.insert(header.parameters().begin(), header.parameters().end());
   // In name order, so that the same header always gets the same error.
   for (const auto& [name, value] : inputs.parameters) {
@@ -153,7 +153,7 @@ absl::Status UploadState::Header(const v1::SeriesHeader& header) {
 }
 
 absl::Status UploadState::BeginRun(const v1::SeriesHeader& header) {
-  const std::optional<wire::RunRole> role = wire::RoleFromProto(header.role());
+  const std::optional<RunRole> role = RoleFromProto(header.role());
   if (!role.has_value()) {
     return InvalidFieldError("header.role", absl::StrCat("header of run \"", header.series_id(),
                                                          "\": role must be ROLE_SIMULATION or ",
@@ -163,7 +163,7 @@ absl::Status UploadState::BeginRun(const v1::SeriesHeader& header) {
   if (header.series_id().empty() || header.series_id().size() > kMaxSeriesIdLength) {
     return InvalidFieldError(
         "header.series_id",
-        absl::StrCat("header of a ", View(wire::RoleName(*role)), " run: series_id must have 1 to ",
+        absl::StrCat("header of a ", View(RoleName(*role)), " run: series_id must have 1 to ",
                      kMaxSeriesIdLength, " characters, got ", header.series_id().size()));
   }
   if (header.channels().empty()) {
@@ -188,7 +188,7 @@ absl::Status UploadState::BeginRun(const v1::SeriesHeader& header) {
                                                            "non-negative, got ",
                                                            header.weight()));
   }
-  absl::StatusOr<wire::SimulationInputs> inputs = InputsOf(header, *role, label);
+  absl::StatusOr<SimulationInputs> inputs = InputsOf(header, *role, label);
   if (!inputs.ok()) return inputs.status();
   if (absl::Status status = store_.CheckNewRun(*session_, *role, header.series_id());
       !status.ok()) {
@@ -267,12 +267,12 @@ absl::Status UploadState::End(const v1::SeriesEnd& end) {
   stored.inputs = std::move(run_->inputs);
   stored.bytes = run_->reserved_bytes;
   stored.series = std::make_shared<const Series>(std::move(run_->series));
-  absl::StatusOr<wire::RunRecord> committed = store_.Commit(*session_, std::move(stored));
+  absl::StatusOr<RunRecord> committed = store_.Commit(*session_, std::move(stored));
   if (!committed.ok()) return committed.status();
   // The reservation became the session's holding.
   run_.reset();
   response_->set_committed_samples(response_->committed_samples() + committed->samples);
-  *response_->add_committed_runs() = wire::ToProto(*committed);
+  *response_->add_committed_runs() = ToProto(*committed);
   return absl::OkStatus();
 }
 

@@ -43,10 +43,10 @@ class UploadState {
 
  private:
   struct PendingRun {
-    wire::RunRole role = wire::RunRole::kSimulation;
+    RunRole role = RunRole::kSimulation;
     Series series;
     std::optional<double> weight;
-    wire::SimulationInputs inputs;
+    SimulationInputs inputs;
     int64_t reserved_bytes = 0;
   };
 

@@ -14,12 +14,12 @@
 #include "absl/strings/str_format.h"
 #include "jobs/job_queue.h"
 #include "jobs/validation_job.h"
+#include "rpc/session_proto.h"
 #include "storage/byte_encoding.h"
 #include "wasserwarp/field_error.h"
 #include "wire/convert.h"
 #include "wire/parameters.h"
 #include "wire/resource_names.h"
-#include "wire/session_proto.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -55,7 +55,7 @@ v1::Validation ToProto(const ValidationRecord& record) {
   for (const ValidatedRun& run : record.runs) {
     v1::ValidatedRun* out = validation.add_runs();
     out->set_series_id(run.series_id);
-    out->set_role(wire::ToProto(run.role));
+    out->set_role(ToProto(run.role));
     out->set_checksum(absl::StrFormat("%016x", run.checksum));
   }
   validation.set_principal(record.owner);

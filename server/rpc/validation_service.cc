@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "ops/call_principal.h"
 #include "ops/rpc_log.h"
+#include "rpc/session_proto.h"
 #include "rpc/twed_reactor.h"
 #include "rpc/upload_reactor.h"
 #include "rpc/validation_stream_reactor.h"
@@ -20,7 +21,6 @@
 #include "wire/parameters.h"
 #include "wire/request_fields.h"
 #include "wire/resource_names.h"
-#include "wire/session_proto.h"
 #include "wire/status_to_grpc.h"
 
 namespace wasserwarp::service {
@@ -139,11 +139,10 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
     if (!ttl.ok()) return ttl.status();
     settings.idle_ttl = *ttl;
   }
-  absl::StatusOr<wire::SessionRecord> created =
-      store.Create(request.session_id(), std::move(settings));
+  absl::StatusOr<SessionRecord> created = store.Create(request.session_id(), std::move(settings));
   if (!created.ok()) return created.status();
   v1::CreateSessionResponse response;
-  *response.mutable_session() = wire::ToProto(*created, /*with_runs=*/true);
+  *response.mutable_session() = ToProto(*created, /*with_runs=*/true);
   return response;
 }
 
@@ -152,10 +151,10 @@ absl::StatusOr<v1::GetSessionResponse> GetSession(SessionStore& store,
                                                   const std::string& principal) {
   absl::StatusOr<std::string> id = wire::SessionIdFromName(request.name(), "name");
   if (!id.ok()) return id.status();
-  absl::StatusOr<wire::SessionRecord> session = store.Get(*id, principal);
+  absl::StatusOr<SessionRecord> session = store.Get(*id, principal);
   if (!session.ok()) return session.status();
   v1::GetSessionResponse response;
-  *response.mutable_session() = wire::ToProto(*session, /*with_runs=*/true);
+  *response.mutable_session() = ToProto(*session, /*with_runs=*/true);
   return response;
 }
 
@@ -187,12 +186,12 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
     after = *std::move(id);
   }
   bool more = false;
-  absl::StatusOr<std::vector<wire::SessionRecord>> sessions =
+  absl::StatusOr<std::vector<SessionRecord>> sessions =
       store.List(after, page_size, more, principal);
   if (!sessions.ok()) return sessions.status();
   v1::ListSessionsResponse response;
-  for (const wire::SessionRecord& session : *sessions) {
-    *response.add_sessions() = wire::ToProto(session, /*with_runs=*/false);
+  for (const SessionRecord& session : *sessions) {
+    *response.add_sessions() = ToProto(session, /*with_runs=*/false);
   }
   if (more) {
     const std::string& last = response.sessions(response.sessions_size() - 1).name();

@@ -16,7 +16,6 @@
 #include "storage/postgres.h"
 #include "wasserwarp/field_error.h"
 #include "wire/resource_names.h"
-#include "wire/session_proto.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -40,10 +39,9 @@ absl::Status Damaged(const std::string& url, const std::string& what) {
   return absl::DataLossError(absl::StrCat("PostgreSQL ", url, ": ", what));
 }
 
-std::string RunLabel(const std::string& session_id, wire::RunRole role,
-                     const std::string& series_id) {
-  return absl::StrCat("session ", wire::SessionName(session_id), ", ",
-                      std::string(wire::RoleName(role)), " run \"", series_id, "\"");
+std::string RunLabel(const std::string& session_id, RunRole role, const std::string& series_id) {
+  return absl::StrCat("session ", wire::SessionName(session_id), ", ", std::string(RoleName(role)),
+                      " run \"", series_id, "\"");
 }
 
 Param TtlParam(const std::optional<absl::Duration>& ttl, int64_t& storage) {
@@ -56,8 +54,8 @@ absl::StatusOr<int64_t> IntOf(const Result& result, int row, int column) {
   return result.GetInt64(row, column);
 }
 
-absl::StatusOr<SharedSession> SessionOf(const Result& result, int row, const std::string& url) {
-  SharedSession session;
+absl::StatusOr<PersistedSession> SessionOf(const Result& result, int row, const std::string& url) {
+  PersistedSession session;
   absl::StatusOr<int64_t> key = IntOf(result, row, 0);
   absl::StatusOr<std::string> settings_bytes = result.GetBytes(row, 3);
   absl::StatusOr<int64_t> created = IntOf(result, row, 4);
@@ -148,8 +146,9 @@ absl::StatusOr<int64_t> PostgresSessions::InsertSession(const std::string& id,
   return key;
 }
 
-absl::StatusOr<std::optional<SharedSession>> PostgresSessions::FindSession(const std::string& id) {
-  std::optional<SharedSession> found;
+absl::StatusOr<std::optional<PersistedSession>> PostgresSessions::FindSession(
+    const std::string& id) {
+  std::optional<PersistedSession> found;
   absl::Status status = postgres::RunTransaction(
       pool_, "reading a session",
       [&](Connection& connection) -> absl::Status {
@@ -159,7 +158,7 @@ absl::StatusOr<std::optional<SharedSession>> PostgresSessions::FindSession(const
         if (!result.ok()) return result.status();
         found.reset();
         if (result->rows() == 0) return absl::OkStatus();
-        absl::StatusOr<SharedSession> session = SessionOf(*result, 0, connection.redacted_url());
+        absl::StatusOr<PersistedSession> session = SessionOf(*result, 0, connection.redacted_url());
         if (!session.ok()) return session.status();
         found = *std::move(session);
         return absl::OkStatus();
@@ -191,9 +190,9 @@ absl::StatusOr<std::vector<int64_t>> PostgresSessions::RunKeys(int64_t session_k
   return keys;
 }
 
-absl::StatusOr<std::vector<SharedRun>> PostgresSessions::LoadRuns(
+absl::StatusOr<std::vector<StoredRun>> PostgresSessions::LoadRuns(
     const std::string& session_id, const std::vector<int64_t>& run_keys) {
-  std::vector<SharedRun> runs;
+  std::vector<StoredRun> runs;
   if (run_keys.empty()) return runs;
   const std::string key_array = absl::StrCat("{", absl::StrJoin(run_keys, ","), "}");
   absl::Status status = postgres::RunTransaction(
@@ -220,12 +219,11 @@ absl::StatusOr<std::vector<SharedRun>> PostgresSessions::LoadRuns(
                 parameter_bytes.status()}) {
             if (!cell.ok()) return cell;
           }
-          const std::optional<wire::RunRole> role =
-              wire::RoleFromProto(static_cast<v1::Role>(*role_number));
+          const std::optional<RunRole> role = RoleFromNumber(*role_number);
           Series series;
           series.id = std::string(result->GetText(row, 2));
           const std::string label =
-              RunLabel(session_id, role.value_or(wire::RunRole::kReference), series.id);
+              RunLabel(session_id, role.value_or(RunRole::kReference), series.id);
           std::optional<std::vector<std::string>> channels = DecodeStrings(*channel_bytes);
           std::optional<std::map<std::string, double>> parameters =
               DecodeParameters(*parameter_bytes);
@@ -253,18 +251,19 @@ absl::StatusOr<std::vector<SharedRun>> PostgresSessions::LoadRuns(
             return Damaged(connection.redacted_url(),
                            absl::StrCat(label, ": its samples do not match their checksum"));
           }
-          SharedRun shared{.key = *key};
-          shared.run.role = *role;
+          StoredRun run;
+          run.role = *role;
           if (!result->IsNull(row, 4)) {
             absl::StatusOr<double> weight = result->GetDouble(row, 4);
             if (!weight.ok()) return weight.status();
-            shared.run.weight = *weight;
+            run.weight = *weight;
           }
-          shared.run.inputs = {*std::move(parameters), std::string(result->GetText(row, 10))};
-          shared.run.commit_time = absl::FromUnixNanos(*commit_time);
-          shared.run.bytes = *bytes;
-          shared.run.series = std::make_shared<const Series>(std::move(series));
-          runs.push_back(std::move(shared));
+          run.inputs = {*std::move(parameters), std::string(result->GetText(row, 10))};
+          run.commit_time = absl::FromUnixNanos(*commit_time);
+          run.bytes = *bytes;
+          run.database_key = *key;
+          run.series = std::make_shared<const Series>(std::move(series));
+          runs.push_back(std::move(run));
         }
         return absl::OkStatus();
       },
@@ -336,7 +335,7 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
         }
         std::vector<Param> params = {
             Param::Int64(session_key),
-            Param::Int64(static_cast<int64_t>(wire::ToProto(run.role))),
+            Param::Int64(static_cast<int64_t>(run.role)),
             Param::Text(series.id),
             Param::Bytes(channels),
             run.weight.has_value() ? Param::Double(*run.weight) : Param::Null(),
@@ -462,9 +461,10 @@ absl::StatusOr<std::vector<std::string>> PostgresSessions::ExpireIdle(absl::Time
   return expired;
 }
 
-absl::StatusOr<std::vector<SharedSessionSummary>> PostgresSessions::List(
-    const std::string& owner, const std::string& after_id, int limit, absl::Time now) {
-  std::vector<SharedSessionSummary> page;
+absl::StatusOr<std::vector<SessionSummary>> PostgresSessions::List(const std::string& owner,
+                                                                   const std::string& after_id,
+                                                                   int limit, absl::Time now) {
+  std::vector<SessionSummary> page;
   absl::Status status = postgres::RunTransaction(
       pool_, "listing sessions",
       [&](Connection& connection) -> absl::Status {
@@ -481,7 +481,7 @@ absl::StatusOr<std::vector<SharedSessionSummary>> PostgresSessions::List(
             "listing sessions");
         if (!result.ok()) return result.status();
         for (int row = 0; row < result->rows(); ++row) {
-          absl::StatusOr<SharedSession> session =
+          absl::StatusOr<PersistedSession> session =
               SessionOf(*result, row, connection.redacted_url());
           if (!session.ok()) return session.status();
           absl::StatusOr<int64_t> simulation = result->GetInt64(row, 6);
@@ -491,10 +491,10 @@ absl::StatusOr<std::vector<SharedSessionSummary>> PostgresSessions::List(
                {simulation.status(), reference.status(), bytes.status()}) {
             if (!cell.ok()) return cell;
           }
-          page.push_back(SharedSessionSummary{.session = *std::move(session),
-                                              .simulation_runs = static_cast<int32_t>(*simulation),
-                                              .reference_runs = static_cast<int32_t>(*reference),
-                                              .bytes = *bytes});
+          page.push_back(SessionSummary{.session = *std::move(session),
+                                        .simulation_runs = static_cast<int32_t>(*simulation),
+                                        .reference_runs = static_cast<int32_t>(*reference),
+                                        .bytes = *bytes});
         }
         return absl::OkStatus();
       },

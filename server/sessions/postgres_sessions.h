@@ -17,33 +17,10 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "ops/server_config.h"
-#include "sessions/session_store.h"
+#include "sessions/stored_session.h"
 #include "storage/postgres_pool.h"
 
 namespace wasserwarp::service {
-
-// A session's row, without its runs.
-struct SharedSession {
-  int64_t key = 0;
-  std::string id;
-  SessionSettings settings;  // the owner included
-  absl::Time create_time;
-  absl::Time last_use;
-};
-
-// A run as stored, with its key (runs are in commit order by key).
-struct SharedRun {
-  int64_t key = 0;
-  StoredRun run;
-};
-
-// A session as a listing shows it.
-struct SharedSessionSummary {
-  SharedSession session;
-  int32_t simulation_runs = 0;
-  int32_t reference_runs = 0;
-  int64_t bytes = 0;
-};
 
 class PostgresSessions {
  public:
@@ -56,13 +33,13 @@ class PostgresSessions {
   // when every replica together holds that many live sessions.
   absl::StatusOr<int64_t> InsertSession(const std::string& id, const SessionSettings& settings,
                                         absl::Time now);
-  // The session of `id`, if there is one.
-  absl::StatusOr<std::optional<SharedSession>> FindSession(const std::string& id);
+  // The session of `id` without its runs, if there is one.
+  absl::StatusOr<std::optional<PersistedSession>> FindSession(const std::string& id);
   // The keys of the session's runs, ascending.
   absl::StatusOr<std::vector<int64_t>> RunKeys(int64_t session_key);
-  // The runs with these keys, with their samples, checked against their checksums (DataLoss
-  // naming the run otherwise).
-  absl::StatusOr<std::vector<SharedRun>> LoadRuns(const std::string& session_id,
+  // The runs with these keys (their database_key), with their samples, checked against their
+  // checksums (DataLoss naming the run otherwise).
+  absl::StatusOr<std::vector<StoredRun>> LoadRuns(const std::string& session_id,
                                                   const std::vector<int64_t>& run_keys);
   // The run's key. NotFound when the session is gone, AlreadyExists for a taken id in the role,
   // ResourceExhausted naming the flag of a limit the commit would pass.
@@ -76,9 +53,9 @@ class PostgresSessions {
   // or running for; returns their ids. Each row goes once, whichever replica sweeps.
   absl::StatusOr<std::vector<std::string>> ExpireIdle(absl::Time now, absl::Duration grace);
   // At most `limit` live sessions of `owner` with ids after `after_id`, in id order.
-  absl::StatusOr<std::vector<SharedSessionSummary>> List(const std::string& owner,
-                                                         const std::string& after_id, int limit,
-                                                         absl::Time now);
+  absl::StatusOr<std::vector<SessionSummary>> List(const std::string& owner,
+                                                   const std::string& after_id, int limit,
+                                                   absl::Time now);
 
  private:
   postgres::Pool& pool_;

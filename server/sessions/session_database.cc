@@ -26,10 +26,7 @@
 #include "storage/byte_encoding.h"
 #include "storage/data_directory.h"
 #include "storage/sqlite.h"
-#include "wire/convert.h"
-#include "wire/parameters.h"
 #include "wire/resource_names.h"
-#include "wire/session_proto.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -113,9 +110,8 @@ CREATE TABLE IF NOT EXISTS run_inputs (
 
 absl::string_view View(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
-std::string RunLabel(const std::string& session_id, wire::RunRole role,
-                     const std::string& series_id) {
-  return absl::StrCat("session ", wire::SessionName(session_id), ", ", View(wire::RoleName(role)),
+std::string RunLabel(const std::string& session_id, RunRole role, const std::string& series_id) {
+  return absl::StrCat("session ", wire::SessionName(session_id), ", ", View(RoleName(role)),
                       " run \"", series_id, "\"");
 }
 
@@ -341,11 +337,9 @@ absl::StatusOr<std::vector<PersistedSession>> SessionDatabase::Load(
       Series series;
       series.id = std::string(runs.Bytes(2));
       // Stored as the API's role number.
-      const std::optional<wire::RunRole> role =
-          wire::RoleFromProto(static_cast<v1::Role>(runs.Int(1)));
+      const std::optional<RunRole> role = RoleFromNumber(runs.Int(1));
       // A run of an unknown role is labelled as the non-simulation side it is not.
-      const std::string label =
-          RunLabel(session.id, role.value_or(wire::RunRole::kReference), series.id);
+      const std::string label = RunLabel(session.id, role.value_or(RunRole::kReference), series.id);
       if (!role.has_value()) return Damaged(path_, absl::StrCat(label, " has role ", runs.Int(1)));
       std::optional<std::vector<std::string>> channels = DecodeStrings(runs.Bytes(3));
       if (!channels.has_value() || channels->empty()) {
@@ -426,7 +420,7 @@ absl::Status SessionDatabase::InsertRun(int64_t session_key, const StoredRun& ru
   const std::string channels = EncodeStrings(series.channels);
   const uint64_t checksum = RunChecksum(series);
   const std::string doing =
-      absl::StrCat("storing ", View(wire::RoleName(run.role)), " run \"", series.id, "\"");
+      absl::StrCat("storing ", View(RoleName(run.role)), " run \"", series.id, "\"");
   absl::MutexLock lock(&mu_);
   Transaction transaction(db_, path_);
   if (absl::Status status = transaction.Begin(); !status.ok()) return status;
@@ -445,7 +439,7 @@ absl::Status SessionDatabase::InsertRun(int64_t session_key, const StoredRun& ru
                    "INSERT INTO runs (session_key, role, series_id, channels, weight, samples, "
                    "commit_time_ns, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   insert.Bind(1, session_key);
-  insert.Bind(2, static_cast<int64_t>(wire::ToProto(run.role)));
+  insert.Bind(2, static_cast<int64_t>(run.role));
   insert.BindText(3, series.id);
   insert.BindBlob(4, channels);
   if (run.weight.has_value()) {

@@ -24,8 +24,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "sessions/session_store.h"
-#include "wasserwarp/series.h"
+#include "sessions/stored_session.h"
 
 struct sqlite3;
 
@@ -35,18 +34,6 @@ namespace wasserwarp::service {
 inline constexpr int32_t kSessionDatabaseApplicationId = 0x57535750;
 // Raised whenever what is stored changes meaning; a server refuses newer formats.
 inline constexpr int32_t kSessionDatabaseFormatVersion = 1;
-
-// A session as the database holds it.
-struct PersistedSession {
-  // The database's key of this session; never reused, unlike ids.
-  int64_t key = 0;
-  std::string id;
-  SessionSettings settings;
-  absl::Time create_time;
-  absl::Time last_use;
-  // In commit order, each with its commit time and bytes.
-  std::vector<StoredRun> runs;
-};
 
 // Thread-safe; writes happen one at a time.
 class SessionDatabase {

@@ -4,7 +4,6 @@
 
 #include "wire/convert.h"
 #include "wire/parameters.h"
-#include "wire/session_proto.h"
 
 namespace wasserwarp::service {
 

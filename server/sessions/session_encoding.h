@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "sessions/session_store.h"
+#include "sessions/stored_session.h"
 
 namespace wasserwarp::service {
 

@@ -2,24 +2,17 @@
 
 #include <utility>
 
-#include "sessions/session_store.h"
-
 namespace wasserwarp::service {
 
-SessionLease::SessionLease(SessionStore* store, std::string id, uint64_t instance)
-    : store_(store), id_(std::move(id)), instance_(instance) {}
+SessionLease::SessionLease(absl::AnyInvocable<void() &&> end) : end_(std::move(end)) {}
 
 SessionLease::SessionLease(SessionLease&& other) noexcept
-    : store_(std::exchange(other.store_, nullptr)),
-      id_(std::move(other.id_)),
-      instance_(other.instance_) {}
+    : end_(std::exchange(other.end_, nullptr)) {}
 
 SessionLease& SessionLease::operator=(SessionLease&& other) noexcept {
   if (this != &other) {
     Reset();
-    store_ = std::exchange(other.store_, nullptr);
-    id_ = std::move(other.id_);
-    instance_ = other.instance_;
+    end_ = std::exchange(other.end_, nullptr);
   }
   return *this;
 }
@@ -27,7 +20,7 @@ SessionLease& SessionLease::operator=(SessionLease&& other) noexcept {
 SessionLease::~SessionLease() { Reset(); }
 
 void SessionLease::Reset() {
-  if (store_ != nullptr) std::exchange(store_, nullptr)->EndLease(id_, instance_);
+  if (end_ != nullptr) std::move(std::exchange(end_, nullptr))();
 }
 
 }  // namespace wasserwarp::service

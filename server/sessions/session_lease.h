@@ -4,18 +4,17 @@
 #ifndef WASSERWARP_SERVER_SESSIONS_SESSION_LEASE_H_
 #define WASSERWARP_SERVER_SESSIONS_SESSION_LEASE_H_
 
-#include <cstdint>
-#include <string>
+#include "absl/functional/any_invocable.h"
 
 namespace wasserwarp::service {
 
-class SessionStore;
-
 // Its end counts as a use. Deletion still removes a leased session.
-// Move-only; must not outlive its store.
+// Move-only; must not outlive the store that granted it (SessionStore::Snapshot).
 class SessionLease {
  public:
   SessionLease() = default;
+  // `end` ends the lease in its store, once.
+  explicit SessionLease(absl::AnyInvocable<void() &&> end);
   SessionLease(SessionLease&& other) noexcept;
   SessionLease& operator=(SessionLease&& other) noexcept;
   ~SessionLease();
@@ -24,12 +23,7 @@ class SessionLease {
   void Reset();
 
  private:
-  friend class SessionStore;
-  SessionLease(SessionStore* store, std::string id, uint64_t instance);
-
-  SessionStore* store_ = nullptr;
-  std::string id_;
-  uint64_t instance_ = 0;
+  absl::AnyInvocable<void() &&> end_;
 };
 
 }  // namespace wasserwarp::service

@@ -1,3 +1,7 @@
+// Over 500 lines for one reason: the store's books (the bytes held and reserved, per session and
+// in total, the leases and the run keys) change in nearly every method under the same two locks,
+// and stay right only when those methods are read side by side.
+
 #include "sessions/session_store.h"
 
 #include <algorithm>
@@ -9,9 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
-#include "sessions/postgres_sessions.h"
-#include "sessions/session_database.h"
-#include "sessions/session_sync.h"
+#include "sessions/memory_session_backend.h"
 #include "wasserwarp/field_error.h"
 #include "wire/resource_names.h"
 #include "wire/status_to_grpc.h"
@@ -29,22 +31,20 @@ absl::Status NotFound(std::string_view id) {
 
 }  // namespace
 
-int64_t SampleBytes(int64_t times, int64_t values) {
-  return static_cast<int64_t>(sizeof(double)) * (times + values);
+SessionStore::SessionStore(const SessionLimits& limits)
+    : SessionStore(limits, std::make_unique<MemorySessionBackend>()) {}
+
+SessionStore::SessionStore(const SessionLimits& limits, std::unique_ptr<SessionBackend> backend)
+    : limits_(limits), backend_(std::move(backend)) {}
+
+absl::StatusOr<std::vector<absl::Status>> SessionStore::Restore(absl::Time now) {
+  absl::StatusOr<std::vector<PersistedSession>> sessions =
+      backend_->Load(now, limits_.session_idle_ttl);
+  if (!sessions.ok()) return sessions.status();
+  return Adopt(*std::move(sessions));
 }
 
-int64_t HeaderBytes(std::string_view series_id, const std::vector<std::string>& channels,
-                    const wire::SimulationInputs& inputs) {
-  int64_t bytes = static_cast<int64_t>(series_id.size() + inputs.trial.size());
-  for (const std::string& channel : channels) bytes += static_cast<int64_t>(channel.size());
-  for (const auto& [name, value] : inputs.parameters) {
-    bytes += static_cast<int64_t>(name.size() + sizeof(value));
-  }
-  return bytes;
-}
-
-SessionStore::SessionStore(const SessionLimits& limits, SessionSync* sync, PostgresSessions* shared)
-    : limits_(limits), sync_(sync), shared_(shared) {}
+absl::Status SessionStore::Save() { return backend_->Save(GetLastUses()); }
 
 std::vector<absl::Status> SessionStore::Adopt(std::vector<PersistedSession> sessions) {
   absl::MutexLock lock(&mu_);
@@ -61,7 +61,7 @@ std::vector<absl::Status> SessionStore::Adopt(std::vector<PersistedSession> sess
     for (StoredRun& run : stored.runs) {
       if (static_cast<int64_t>(run.series->samples()) > limits_.max_samples_per_run) {
         over_limits.push_back(absl::ResourceExhaustedError(
-            absl::StrCat("session ", name, ", ", View(wire::RoleName(run.role)), " run \"",
+            absl::StrCat("session ", name, ", ", View(RoleName(run.role)), " run \"",
                          run.series->id, "\": ", run.series->samples(),
                          " samples, over --max_samples_per_run=", limits_.max_samples_per_run)));
       }
@@ -95,9 +95,9 @@ std::vector<absl::Status> SessionStore::Adopt(std::vector<PersistedSession> sess
   return over_limits;
 }
 
-std::vector<std::pair<int64_t, absl::Time>> SessionStore::LastUses() const {
+LastUses SessionStore::GetLastUses() const {
   absl::MutexLock lock(&mu_);
-  std::vector<std::pair<int64_t, absl::Time>> last_uses;
+  LastUses last_uses;
   last_uses.reserve(sessions_.size());
   for (const auto& [id, session] : sessions_) {
     last_uses.emplace_back(session.database_key, session.last_use);
@@ -105,7 +105,7 @@ std::vector<std::pair<int64_t, absl::Time>> SessionStore::LastUses() const {
   return last_uses;
 }
 
-absl::StatusOr<wire::SessionRecord> SessionStore::Create(std::string id, SessionSettings settings) {
+absl::StatusOr<SessionRecord> SessionStore::Create(std::string id, SessionSettings settings) {
   if (!id.empty()) {
     if (absl::Status status = Refresh(id); !status.ok()) return status;
   }
@@ -130,13 +130,8 @@ absl::StatusOr<wire::SessionRecord> SessionStore::Create(std::string id, Session
     }
   }
   // Under write_mu_ the id stays free and the slot stays open meanwhile.
-  int64_t database_key = 0;
-  if (sync_ != nullptr || shared_ != nullptr) {
-    absl::StatusOr<int64_t> key = shared_ != nullptr ? shared_->InsertSession(id, settings, now)
-                                                     : sync_->InsertSession(id, settings, now);
-    if (!key.ok()) return key.status();
-    database_key = *key;
-  }
+  absl::StatusOr<int64_t> database_key = backend_->InsertSession(id, settings, now);
+  if (!database_key.ok()) return database_key.status();
   absl::MutexLock lock(&mu_);
   Session session;
   session.instance = next_instance_++;
@@ -144,12 +139,12 @@ absl::StatusOr<wire::SessionRecord> SessionStore::Create(std::string id, Session
   session.settings = std::move(settings);
   session.create_time = now;
   session.last_use = now;
-  session.database_key = database_key;
+  session.database_key = *database_key;
   const auto [it, inserted] = sessions_.emplace(std::move(id), std::move(session));
   return RecordOf(it->first, it->second, /*with_runs=*/true);
 }
 
-absl::StatusOr<wire::SessionRecord> SessionStore::Get(std::string_view id, std::string_view owner) {
+absl::StatusOr<SessionRecord> SessionStore::Get(std::string_view id, std::string_view owner) {
   if (absl::Status status = Refresh(id); !status.ok()) return status;
   absl::MutexLock lock(&mu_);
   const Session* session = FindOwned(id, owner, absl::Now());
@@ -157,13 +152,22 @@ absl::StatusOr<wire::SessionRecord> SessionStore::Get(std::string_view id, std::
   return RecordOf(std::string(id), *session, /*with_runs=*/true);
 }
 
-absl::StatusOr<std::vector<wire::SessionRecord>> SessionStore::List(std::string_view after_id,
-                                                                    int limit, bool& more,
-                                                                    std::string_view owner) {
-  if (shared_ != nullptr) return ListShared(after_id, limit, more, owner);
+absl::StatusOr<std::vector<SessionRecord>> SessionStore::List(std::string_view after_id, int limit,
+                                                              bool& more, std::string_view owner) {
   const absl::Time now = absl::Now();
+  // One more than a page tells whether another follows.
+  absl::StatusOr<std::optional<std::vector<SessionSummary>>> rows =
+      backend_->List(std::string(owner), std::string(after_id), limit + 1, now);
+  if (!rows.ok()) return rows.status();
+  std::vector<SessionRecord> page;
+  if (rows->has_value()) {
+    more = static_cast<int>((*rows)->size()) > limit;
+    if (more) (*rows)->resize(static_cast<size_t>(limit));
+    page.reserve((*rows)->size());
+    for (const SessionSummary& row : **rows) page.push_back(RecordOf(row));
+    return page;
+  }
   absl::MutexLock lock(&mu_);
-  std::vector<wire::SessionRecord> page;
   more = false;
   auto it = after_id.empty() ? sessions_.begin() : sessions_.upper_bound(after_id);
   while (it != sessions_.end()) {
@@ -195,13 +199,9 @@ absl::Status SessionStore::Delete(std::string_view id, std::string_view owner) {
     database_key = session->database_key;
     Erase(sessions_.find(id));
   }
-  if (shared_ != nullptr) {
-    absl::Status status = shared_->DeleteSession(database_key, std::string(id));
-    // Another replica deleted it first: gone all the same.
-    return absl::IsNotFound(status) ? NotFound(id) : status;
-  }
-  // Acknowledged once off the disk, as a commit is once on it.
-  return sync_ != nullptr ? sync_->DeleteDropped() : absl::OkStatus();
+  absl::Status status = backend_->Delete(database_key, std::string(id));
+  // Another replica deleted it first: gone all the same.
+  return absl::IsNotFound(status) ? NotFound(id) : status;
 }
 
 absl::StatusOr<SessionRef> SessionStore::Open(std::string_view id, std::string_view owner) {
@@ -215,7 +215,7 @@ absl::StatusOr<SessionRef> SessionStore::Open(std::string_view id, std::string_v
     session->last_use = now;
     ref = SessionRef{std::string(id), session->instance, session->key()};
   }
-  SaveUse(ref.key, now);
+  backend_->SaveUse(ref.key, now);
   return ref;
 }
 
@@ -231,11 +231,11 @@ absl::StatusOr<SessionSnapshot> SessionStore::Snapshot(std::string_view id,
   SessionSnapshot snapshot;
   snapshot.id = std::string(id);
   snapshot.key = session->key();
-  snapshot.lease = SessionLease(this, snapshot.id, session->instance);
+  snapshot.lease = SessionLease(
+      [this, id = snapshot.id, instance = session->instance] { EndLease(id, instance); });
   snapshot.default_parameters = session->settings.default_parameters;
   for (const StoredRun& run : session->runs) {
-    (run.role == wire::RunRole::kSimulation ? snapshot.simulation : snapshot.reference)
-        .push_back(run);
+    (run.role == RunRole::kSimulation ? snapshot.simulation : snapshot.reference).push_back(run);
   }
   return snapshot;
 }
@@ -283,7 +283,7 @@ void SessionStore::Release(const SessionRef& ref, int64_t bytes) {
   }
 }
 
-absl::Status SessionStore::CheckNewRun(const SessionRef& ref, wire::RunRole role,
+absl::Status SessionStore::CheckNewRun(const SessionRef& ref, RunRole role,
                                        std::string_view series_id) {
   absl::MutexLock lock(&mu_);
   const Session* session = FindInstance(ref, absl::Now());
@@ -291,7 +291,7 @@ absl::Status SessionStore::CheckNewRun(const SessionRef& ref, wire::RunRole role
   return CheckNewRunLocked(ref.id, *session, role, series_id);
 }
 
-absl::StatusOr<wire::RunRecord> SessionStore::Commit(const SessionRef& ref, StoredRun run) {
+absl::StatusOr<RunRecord> SessionStore::Commit(const SessionRef& ref, StoredRun run) {
   absl::MutexLock write_lock(&write_mu_);
   int64_t database_key = 0;
   {
@@ -306,22 +306,15 @@ absl::StatusOr<wire::RunRecord> SessionStore::Commit(const SessionRef& ref, Stor
   }
   run.commit_time = absl::Now();
   // The caller acknowledges the run only after this returns, so an
-  // acknowledged run is on disk.
-  if (sync_ != nullptr) {
-    if (absl::Status status = sync_->InsertRun(database_key, run); !status.ok()) {
-      return status;
-    }
+  // acknowledged run is in the backend.
+  absl::StatusOr<int64_t> run_key = backend_->InsertRun(database_key, ref.id, run);
+  if (absl::IsNotFound(run_key.status())) {
+    // Deleted meanwhile, maybe through another replica: gone here too.
+    absl::MutexLock lock(&mu_);
+    if (FindInstance(ref, absl::Now()) != nullptr) Erase(sessions_.find(ref.id));
   }
-  if (shared_ != nullptr) {
-    absl::StatusOr<int64_t> run_key = shared_->InsertRun(database_key, ref.id, run);
-    if (absl::IsNotFound(run_key.status())) {
-      // Deleted through another replica: gone here too.
-      absl::MutexLock lock(&mu_);
-      if (FindInstance(ref, absl::Now()) != nullptr) Erase(sessions_.find(ref.id));
-    }
-    if (!run_key.ok()) return run_key.status();
-    run.database_key = *run_key;
-  }
+  if (!run_key.ok()) return run_key.status();
+  run.database_key = *run_key;
   absl::MutexLock lock(&mu_);
   Session* session = FindInstance(ref, absl::Now());
   // Deleted or expired meanwhile: its rows, this run's included, leave the
@@ -330,7 +323,7 @@ absl::StatusOr<wire::RunRecord> SessionStore::Commit(const SessionRef& ref, Stor
   session->reserved_bytes -= run.bytes;
   total_reserved_ -= run.bytes;
   session->last_use = std::max(session->last_use, run.commit_time);
-  const wire::RunRecord record = RecordOf(run);
+  const RunRecord record = RecordOf(run);
   AddRun(*session, std::move(run));
   return record;
 }
@@ -349,11 +342,11 @@ void SessionStore::EndLease(const std::string& id, uint64_t instance) {
     database_key = it->second.database_key;
   }
   // Also for the other replicas' sweeps.
-  SaveUse(database_key, now);
+  backend_->SaveUse(database_key, now);
 }
 
 std::vector<std::string> SessionStore::ExpireIdle(absl::Time now) {
-  std::vector<std::string> expired = ExpireShared(now);
+  std::vector<std::string> expired = backend_->ExpireIdle(now, GetLastUses());
   absl::MutexLock lock(&mu_);
   for (const std::string& id : expired) {
     if (auto it = sessions_.find(id); it != sessions_.end()) Erase(it);
@@ -427,16 +420,16 @@ SessionStore::Session* SessionStore::FindInstance(const SessionRef& ref, absl::T
 
 void SessionStore::Erase(SessionMap::iterator it) {
   total_held_ -= it->second.held_bytes;
-  if (sync_ != nullptr) sync_->Dropped(it->second.database_key);
+  backend_->Dropped(it->second.database_key);
   sessions_.erase(it);
 }
 
 absl::Status SessionStore::CheckNewRunLocked(const std::string& id, const Session& session,
-                                             wire::RunRole role, std::string_view series_id) const {
+                                             RunRole role, std::string_view series_id) const {
   if (session.run_keys.contains(std::pair(role, std::string(series_id)))) {
     return absl::AlreadyExistsError(absl::StrCat("session ", wire::SessionName(id),
-                                                 " already holds ", View(wire::RoleName(role)),
-                                                 " run \"", View(series_id), "\""));
+                                                 " already holds ", View(RoleName(role)), " run \"",
+                                                 View(series_id), "\""));
   }
   if (static_cast<int64_t>(session.runs.size()) >= limits_.max_runs_per_session) {
     return WithLimit(
@@ -456,8 +449,74 @@ std::string SessionStore::UnusedRandomId() const {
   }
 }
 
-wire::RunRecord SessionStore::RecordOf(const StoredRun& run) {
-  wire::RunRecord record;
+absl::Status SessionStore::Refresh(std::string_view id) {
+  const std::string session_id(id);
+  absl::StatusOr<SessionRow> row = backend_->Read(session_id);
+  if (!row.ok()) return row.status();
+  if (!row->authoritative) return absl::OkStatus();
+  int64_t database_key = 0;
+  std::set<int64_t> known;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = sessions_.find(id);
+    if (!row->session.has_value()) {
+      // Deleted, or expired and swept, through some replica.
+      if (it != sessions_.end()) Erase(it);
+      return absl::OkStatus();
+    }
+    const PersistedSession& stored = *row->session;
+    if (it != sessions_.end() && it->second.database_key != stored.key) {
+      // Replaced by a new session of the same id.
+      Erase(it);
+      it = sessions_.end();
+    }
+    if (it == sessions_.end()) {
+      Session session;
+      session.instance = next_instance_++;
+      session.database_key = stored.key;
+      session.idle_ttl = stored.settings.idle_ttl.value_or(limits_.session_idle_ttl);
+      session.settings = stored.settings;
+      session.create_time = stored.create_time;
+      session.last_use = stored.last_use;
+      it = sessions_.emplace(session_id, std::move(session)).first;
+    } else {
+      it->second.last_use = std::max(it->second.last_use, stored.last_use);
+    }
+    database_key = stored.key;
+    known = it->second.run_database_keys;
+  }
+  absl::StatusOr<std::vector<StoredRun>> runs = backend_->ReadRuns(session_id, database_key, known);
+  if (!runs.ok()) return runs.status();
+  if (runs->empty()) return absl::OkStatus();
+  absl::MutexLock lock(&mu_);
+  auto it = sessions_.find(id);
+  // Gone or replaced meanwhile: the next use reads it again.
+  if (it == sessions_.end() || it->second.database_key != database_key) return absl::OkStatus();
+  for (StoredRun& run : *runs) AddRun(it->second, std::move(run));
+  return absl::OkStatus();
+}
+
+bool SessionStore::AddRun(Session& session, StoredRun run) {
+  if (run.database_key != 0 && !session.run_database_keys.insert(run.database_key).second) {
+    return false;
+  }
+  session.run_keys.emplace(run.role, run.series->id);
+  session.held_bytes += run.bytes;
+  total_held_ += run.bytes;
+  // Commit order is the order of keys; a run committed through another replica may come in
+  // after a later one committed here.
+  auto position = run.database_key == 0
+                      ? session.runs.end()
+                      : std::upper_bound(session.runs.begin(), session.runs.end(), run.database_key,
+                                         [](int64_t key, const StoredRun& held) {
+                                           return key < held.database_key;
+                                         });
+  session.runs.insert(position, std::move(run));
+  return true;
+}
+
+RunRecord SessionStore::RecordOf(const StoredRun& run) {
+  RunRecord record;
   record.series_id = run.series->id;
   record.role = run.role;
   record.samples = static_cast<int64_t>(run.series->samples());
@@ -468,9 +527,9 @@ wire::RunRecord SessionStore::RecordOf(const StoredRun& run) {
   return record;
 }
 
-wire::SessionRecord SessionStore::RecordOf(const std::string& id, const Session& session,
-                                           bool with_runs) {
-  wire::SessionRecord record;
+SessionRecord SessionStore::RecordOf(const std::string& id, const Session& session,
+                                     bool with_runs) {
+  SessionRecord record;
   record.id = id;
   record.labels = session.settings.labels;
   record.default_parameters = session.settings.default_parameters;
@@ -478,11 +537,24 @@ wire::SessionRecord SessionStore::RecordOf(const std::string& id, const Session&
   record.create_time = session.create_time;
   record.expire_time = session.last_use + session.idle_ttl;
   for (const StoredRun& run : session.runs) {
-    ++(run.role == wire::RunRole::kSimulation ? record.simulation_run_count
-                                              : record.reference_run_count);
+    ++(run.role == RunRole::kSimulation ? record.simulation_run_count : record.reference_run_count);
     if (with_runs) record.runs.push_back(RecordOf(run));
   }
   record.bytes_held = session.held_bytes;
+  return record;
+}
+
+SessionRecord SessionStore::RecordOf(const SessionSummary& summary) const {
+  SessionRecord record;
+  record.id = summary.session.id;
+  record.labels = summary.session.settings.labels;
+  record.default_parameters = summary.session.settings.default_parameters;
+  record.idle_ttl = summary.session.settings.idle_ttl.value_or(limits_.session_idle_ttl);
+  record.create_time = summary.session.create_time;
+  record.expire_time = summary.session.last_use + record.idle_ttl;
+  record.simulation_run_count = summary.simulation_runs;
+  record.reference_run_count = summary.reference_runs;
+  record.bytes_held = summary.bytes;
   return record;
 }
 

@@ -4,8 +4,7 @@
 
 namespace wasserwarp::service {
 
-SessionSweeper::SessionSweeper(SessionStore& store, SessionSync* sync)
-    : store_(store), sync_(sync) {}
+SessionSweeper::SessionSweeper(SessionStore& store) : store_(store) {}
 
 std::vector<std::string> SessionSweeper::Sweep(absl::Time now) {
   std::vector<std::string> expired = store_.ExpireIdle(now);
@@ -15,8 +14,7 @@ std::vector<std::string> SessionSweeper::Sweep(absl::Time now) {
 }
 
 void SessionSweeper::Save() {
-  if (sync_ == nullptr) return;
-  if (absl::Status status = sync_->Sync(store_); !status.ok()) {
+  if (absl::Status status = store_.Save(); !status.ok()) {
     spdlog::error("saving sessions: {}", std::string(status.message()));
   }
 }

@@ -10,17 +10,16 @@
 
 #include "absl/time/time.h"
 #include "sessions/session_store.h"
-#include "sessions/session_sync.h"
 
 namespace wasserwarp::service {
 
 class SessionSweeper {
  public:
-  // `sync` is null without a database; both must outlive the sweeper.
-  SessionSweeper(SessionStore& store, SessionSync* sync);
+  // `store` must outlive the sweeper.
+  explicit SessionSweeper(SessionStore& store);
 
   // Drops the sessions idle past their TTL at `now` and logs each, then
-  // saves what changed (SessionSync::Sync); returns their ids.
+  // saves what changed (SessionStore::Save); returns their ids.
   std::vector<std::string> Sweep(absl::Time now);
   // Saves what changed since the last sweep, so that a restart counts idle
   // time from the last uses (at shutdown). Errors are logged.
@@ -28,7 +27,6 @@ class SessionSweeper {
 
  private:
   SessionStore& store_;
-  SessionSync* const sync_;
 };
 
 }  // namespace wasserwarp::service

@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "storage/byte_encoding.h"
-#include "wire/convert.h"
 
 namespace wasserwarp::service {
 
@@ -12,7 +11,7 @@ std::string EncodeValidatedRuns(const std::vector<ValidatedRun>& runs) {
   std::vector<std::string> entries;
   entries.reserve(runs.size());
   for (const ValidatedRun& run : runs) {
-    std::string entry(1, static_cast<char>(wire::ToProto(run.role)));
+    std::string entry(1, static_cast<char>(run.role));
     for (int shift = 0; shift < 64; shift += 8) {
       entry.push_back(static_cast<char>(run.checksum >> shift));
     }
@@ -29,8 +28,7 @@ std::optional<std::vector<ValidatedRun>> DecodeValidatedRuns(std::string_view by
   runs.reserve(entries->size());
   for (const std::string& entry : *entries) {
     if (entry.size() < 9) return std::nullopt;
-    const std::optional<wire::RunRole> role =
-        wire::RoleFromProto(static_cast<v1::Role>(static_cast<unsigned char>(entry[0])));
+    const std::optional<RunRole> role = RoleFromNumber(static_cast<unsigned char>(entry[0]));
     if (!role.has_value()) return std::nullopt;
     ValidatedRun run{.series_id = entry.substr(9), .role = *role};
     for (int b = 0; b < 8; ++b) {

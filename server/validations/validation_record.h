@@ -12,7 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "wire/session_resource.h"
+#include "sessions/run_role.h"
 
 namespace wasserwarp::service {
 
@@ -34,7 +34,7 @@ inline bool IsFinal(ValidationState state) {
 // a validation run again after its worker was lost computes exactly what it would have.
 struct ValidatedRun {
   std::string series_id;
-  wire::RunRole role = wire::RunRole::kSimulation;
+  RunRole role = RunRole::kSimulation;
   uint64_t checksum = 0;  // RunChecksum (storage/byte_encoding.h)
 };
 

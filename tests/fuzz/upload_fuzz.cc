@@ -27,8 +27,8 @@
 #include "fuzz_numbers.h"
 #include "google/protobuf/stubs/logging.h"
 #include "ops/server_config.h"
-#include "sessions/session_store.h"
 #include "rpc/upload_state.h"
+#include "sessions/session_store.h"
 #include "wasserwarp/run_parameters.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
@@ -218,10 +218,10 @@ void RequireClientStatus(const absl::Status& status) {
 
 // What a run carries for a parameter study, as the upload's checks promise it.
 void CheckStudyInputs(const StoredRun& run) {
-  const wire::SimulationInputs& inputs = run.inputs;
-  Require(
-      run.role == wire::RunRole::kSimulation || (inputs.parameters.empty() && inputs.trial.empty()),
-      "a reference run with parameters or a trial");
+  const SimulationInputs& inputs = run.inputs;
+  Require(run.role == service::RunRole::kSimulation ||
+              (inputs.parameters.empty() && inputs.trial.empty()),
+          "a reference run with parameters or a trial");
   Require(inputs.parameters.size() <= kMaxRunParameters, "over kMaxRunParameters");
   for (const auto& [name, value] : inputs.parameters) {
     Require(ParameterNameFault(name).empty(), absl::StrCat("a bad parameter name ", name));

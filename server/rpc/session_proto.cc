@@ -1,4 +1,4 @@
-#include "wire/session_proto.h"
+#include "rpc/session_proto.h"
 
 #include <string>
 
@@ -6,16 +6,20 @@
 #include "wire/parameters.h"
 #include "wire/resource_names.h"
 
-namespace wasserwarp::wire {
+namespace wasserwarp::service {
+
+static_assert(static_cast<int>(RunRole::kSimulation) == v1::ROLE_SIMULATION &&
+                  static_cast<int>(RunRole::kReference) == v1::ROLE_REFERENCE,
+              "a role's number is the API's");
 
 v1::Session ToProto(const SessionRecord& session, bool with_runs) {
   v1::Session out;
-  out.set_name(SessionName(session.id));
-  *out.mutable_default_parameters() = ToProto(session.default_parameters);
+  out.set_name(wire::SessionName(session.id));
+  *out.mutable_default_parameters() = wire::ToProto(session.default_parameters);
   for (const auto& [key, value] : session.labels) (*out.mutable_labels())[key] = value;
-  *out.mutable_idle_ttl() = ToProtoDuration(session.idle_ttl);
-  *out.mutable_create_time() = ToProtoTime(session.create_time);
-  *out.mutable_expire_time() = ToProtoTime(session.expire_time);
+  *out.mutable_idle_ttl() = wire::ToProtoDuration(session.idle_ttl);
+  *out.mutable_create_time() = wire::ToProtoTime(session.create_time);
+  *out.mutable_expire_time() = wire::ToProtoTime(session.expire_time);
   if (with_runs) {
     for (const RunRecord& run : session.runs) *out.add_runs() = ToProto(run);
   }
@@ -34,23 +38,12 @@ v1::RunInfo ToProto(const RunRecord& run) {
   if (run.weight.has_value()) info.set_weight(*run.weight);
   info.mutable_parameters()->insert(run.inputs.parameters.begin(), run.inputs.parameters.end());
   info.set_trial(run.inputs.trial);
-  *info.mutable_commit_time() = ToProtoTime(run.commit_time);
+  *info.mutable_commit_time() = wire::ToProtoTime(run.commit_time);
   return info;
 }
 
-v1::Role ToProto(RunRole role) {
-  return role == RunRole::kSimulation ? v1::ROLE_SIMULATION : v1::ROLE_REFERENCE;
-}
+v1::Role ToProto(RunRole role) { return static_cast<v1::Role>(role); }
 
-std::optional<RunRole> RoleFromProto(v1::Role role) {
-  switch (role) {
-    case v1::ROLE_SIMULATION:
-      return RunRole::kSimulation;
-    case v1::ROLE_REFERENCE:
-      return RunRole::kReference;
-    default:
-      return std::nullopt;
-  }
-}
+std::optional<RunRole> RoleFromProto(v1::Role role) { return RoleFromNumber(role); }
 
-}  // namespace wasserwarp::wire
+}  // namespace wasserwarp::service

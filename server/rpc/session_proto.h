@@ -1,15 +1,16 @@
-// Sessions and runs (session_resource.h) rendered as the API's Session and RunInfo, and
+// Sessions and runs (sessions/session_record.h) rendered as the API's Session and RunInfo, and
 // run roles in both directions.
 
-#ifndef WASSERWARP_WIRE_SESSION_PROTO_H_
-#define WASSERWARP_WIRE_SESSION_PROTO_H_
+#ifndef WASSERWARP_SERVER_RPC_SESSION_PROTO_H_
+#define WASSERWARP_SERVER_RPC_SESSION_PROTO_H_
 
 #include <optional>
 
+#include "sessions/run_role.h"
+#include "sessions/session_record.h"
 #include "wasserwarp/v1/validation.pb.h"
-#include "wire/session_resource.h"
 
-namespace wasserwarp::wire {
+namespace wasserwarp::service {
 
 // `with_runs` false leaves the runs out, as ListSessions does; their counts stay.
 v1::Session ToProto(const SessionRecord& session, bool with_runs);
@@ -19,6 +20,6 @@ v1::Role ToProto(RunRole role);
 // Null for ROLE_UNSPECIFIED and values this build does not know.
 std::optional<RunRole> RoleFromProto(v1::Role role);
 
-}  // namespace wasserwarp::wire
+}  // namespace wasserwarp::service
 
-#endif  // WASSERWARP_WIRE_SESSION_PROTO_H_
+#endif  // WASSERWARP_SERVER_RPC_SESSION_PROTO_H_

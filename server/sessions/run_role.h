@@ -1,0 +1,35 @@
+// Which side of a validation a run is on: what sessions store their runs under and validations
+// name their runs by.
+
+#ifndef WASSERWARP_SERVER_SESSIONS_RUN_ROLE_H_
+#define WASSERWARP_SERVER_SESSIONS_RUN_ROLE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace wasserwarp::service {
+
+// The numbers are the API's (wasserwarp.v1.Role) and what the databases store.
+enum class RunRole { kSimulation = 1, kReference = 2 };
+
+// "simulation" or "reference", the way errors and logs name a role.
+inline std::string_view RoleName(RunRole role) {
+  return role == RunRole::kSimulation ? "simulation" : "reference";
+}
+
+// The role of a stored number; std::nullopt for a number no role has.
+inline std::optional<RunRole> RoleFromNumber(int64_t number) {
+  switch (number) {
+    case static_cast<int64_t>(RunRole::kSimulation):
+      return RunRole::kSimulation;
+    case static_cast<int64_t>(RunRole::kReference):
+      return RunRole::kReference;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace wasserwarp::service
+
+#endif  // WASSERWARP_SERVER_SESSIONS_RUN_ROLE_H_
