@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "twed/twed_pruned.h"
 #include "wasserwarp/cancellation.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
-#include "wasserwarp/twed_pruned.h"
 
 namespace wasserwarp::twed_internal {
 

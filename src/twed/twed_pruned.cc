@@ -20,7 +20,7 @@
 // +inf outside the range last written. A row with no live cell abandons: every path crosses every
 // row, so TWED > T.
 
-#include "wasserwarp/twed_pruned.h"
+#include "twed/twed_pruned.h"
 
 #include <algorithm>
 #include <cmath>
