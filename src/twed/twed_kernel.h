@@ -1,9 +1,9 @@
-// Internals shared by the TWED kernels in twed.cc and twed_path.cc, and by
-// the SIMD lanes of twed_batch.cc.
+// Internals shared by the TWED kernels in twed.cc, twed_pruned.cc and twed_path.cc, and by
+// the SIMD lanes of twed_strip-inl.h and twed_quantized.cc.
 //
 // All kernels must produce bit-identical distances, so every floating-point
-// expression that reaches D(i, j) is written once, here (the SIMD lanes
-// mirror it operation for operation), and all evaluate it in the same
+// expression that reaches D(i, j) is written once, here (TwedStep, which the
+// SIMD lanes instantiate on their vectors), and all evaluate it in the same
 // association order:
 //   L(i, j)  = c(a_i, b_j) + nu * |ta_i - tb_j|
 //   D(i, j)  = min(min((D + L)(i-1, j-1) + L(i, j), D(i-1, j) + delA_i), D(i, j-1) + delB_j)
@@ -86,6 +86,39 @@ double LocalCost(const Cost& cost, const double* u, double tu, const double* v, 
   return cost(u, v) + nu * std::abs(tu - tv);
 }
 
+// One cell of the recurrence: its three candidates (match, deletion in a, deletion in b), D as
+// their minimum, and D + L as stored. `diag_from` is (D + L)(i-1, j-1), `up_from` D(i-1, j),
+// `left` D(i, j-1). Every kernel evaluates its cells through this one function, on doubles
+// (ScalarOps) or on SIMD lanes of double, float or int16 (the Ops of twed_strip-inl.h and
+// twed_quantized.cc), so that the order of the operations, on which bit equality and the bounds'
+// proofs rest, is written once. The 16-bit kernel's difference form passes the differences of D
+// instead and saturates the match sum (its MatchAdd); it reads neither `dl` nor anything but `d`.
+template <class V>
+struct TwedCell {
+  V diag;
+  V up;
+  V side;
+  V d;
+  V dl;
+};
+
+template <class Ops, class V>
+[[gnu::always_inline]] inline TwedCell<V> TwedStep(const Ops& ops, V diag_from, V l, V up_from,
+                                                   V del_a, V left, V del_b) {
+  const V diag = ops.MatchAdd(diag_from, l);
+  const V up = ops.Add(up_from, del_a);
+  const V side = ops.Add(left, del_b);
+  const V d = ops.Min(ops.Min(diag, up), side);
+  return {diag, up, side, d, ops.Add(d, l)};
+}
+
+// TwedStep's operations on doubles.
+struct ScalarOps {
+  static double Add(double a, double b) { return a + b; }
+  static double MatchAdd(double a, double b) { return a + b; }
+  static double Min(double a, double b) { return std::min(a, b); }
+};
+
 // One series as the kernels read it: 1-based sample indices as in the spec,
 // with `pad` zero samples on both sides so that the skewed strip kernel can
 // run its lanes past either end without branches, and the deletion cost
@@ -156,6 +189,97 @@ class CancelPoller {
   const CancellationToken* token_;
   uint64_t since_poll_ = 0;
   bool stopped_ = false;
+};
+
+// Rows per ScalarStrip. Three chains already keep the add and min units busy on the 2-core Xeon
+// we target; four measured 7% slower and eight 20% slower, from register spills.
+inline constexpr int kScalarStripRows = 3;
+// The strips' lanes reach this far past either end of b.
+inline constexpr ptrdiff_t kScalarStripPad = kScalarStripRows - 1;
+
+// Row 0 of the DP as the strips start from it, in the two rows they update in place: D and D + L
+// at columns -kScalarStripPad .. m + kScalarStripPad, 0 at column 0 and +inf elsewhere.
+class StripRowBuffers {
+ public:
+  explicit StripRowBuffers(ptrdiff_t m)
+      : d_(m + 1 + 2 * kScalarStripPad, kInf), dl_(m + 1 + 2 * kScalarStripPad, kInf) {
+    d_[kScalarStripPad] = 0.0;
+    dl_[kScalarStripPad] = 0.0;
+  }
+  // Column 0 of each.
+  double* d() { return d_.data() + kScalarStripPad; }
+  double* dl() { return dl_.data() + kScalarStripPad; }
+
+ private:
+  std::vector<double> d_;
+  std::vector<double> dl_;
+};
+
+// Rows i0 .. i0+R-1 of the DP as R lanes, lane k one column behind lane k-1: along a row every
+// cell's add and min wait for the cell to its left, and the lanes' R chains are independent, so
+// they overlap in the pipeline. Step s moves lane k to column s - k. Lanes start with +inf (the
+// border left of their first column) and may run past column m into b's zero padding (Side's
+// `pad`); what they compute there never reaches a real cell. The full strips of twed.cc and the
+// pruned ones of twed_pruned.cc.
+template <int R, class Cost>
+class ScalarStrip {
+ public:
+  // `diag0` is (D + L)(i0-1, s-1) for the first step s.
+  ScalarStrip(const Cost& cost, double nu, const Side& a, const Side& b, ptrdiff_t i0, double diag0)
+      : cost_(cost), nu_(nu), b_(b), diag0_(diag0) {
+    for (int k = 0; k < R; ++k) {
+      ai_[k] = a.sample(i0 + k, cost.channels());
+      tai_[k] = a.time(i0 + k);
+      del_a_[k] = a.del(i0 + k);
+      lane_d_[k] = kInf;
+      lane_dl_[k] = kInf;
+      lane_dl_old_[k] = kInf;
+    }
+  }
+
+  // On entry d[s] and dl[s] hold D and D + L of row i0-1 at column s; lane R-1's cell at
+  // column s-R+1 replaces them there. Lane 0 reads dl[s-1] of the previous step, which that
+  // step's store overwrites when R == 1, hence diag0_.
+  [[gnu::always_inline]] void Step(ptrdiff_t s, double* d, double* dl) {
+    const size_t c = cost_.channels();
+    const double up0 = d[s];
+    const double next_diag0 = dl[s];
+    // Lanes in descending order: lane k reads lane k-1's values of the previous steps.
+    // Unrolled so that the lane state stays in registers.
+#pragma GCC unroll 8
+    for (int k = R - 1; k >= 0; --k) {
+      const ptrdiff_t j = s - k;
+      const double l = LocalCost(cost_, ai_[k], tai_[k], b_.sample(j, c), b_.time(j), nu_);
+      const TwedCell<double> cell =
+          TwedStep(ScalarOps(), k == 0 ? diag0_ : lane_dl_old_[k - 1], l,
+                   k == 0 ? up0 : lane_d_[k - 1], del_a_[k], lane_d_[k], b_.del(j));
+      lane_dl_old_[k] = lane_dl_[k];
+      lane_d_[k] = cell.d;
+      lane_dl_[k] = cell.dl;
+    }
+    d[s - R + 1] = lane_d_[R - 1];
+    dl[s - R + 1] = lane_dl_[R - 1];
+    diag0_ = next_diag0;
+  }
+
+  // Whether every lane's last cell is above t.
+  bool AllAbove(double t) const {
+    bool above = true;
+    for (int k = 0; k < R; ++k) above = above && !(lane_d_[k] <= t);
+    return above;
+  }
+
+ private:
+  const Cost& cost_;
+  double nu_;
+  const Side& b_;
+  double diag0_;
+  const double* ai_[R];
+  double tai_[R];
+  double del_a_[R];
+  double lane_d_[R];
+  double lane_dl_[R];
+  double lane_dl_old_[R];
 };
 
 // The error of a computation stopped by its cancellation token.
@@ -234,30 +358,23 @@ BandedResult BandedTwed(const Cost& cost, double nu, const Side& a, const Side& 
     [[maybe_unused]] double left_s = 0.0;
     for (ptrdiff_t j = lo; j <= hi; ++j) {
       const double l = LocalCost(cost, ai, tai, b.sample(j, c), b.time(j), nu);
-      const double diag = prev_dl[j - 1] + l;
-      const double up = prev_d[j] + del_a;
-      const double side = left + b.del(j);
-      double cur;
+      const TwedCell<double> cell =
+          TwedStep(ScalarOps(), prev_dl[j - 1], l, prev_d[j], del_a, left, b.del(j));
       if constexpr (kTrackPath) {
-        if (diag <= up && diag <= side) {
-          cur = diag;
+        // The candidate equal to the minimum, in this order on ties.
+        if (cell.diag <= cell.up && cell.diag <= cell.side) {
           left_k = prev_k[j - 1] + 1;
           left_s = prev_s[j - 1] + (b.time(j) - tai);
-        } else if (up <= side) {
-          cur = up;
+        } else if (cell.up <= cell.side) {
           left_k = prev_k[j];
           left_s = prev_s[j];
-        } else {
-          cur = side;
         }
         cur_k[j] = left_k;
         cur_s[j] = left_s;
-      } else {
-        cur = std::min(std::min(diag, up), side);
       }
-      cur_d[j] = cur;
-      cur_dl[j] = cur + l;
-      left = cur;
+      cur_d[j] = cell.d;
+      cur_dl[j] = cell.dl;
+      left = cell.d;
     }
     std::swap(prev_d, cur_d);
     std::swap(prev_dl, cur_dl);
