@@ -381,26 +381,18 @@ bool BatchSupports(size_t channels, const TwedParams& params) {
 }
 
 LaneBatch::LaneBatch(std::span<const Series* const> series, const TwedParams& params, size_t lanes)
-    : lanes_(lanes), channels_(series.front()->num_channels()) {
+    : LaneRecords(lanes, series.front()->num_channels()) {
   for (const Series* s : series) {
-    lengths_.push_back(static_cast<ptrdiff_t>(s->samples()));
-    longest_ = std::max(longest_, lengths_.back());
+    AddLane(static_cast<ptrdiff_t>(s->samples()));
     moderate_ = moderate_ && ModerateValues(s->values);
   }
-  const size_t columns = longest_ + 1 + 2 * kBatchPad;
-  constexpr size_t kAlign = 64;  // the widest vector: loads never split a cache line
-  const size_t bytes = (columns * record_size() * sizeof(double) + kAlign - 1) / kAlign * kAlign;
-  records_.reset(static_cast<double*>(std::aligned_alloc(kAlign, bytes)));
-  std::fill_n(records_.get(), columns * record_size(), 0.0);
-  WithCost(channels_, params.p, [&](const auto& cost) {
+  Allocate();
+  WithCost(channels(), params.p, [&](const auto& cost) {
     for (size_t lane = 0; lane < series.size(); ++lane) {
       // The scalar kernel's deletion costs, computed by the same code.
       const Side side(*series[lane], 0, cost, params.nu, params.lambda);
       for (ptrdiff_t j = 1; j <= side.size(); ++j) {
-        double* r = records_.get() + (j + kBatchPad) * record_size();
-        for (size_t k = 0; k < channels_; ++k) r[k * lanes_ + lane] = side.sample(j, channels_)[k];
-        r[channels_ * lanes_ + lane] = side.time(j);
-        r[(channels_ + 1) * lanes_ + lane] = side.del(j);
+        SetSample(lane, j, side.sample(j, channels()), side.time(j), side.del(j));
       }
     }
     return 0;
