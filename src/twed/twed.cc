@@ -18,13 +18,14 @@ namespace wasserwarp {
 namespace twed_internal {
 namespace {
 
-// Rows i0 .. i0+R-1 as one ScalarStrip over every column. On entry d[j] and dl[j] hold
+// Rows i0 .. i0+R-1 over every column (ScalarStripStep). On entry d[j] and dl[j] hold
 // D(i0-1, j) and (D + L)(i0-1, j) for j in 0..m; on exit row i0+R-1.
 template <int R, class Cost>
 void StripRows(const Cost& cost, double nu, const Side& a, const Side& b, ptrdiff_t i0, double* d,
                double* dl) {
-  ScalarStrip<R, Cost> strip(cost, nu, a, b, i0, dl[0]);
-  for (ptrdiff_t s = 1; s <= b.size() + R - 1; ++s) strip.Step(s, d, dl);
+  const ptrdiff_t m = b.size();
+  ScalarLanes<R> lanes = StartScalarLanes<R>(cost, a, i0, dl[0]);
+  for (ptrdiff_t s = 1; s <= m + R - 1; ++s) ScalarStripStep(cost, nu, b, lanes, s, d, dl);
 }
 
 // The rows < R left over after the full strips, as one narrower strip.

@@ -88,16 +88,17 @@ ptrdiff_t PrunedStrip(const Cost& cost, double nu, const Side& a, const Side& b,
                       uint64_t& cells) {
   const ptrdiff_t m = b.size();
   // +inf, the lanes' start, is the border left of `first`: every cell there is dead.
-  ScalarStrip<R, Cost> strip(cost, nu, a, b, i0, dl[first - 1]);
+  ScalarLanes<R> lanes = StartScalarLanes<R>(cost, a, i0, dl[first - 1]);
   // Past column m + R - 1 no lane has a real column left.
   const ptrdiff_t last_step = m + R - 1;
   const ptrdiff_t bulk_end = std::min(live_hi + 1, last_step);
   ptrdiff_t s = first;
-  for (; s <= bulk_end; ++s) strip.Step(s, d, dl);
+  for (; s <= bulk_end; ++s) ScalarStripStep(cost, nu, b, lanes, s, d, dl);
   bool was_dead = false;
   for (; s <= last_step; ++s) {
-    strip.Step(s, d, dl);
-    const bool dead = strip.AllAbove(t);
+    ScalarStripStep(cost, nu, b, lanes, s, d, dl);
+    bool dead = true;
+    for (int k = 0; k < R; ++k) dead = dead && !(lanes.d[k] <= t);
     if (dead && was_dead) break;
     was_dead = dead;
   }

@@ -185,8 +185,9 @@ class LaneStrip {
     diag0_ = hn::Load(d, dd + (first - 1) * Cell() + lanes_);
   }
 
+  // dd aliases no member: without __restrict the compiler reloads the lanes after each store.
   template <class Path>
-  HWY_INLINE void Step(D d, ptrdiff_t s, T* dd, Path& path) {
+  HWY_INLINE void Step(D d, ptrdiff_t s, T* __restrict dd, Path& path) {
     namespace hn = hwy::HWY_NAMESPACE;
     const ptrdiff_t cell = Cell();
     const V up0 = hn::Load(d, dd + s * cell);
