@@ -6,8 +6,8 @@
 
 #include <optional>
 
-#include "sessions/run_role.h"
 #include "sessions/session_record.h"
+#include "wasserwarp/run_role.h"
 #include "wasserwarp/v1/validation.pb.h"
 
 namespace wasserwarp::service {

@@ -55,7 +55,7 @@ v1::Validation ToProto(const ValidationRecord& record) {
   for (const ValidatedRun& run : record.runs) {
     v1::ValidatedRun* out = validation.add_runs();
     out->set_series_id(run.series_id);
-    out->set_role(ToProto(run.role));
+    out->set_role(service::ToProto(run.role));
     out->set_checksum(absl::StrFormat("%016x", run.checksum));
   }
   validation.set_principal(record.owner);

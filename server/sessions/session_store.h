@@ -28,11 +28,11 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "ops/server_config.h"
-#include "sessions/run_role.h"
 #include "sessions/session_backend.h"
 #include "sessions/session_lease.h"
 #include "sessions/session_record.h"
 #include "sessions/stored_session.h"
+#include "wasserwarp/run_role.h"
 #include "wire/session_resource.h"
 
 namespace wasserwarp::service {

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "absl/time/time.h"
-#include "sessions/run_role.h"
 #include "wasserwarp/run_parameters.h"
+#include "wasserwarp/run_role.h"
 #include "wasserwarp/series.h"
 #include "wire/session_resource.h"
 

@@ -12,7 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "sessions/run_role.h"
+#include "wasserwarp/run_role.h"
 
 namespace wasserwarp::service {
 

@@ -219,8 +219,7 @@ void RequireClientStatus(const absl::Status& status) {
 // What a run carries for a parameter study, as the upload's checks promise it.
 void CheckStudyInputs(const StoredRun& run) {
   const SimulationInputs& inputs = run.inputs;
-  Require(run.role == service::RunRole::kSimulation ||
-              (inputs.parameters.empty() && inputs.trial.empty()),
+  Require(run.role == RunRole::kSimulation || (inputs.parameters.empty() && inputs.trial.empty()),
           "a reference run with parameters or a trial");
   Require(inputs.parameters.size() <= kMaxRunParameters, "over kMaxRunParameters");
   for (const auto& [name, value] : inputs.parameters) {

@@ -1,16 +1,16 @@
-// Which side of a validation a run is on: what sessions store their runs under and validations
-// name their runs by.
+// Which side of a validation a run is on: what the service's sessions store their runs under
+// and its validations name their runs by, so that neither depends on the other for it.
 
-#ifndef WASSERWARP_SERVER_SESSIONS_RUN_ROLE_H_
-#define WASSERWARP_SERVER_SESSIONS_RUN_ROLE_H_
+#ifndef WASSERWARP_RUN_ROLE_H_
+#define WASSERWARP_RUN_ROLE_H_
 
 #include <cstdint>
 #include <optional>
 #include <string_view>
 
-namespace wasserwarp::service {
+namespace wasserwarp {
 
-// The numbers are the API's (wasserwarp.v1.Role) and what the databases store.
+// The numbers are what the service stores, and its API's (wasserwarp.v1.Role).
 enum class RunRole { kSimulation = 1, kReference = 2 };
 
 // "simulation" or "reference", the way errors and logs name a role.
@@ -30,6 +30,6 @@ inline std::optional<RunRole> RoleFromNumber(int64_t number) {
   }
 }
 
-}  // namespace wasserwarp::service
+}  // namespace wasserwarp
 
-#endif  // WASSERWARP_SERVER_SESSIONS_RUN_ROLE_H_
+#endif  // WASSERWARP_RUN_ROLE_H_
