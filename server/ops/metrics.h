@@ -15,6 +15,7 @@
 
 namespace prometheus {
 class Counter;
+class Gauge;
 class Histogram;
 class Registry;
 template <typename T>
