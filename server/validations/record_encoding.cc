@@ -5,6 +5,7 @@
 
 #include "storage/byte_encoding.h"
 #include "wire/convert.h"
+#include "wire/session_proto.h"
 
 namespace wasserwarp::service {
 
