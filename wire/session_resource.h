@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
-#include "wasserwarp/prepare.h"
+#include "wasserwarp/parameter_overrides.h"
 
 namespace wasserwarp::wire {
 
@@ -24,21 +24,6 @@ enum class RunRole { kSimulation, kReference };
 inline std::string_view RoleName(RunRole role) {
   return role == RunRole::kSimulation ? "simulation" : "reference";
 }
-
-// The validation parameters a session's defaults set; unset fields leave the core's
-// defaults (or a call's own overrides) in place. Translated by parameters.h.
-struct ParameterOverrides {
-  std::optional<double> nu;
-  std::optional<double> lambda;
-  std::optional<double> p;
-  std::optional<double> time_window;
-  std::optional<double> order;
-  std::optional<double> resample_rate;
-  std::optional<Align> align;
-  std::optional<Scale> scale;
-  std::optional<Resampling> resampling;
-  std::vector<std::string> channels;  // empty: every channel
-};
 
 // What a simulated run was simulated with, for parameter studies: runs with the same
 // parameters form a design point, and runs of different points with the same trial were

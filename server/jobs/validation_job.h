@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "jobs/study_job.h"
 #include "sessions/session_store.h"
+#include "wasserwarp/parameter_overrides.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
 #include "wasserwarp/validation_size.h"
@@ -20,6 +21,9 @@
 namespace wasserwarp::service {
 
 struct ValidationJob {
+  // The session's defaults with the request's parameters over them: what `options` were
+  // resolved from, stored as the validation's effective parameters.
+  ParameterOverrides parameters;
   ValidationOptions options;
   ValidationSize size;
   bool include_cost_matrix = false;

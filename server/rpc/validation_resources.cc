@@ -126,9 +126,7 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
   record.owner = principal;
   record.state = ValidationState::kQueued;
   record.request = request.SerializeAsString();
-  v1::ValidationParameters effective = wire::ToProto(snapshot->default_parameters);
-  wire::MergeParameters(request.parameters(), effective);
-  record.effective_parameters = effective.SerializeAsString();
+  record.effective_parameters = wire::ToProto(job->parameters).SerializeAsString();
   for (const std::vector<StoredRun>* group : {&snapshot->simulation, &snapshot->reference}) {
     for (const StoredRun& run : *group) {
       record.runs.push_back(ValidatedRun{

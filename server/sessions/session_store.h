@@ -28,6 +28,7 @@
 #include "absl/time/time.h"
 #include "ops/server_config.h"
 #include "sessions/session_lease.h"
+#include "wasserwarp/parameter_overrides.h"
 #include "wasserwarp/series.h"
 #include "wire/session_resource.h"
 
@@ -53,13 +54,13 @@ struct SessionSnapshot {
   std::string id;
   int64_t key = 0;  // SessionRef::key
   SessionLease lease;
-  wire::ParameterOverrides default_parameters;
+  ParameterOverrides default_parameters;
   std::vector<StoredRun> simulation;  // in commit order
   std::vector<StoredRun> reference;
 };
 
 struct SessionSettings {
-  wire::ParameterOverrides default_parameters;
+  ParameterOverrides default_parameters;
   std::map<std::string, std::string> labels;
   std::optional<absl::Duration> idle_ttl;  // unset: the server's default
   // The principal that created the session (--auth_tokens_file); "" is the
