@@ -154,8 +154,8 @@ HtmlReportOptions HtmlReportOptionsNow() {
 absl::StatusOr<v1::ValidationReport> RunValidationJob(const ValidationJob& job,
                                                       const SessionSnapshot& snapshot,
                                                       const std::function<void()>& on_computed) {
-  const std::vector<Series> simulation = CopiesOf(snapshot.simulation);
-  const std::vector<Series> reference = CopiesOf(snapshot.reference);
+  const RunsView simulation = ViewOf(snapshot.simulation);
+  const RunsView reference = ViewOf(snapshot.reference);
   if (job.study.has_value()) {
     const HtmlReportOptions page = HtmlReportOptionsNow();
     absl::StatusOr<v1::ValidationReport> proto =
