@@ -141,7 +141,8 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
   record.progress = queued_progress.SerializeAsString();
   record.create_time = absl::Now();
   // Handed to the worker before it can claim the validation, so that a claim finds it.
-  worker_.Queued(record.session_key, record.id, *std::move(snapshot));
+  worker_.Queued(record.session_key, record.id,
+                 PreparedValidation{.snapshot = *std::move(snapshot), .job = *std::move(job)});
   if (absl::Status status = validations_.Insert(record); !status.ok()) {
     worker_.Cancel(record.session_key, record.id, status);
     return status;
