@@ -37,14 +37,14 @@
 #include "absl/strings/str_format.h"
 #include "e2e_workload.h"
 #include "twed/pair_requests.h"
+#include "twed/twed_bounds.h"
+#include "twed/twed_pruned.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/csv.h"
 #include "pipeline/lazy_transport.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/twed.h"
-#include "wasserwarp/twed_bounds.h"
-#include "wasserwarp/twed_pruned.h"
 
 namespace wasserwarp {
 namespace {

@@ -18,11 +18,11 @@
 #include "absl/strings/str_cat.h"
 #include "random_runs.h"
 #include "twed/twed_batch.h"
+#include "twed/twed_pruned.h"
 #include "twed/twed_quantized.h"
 #include "twed/twed_single.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
-#include "wasserwarp/twed_pruned.h"
 
 namespace wasserwarp {
 namespace {

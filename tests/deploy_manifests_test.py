@@ -19,6 +19,9 @@ chart's postgres.secretName "" gives the single-server SQLite layout (--data_dir
 on an emptyDir, ClientIP affinity). Compose runs PostgreSQL, two replicas on it
 and a Prometheus scraping both.
 
+Over 500 lines: the Go-template renderer and the checks that read its output
+belong together, and the checks share one set of parsed documents.
+
 Usage: deploy_manifests_test.py --repo DIR --server PATH/wasserwarp-server
 """
 

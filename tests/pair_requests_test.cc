@@ -17,12 +17,12 @@
 #include "batch_targets.h"
 #include "random_runs.h"
 #include "twed/twed_batch.h"
+#include "twed/twed_pruned.h"
 #include "twed/twed_quantized.h"
 #include "twed/twed_single.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
-#include "wasserwarp/twed_pruned.h"
 
 namespace wasserwarp {
 namespace {

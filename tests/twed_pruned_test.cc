@@ -1,4 +1,4 @@
-#include "wasserwarp/twed_pruned.h"
+#include "twed/twed_pruned.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

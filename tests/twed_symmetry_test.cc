@@ -17,10 +17,10 @@
 #include "batch_targets.h"
 #include "random_runs.h"
 #include "twed/twed_batch.h"
+#include "twed/twed_pruned.h"
 #include "twed/twed_single.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
-#include "wasserwarp/twed_pruned.h"
 
 namespace wasserwarp {
 namespace {

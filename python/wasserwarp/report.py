@@ -1,33 +1,22 @@
 """The result of a validation, typed: what the service's report holds, with vectors and
-matrices as numpy arrays, and to_dict() giving exactly the CLI's `validate --json` report."""
+matrices as numpy arrays, and to_dict() giving exactly the CLI's `validate --json` report (which
+report_json renders from the report's message)."""
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 from google.protobuf import json_format
 
+from .report_json import enum_name, report_json
 from .v1 import validation_pb2 as pb
 
-SOLVERS = {pb.SOLVER_ASSIGNMENT: "assignment", pb.SOLVER_NETWORK_SIMPLEX: "network_simplex"}
-ALIGN_NAMES = {pb.ALIGNMENT_NONE: "none", pb.ALIGNMENT_START: "start"}
-SCALE_NAMES = {pb.SCALING_NONE: "none", pb.SCALING_REFERENCE_STD: "reference-std"}
-RESAMPLING_NAMES = {pb.RESAMPLING_AUTO: "auto", pb.RESAMPLING_NONE: "none"}
-METRICS = ("rmse", "theil_u", "q3", "sprague_geers_m", "sprague_geers_p", "sprague_geers_c",
-           "lag")
 
-
-def optional(message: Any, field: str) -> Optional[float]:
+def optional(message: Any, name: str) -> Optional[float]:
     """An optional proto field's value, None when unset."""
-    return getattr(message, field) if message.HasField(field) else None
-
-
-def finite(value: Optional[float]) -> Optional[float]:
-    """The value, or None where JSON cannot hold it (NaN, infinity), as the CLI writes it."""
-    return value if value is not None and math.isfinite(value) else None
+    return getattr(message, name) if message.HasField(name) else None
 
 
 def array(values: Any) -> np.ndarray:
@@ -53,15 +42,9 @@ class Parameters:
     def from_proto(cls, params: pb.ReportParameters) -> "Parameters":
         rate = optional(params, "resample_rate")
         return cls(params.nu, params.deletion_penalty, params.p, optional(params, "time_window"),
-                   ALIGN_NAMES.get(params.align, "unknown"),
-                   SCALE_NAMES.get(params.scale, "unknown"), tuple(params.channels), rate,
-                   None if rate is not None else RESAMPLING_NAMES.get(params.resampling, "unknown"))
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {"nu": self.nu, "lambda": self.deletion_penalty, "p": self.p,
-                "time_window": self.time_window, "align": self.align, "scale": self.scale,
-                "channels": list(self.channels), "resample_rate": self.resample_rate,
-                "resampling": self.resampling}
+                   enum_name(params, "align"), enum_name(params, "scale"),
+                   tuple(params.channels), rate,
+                   None if rate is not None else enum_name(params, "resampling"))
 
 
 @dataclass(frozen=True)
@@ -116,11 +99,6 @@ class Certificate:
     u: np.ndarray
     v: np.ndarray
 
-    def to_dict(self) -> Dict[str, Any]:
-        return {"max_dual_violation": self.max_dual_violation,
-                "primal_dual_gap": self.primal_dual_gap, "primal": self.primal,
-                "dual": self.dual, "u": self.u.tolist(), "v": self.v.tolist()}
-
 
 @dataclass(frozen=True)
 class ChannelMetrics:
@@ -137,11 +115,7 @@ class ChannelMetrics:
 
     @classmethod
     def from_proto(cls, metrics: pb.ChannelMetrics) -> "ChannelMetrics":
-        return cls(metrics.samples, *(optional(metrics, name) for name in METRICS))
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {"samples": self.samples,
-                **{name: finite(getattr(self, name)) for name in METRICS}}
+        return cls(metrics.samples, *(optional(metrics, f.name) for f in fields(cls)[1:]))
 
 
 @dataclass(frozen=True)
@@ -197,14 +171,6 @@ class Baseline:
                    b.sim_ref_median, b.sim_ref_p05, b.sim_ref_p95, b.ratio,
                    (b.ratio_interval_lo, b.ratio_interval_hi), b.ratio_confidence)
 
-    def to_dict(self) -> Dict[str, Any]:
-        return {"ref_ref_median": self.ref_ref_median, "ref_ref_p05": self.ref_ref_p05,
-                "ref_ref_p95": self.ref_ref_p95, "sim_ref_median": self.sim_ref_median,
-                "sim_ref_p05": self.sim_ref_p05, "sim_ref_p95": self.sim_ref_p95,
-                "ratio": finite(self.ratio),
-                "ratio_interval": [finite(end) for end in self.ratio_interval],
-                "ratio_confidence": self.ratio_confidence, "subset_size": self.subset_size}
-
 
 @dataclass(frozen=True)
 class Verdict:
@@ -230,24 +196,22 @@ class Verdict:
                    v.statistic, v.seed, v.sampling_floor_subtracted,
                    optional(v, "resample_rate"), v.same_grid_as_distance, tuple(v.warnings))
 
-    def to_dict(self) -> Dict[str, Any]:
-        return {"pass": self.passed,
-                "rules": [{"name": r.name, "basis": r.basis, "value": finite(r.value),
-                           "threshold": r.threshold, "pass": r.passed} for r in self.rules],
-                "p_value": self.p_value, "permutations": self.permutations,
-                "baseline": self.baseline.to_dict() if self.baseline else None,
-                "statistic": self.statistic, "seed": self.seed,
-                "sampling_floor_subtracted": self.sampling_floor_subtracted,
-                "resample_rate": self.resample_rate,
-                "same_grid_as_distance": self.same_grid_as_distance,
-                "warnings": list(self.warnings)}
 
-
-def study_dict(report: pb.ValidationReport, field: str) -> Optional[Dict[str, Any]]:
-    """A study's part of the report as plain values, every field present."""
-    if not report.HasField(field):
+def matrix(report: pb.ValidationReport, name: str) -> Optional[np.ndarray]:
+    """A cost matrix of the report as a rows x cols array, None when not asked for."""
+    if not report.HasField(name):
         return None
-    return json_format.MessageToDict(getattr(report, field), preserving_proto_field_name=True,
+    part = getattr(report, name)
+    return array(part.values).reshape(part.rows, part.cols)
+
+
+def study_dict(report: pb.ValidationReport, name: str) -> Optional[Dict[str, Any]]:
+    """A study's part of the report as plain values, every field present. protobuf's own JSON
+    mapping rather than report_json's: the CLI's `sensitivity --json` and `identify --json` are
+    shaped otherwise (parameters by name, the surface as named coefficients)."""
+    if not report.HasField(name):
+        return None
+    return json_format.MessageToDict(getattr(report, name), preserving_proto_field_name=True,
                                      including_default_value_fields=True)
 
 
@@ -278,6 +242,9 @@ class ValidationResult:
     cost_matrix: Optional[np.ndarray]  # sim x ref TWEDs, when asked for
     pooled_cost_matrix: Optional[np.ndarray]  # (n+m) x (n+m), when asked for with a verdict
     html_report: Optional[str]  # when asked for
+    # The report as it came, its cost matrices' values put back from the chunks: what
+    # to_dict() renders (left out of repr(), which would print every value).
+    report: pb.ValidationReport = field(repr=False)
     # A study's result (Client.sensitivity, Client.identify), with the keys of the CLI's
     # `sensitivity --json` and `identify --json` where the wire has them.
     sensitivity: Optional[Dict[str, Any]] = None
@@ -301,15 +268,14 @@ class ValidationResult:
         return matrix
 
     @classmethod
-    def from_proto(cls, report: pb.ValidationReport,
-                   matrices: Dict[str, np.ndarray], html: Optional[str]) -> "ValidationResult":
-        """The result from the report and the parts its chunks carried (assembled by
-        ReportAssembler)."""
+    def from_proto(cls, report: pb.ValidationReport, html: Optional[str]) -> "ValidationResult":
+        """The result from the report with its cost matrices' values and the page its chunks
+        carried (assembled by ReportAssembler)."""
         params = Parameters.from_proto(report.parameters)
         c = report.certificate
         return cls(
             distance=report.distance, order=report.order,
-            solver=SOLVERS.get(report.solver, "unknown"), params=params,
+            solver=enum_name(report, "solver"), params=params,
             simulation=tuple(RunSummary(r.id, r.samples, r.weight) for r in report.simulation),
             reference=tuple(RunSummary(r.id, r.samples, r.weight) for r in report.reference),
             plan=tuple(PlanEntry(e.sim, e.ref, e.mass, e.cost) for e in report.plan),
@@ -334,58 +300,26 @@ class ValidationResult:
                                        for m in report.pair_metrics_average),
             quantities=tuple(Quantity(q.channel, q.quantity, q.avm, array(q.sim_values),
                                       array(q.ref_values)) for q in report.quantities),
-            cost_matrix=matrices.get("cost_matrix"),
-            pooled_cost_matrix=matrices.get("pooled_cost_matrix"), html_report=html,
+            cost_matrix=matrix(report, "cost_matrix"),
+            pooled_cost_matrix=matrix(report, "pooled_cost_matrix"), html_report=html,
+            report=report,
             sensitivity=study_dict(report, "sensitivity"),
             identification=study_dict(report, "identification"))
 
     def to_dict(self) -> Dict[str, Any]:
         """The report with the keys and values of the CLI's `validate --json`."""
-        result: Dict[str, Any] = {
-            "distance": self.distance, "order": self.order, "solver": self.solver,
-            "params": self.params.to_dict(),
-            "simulation": [vars(run) for run in self.simulation],
-            "reference": [vars(run) for run in self.reference],
-            "plan": [vars(entry) for entry in self.plan],
-            "sim_contributions": self.sim_contributions.tolist(),
-            "ref_contributions": self.ref_contributions.tolist(),
-            "pairs": [vars(pair) for pair in self.pairs],
-            "certificate": self.certificate.to_dict(),
-            "weight_rounding_bound": self.weight_rounding_bound,
-            "dp_cells": self.dp_cells, "dp_cells_full": self.dp_cells_full,
-            "pairs_computed": self.pairs_computed, "pairs_total": self.pairs_total,
-            "int16_cells": self.int16_cells, "single_cells": self.single_cells,
-            "seconds": self.seconds,
-            "tiles": [vars(share) for share in self.tiles],
-            "verdict": self.verdict.to_dict() if self.verdict else None,
-            "pair_metrics": [{"sim": m.sim, "ref": m.ref, "channel": m.channel,
-                              **m.metrics.to_dict()} for m in self.pair_metrics],
-            "pair_metrics_average": [{"channel": channel, **metrics.to_dict()}
-                                     for channel, metrics in zip(self.params.channels,
-                                                                 self.pair_metrics_average)],
-            "qoi": [{"channel": q.channel, "quantity": q.quantity, "avm": q.avm,
-                     "sim_values": q.sim_values.tolist(), "ref_values": q.ref_values.tolist()}
-                    for q in self.quantities],
-            # Notes of the CLI's file readers; runs sent as arrays have none.
-            "input_notes": [],
-        }
-        for name in ("cost_matrix", "pooled_cost_matrix"):
-            matrix = getattr(self, name)
-            if matrix is not None:
-                result[name] = matrix.tolist()
-        return result
+        return report_json(self.report)
 
 
 class ReportAssembler:
     """Puts a Validate stream's report back together from the chunks that follow it, checking
-    what the contract promises: each part's pieces in order, together the announced size."""
+    what the contract promises: each part's pieces in order, together the announced size. The
+    cost matrices' values go back into the report, so that it is whole again."""
 
     def __init__(self, report: pb.ValidationReport) -> None:
         self.report = report
-        self.announced: Dict[str, Tuple[int, int]] = {
-            name: (getattr(report, name).rows, getattr(report, name).cols)
-            for name in ("cost_matrix", "pooled_cost_matrix") if report.HasField(name)}
-        self.values: Dict[str, List[float]] = {name: [] for name in self.announced}
+        self.matrices = [name for name in ("cost_matrix", "pooled_cost_matrix")
+                         if report.HasField(name)]
         self.page: List[str] = []
 
     def add(self, chunk: pb.ReportChunk) -> None:
@@ -394,25 +328,23 @@ class ReportAssembler:
         if part == "html_report":
             self.page.append(chunk.html_report)
             return
-        if part not in self.values:
+        if part not in self.matrices:
             raise ValueError(f"report chunk of an unannounced part {part!r}")
-        piece = getattr(chunk, part)
-        if piece.offset != len(self.values[part]):
-            raise ValueError(f"{part} chunk at offset {piece.offset}, "
-                             f"expected {len(self.values[part])}")
-        self.values[part].extend(piece.values)
+        piece, values = getattr(chunk, part), getattr(self.report, part).values
+        if piece.offset != len(values):
+            raise ValueError(f"{part} chunk at offset {piece.offset}, expected {len(values)}")
+        values.extend(piece.values)
 
     def result(self) -> ValidationResult:
         """The typed result; ValueError when a part is incomplete."""
-        matrices = {}
-        for name, (rows, cols) in self.announced.items():
-            values = self.values[name]
-            if len(values) != rows * cols:
-                raise ValueError(f"{name}: {len(values)} values for {rows} x {cols}")
-            matrices[name] = array(values).reshape(rows, cols)
+        for name in self.matrices:
+            part = getattr(self.report, name)
+            if len(part.values) != part.rows * part.cols:
+                raise ValueError(f"{name}: {len(part.values)} values for "
+                                 f"{part.rows} x {part.cols}")
         html = None
         if self.report.html_report_bytes > 0:
             html = "".join(self.page)
             if len(html.encode("utf-8")) != self.report.html_report_bytes:
                 raise ValueError("the HTML report does not have the announced size")
-        return ValidationResult.from_proto(self.report, matrices, html)
+        return ValidationResult.from_proto(self.report, html)

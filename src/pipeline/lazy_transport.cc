@@ -15,11 +15,11 @@
 #include "tbb/parallel_for.h"
 #include "twed/matrix_progress.h"
 #include "twed/pair_requests.h"
+#include "twed/twed_bounds.h"
 #include "twed/twed_kernel.h"
+#include "twed/twed_pruned.h"
 #include "twed/twed_quantized.h"
 #include "twed/twed_single.h"
-#include "wasserwarp/twed_bounds.h"
-#include "wasserwarp/twed_pruned.h"
 
 namespace wasserwarp {
 namespace {

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "twed/twed_pruned.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
-#include "wasserwarp/twed_pruned.h"
 
 namespace wasserwarp {
 

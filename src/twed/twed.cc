@@ -18,61 +18,14 @@ namespace wasserwarp {
 namespace twed_internal {
 namespace {
 
-// Rows per strip. Three chains already keep the add and min units busy on
-// the 2-core Xeon we target; four measured 7% slower and eight 20% slower,
-// from register spills.
-constexpr int kStripRows = 3;
-// The strip kernel's lanes reach this far past either end of b.
-constexpr ptrdiff_t kPad = kStripRows - 1;
-
-// Rows i0 .. i0+R-1 as R lanes, lane k one column behind lane k-1. Along a
-// row every cell's add and min wait for the cell to its left; the lanes' R
-// chains are independent, so they overlap in the pipeline. On entry d[j] and dl[j]
-// hold D(i0-1, j) and (D + L)(i0-1, j) for j in 0..m; on exit row i0+R-1.
-// Lanes start with +inf (the column-0 border) and run past column m into
-// b's zero padding; what they compute there never reaches a real cell.
+// Rows i0 .. i0+R-1 over every column (ScalarStripStep). On entry d[j] and dl[j] hold
+// D(i0-1, j) and (D + L)(i0-1, j) for j in 0..m; on exit row i0+R-1.
 template <int R, class Cost>
 void StripRows(const Cost& cost, double nu, const Side& a, const Side& b, ptrdiff_t i0, double* d,
                double* dl) {
-  const size_t c = cost.channels();
   const ptrdiff_t m = b.size();
-  const double* ai[R];
-  double tai[R];
-  double del_a[R];
-  double lane_d[R];
-  double lane_dl[R];
-  double lane_dl_old[R];
-  for (int k = 0; k < R; ++k) {
-    ai[k] = a.sample(i0 + k, c);
-    tai[k] = a.time(i0 + k);
-    del_a[k] = a.del(i0 + k);
-    lane_d[k] = kInf;
-    lane_dl[k] = kInf;
-    lane_dl_old[k] = kInf;
-  }
-  // Lane 0 reads (D + L)(i0-1, s-1), which the last lane overwrites at step s-1 when R == 1.
-  double diag0 = dl[0];
-  for (ptrdiff_t s = 1; s <= m + R - 1; ++s) {
-    const double up0 = d[s];
-    const double next_diag0 = dl[s];
-    // Lanes in descending order: lane k reads lane k-1's values of the previous
-    // steps. Unrolled so that the lane state stays in registers.
-#pragma GCC unroll 8
-    for (int k = R - 1; k >= 0; --k) {
-      const ptrdiff_t j = s - k;
-      const double l = LocalCost(cost, ai[k], tai[k], b.sample(j, c), b.time(j), nu);
-      const double diag = (k == 0 ? diag0 : lane_dl_old[k - 1]) + l;
-      const double up = (k == 0 ? up0 : lane_d[k - 1]) + del_a[k];
-      const double side = lane_d[k] + b.del(j);
-      const double cur = std::min(std::min(diag, up), side);
-      lane_dl_old[k] = lane_dl[k];
-      lane_d[k] = cur;
-      lane_dl[k] = cur + l;
-    }
-    d[s - R + 1] = lane_d[R - 1];
-    dl[s - R + 1] = lane_dl[R - 1];
-    diag0 = next_diag0;
-  }
+  ScalarLanes<R> lanes = StartScalarLanes<R>(cost, a, i0, dl[0]);
+  for (ptrdiff_t s = 1; s <= m + R - 1; ++s) ScalarStripStep(cost, nu, b, lanes, s, d, dl);
 }
 
 // The rows < R left over after the full strips, as one narrower strip.
@@ -93,19 +46,16 @@ template <class Cost>
 double StripTwed(const Cost& cost, double nu, const Side& a, const Side& b, CancelPoller& poller) {
   const ptrdiff_t n = a.size();
   const ptrdiff_t m = b.size();
-  std::vector<double> d_row(m + 1 + 2 * kPad, kInf);
-  std::vector<double> dl_row(m + 1 + 2 * kPad, kInf);
-  double* d = d_row.data() + kPad;
-  double* dl = dl_row.data() + kPad;
-  d[0] = 0.0;
-  dl[0] = 0.0;
+  StripRowBuffers buffers(m);
+  double* d = buffers.d();
+  double* dl = buffers.dl();
   ptrdiff_t i = 1;
-  const uint64_t strip_cells = static_cast<uint64_t>(kStripRows) * static_cast<uint64_t>(m);
-  for (; i + kStripRows - 1 <= n; i += kStripRows) {
+  const uint64_t strip_cells = static_cast<uint64_t>(kScalarStripRows) * static_cast<uint64_t>(m);
+  for (; i + kScalarStripRows - 1 <= n; i += kScalarStripRows) {
     if (poller.Cancelled(strip_cells)) return kInf;
-    StripRows<kStripRows>(cost, nu, a, b, i, d, dl);
+    StripRows<kScalarStripRows>(cost, nu, a, b, i, d, dl);
   }
-  LastRows<kStripRows - 1>(n - i + 1, cost, nu, a, b, i, d, dl);
+  LastRows<kScalarStripRows - 1>(n - i + 1, cost, nu, a, b, i, d, dl);
   return d[m];
 }
 
@@ -193,7 +143,7 @@ absl::Status ValidateTwedParams(const TwedParams& params) {
 absl::StatusOr<double> Twed(const Series& a, const Series& b, const TwedParams& params,
                             const CancellationToken* cancel) {
   using twed_internal::BandedTwed;
-  using twed_internal::kPad;
+  using twed_internal::kScalarStripPad;
   using twed_internal::Side;
   if (absl::Status s = twed_internal::ValidateTwedInputs(a, b, params); !s.ok()) return s;
   if (cancel != nullptr && cancel->cancelled()) return twed_internal::TwedCancelledError();
@@ -201,7 +151,7 @@ absl::StatusOr<double> Twed(const Series& a, const Series& b, const TwedParams& 
   const double distance =
       twed_internal::WithCost(a.num_channels(), params.p, [&](const auto& cost) {
         const Side sa(a, 0, cost, params.nu, params.lambda);
-        const Side sb(b, kPad, cost, params.nu, params.lambda);
+        const Side sb(b, kScalarStripPad, cost, params.nu, params.lambda);
         if (!params.time_window) return twed_internal::StripTwed(cost, params.nu, sa, sb, poller);
         return BandedTwed<false>(cost, params.nu, sa, sb, twed_internal::RowBands(sa, sb, params),
                                  poller)

@@ -192,75 +192,34 @@ struct LiveColumns {
   ptrdiff_t stored = 0;
 };
 
-// The step loop repeats LaneStripRows's (twed_strip-inl.h) on purpose: the one shared inline step
-// measured 10 % slower in the full kernel (100 x 100 runs of 2000 samples: 8.4 to 9.1 s against 7.6
-// to 7.9 s), and twed_pruned_test checks both against each other on every target.
-//
-// LaneStripRows for the cells that can lie on a path at or below the lanes' thresholds, as
-// twed_pruned.cc argues for one pair: the strip starts at `lo`, the first live column of the row
-// above, and once past `hi`, its last, it stops when every lane of every row has been above its
-// threshold for two steps in a row (a cell reads the row above at its own and the previous step).
-// On entry dd holds +inf right of the row above's last stored column; every cell it computes is
-// the exact DP value or above the threshold of its lane, as cells left of `lo` are.
+// LaneStrip (twed_strip-inl.h) for the cells that can lie on a path at or below the lanes'
+// thresholds, as twed_pruned.cc argues for one pair: the strip starts at `lo`, the first live
+// column of the row above, and once past `hi`, its last, it stops when every lane of every row has
+// been above its threshold for two steps in a row (a cell reads the row above at its own and the
+// previous step). On entry dd holds +inf right of the row above's last stored column; every cell
+// it computes is the exact DP value or above the threshold of its lane, as cells left of `lo` are.
 template <int R, class Cost>
 LiveColumns PrunedStripRows(const Cost& cost, const KernelArgs& args, ptrdiff_t i0, double* dd,
                             ptrdiff_t lo, ptrdiff_t hi, V threshold) {
   const D d;
-  const size_t lanes = hn::Lanes(d);
-  const LaneBatch& batch = *args.batch;
-  const size_t c = batch.channels();
-  const ptrdiff_t record = static_cast<ptrdiff_t>(batch.record_size());
-  const ptrdiff_t cell = 2 * static_cast<ptrdiff_t>(lanes);
-  const double* column_zero = batch.column_zero();
-  const ptrdiff_t m = batch.longest();
-  const V nu = hn::Set(d, args.nu);
-  const V inf = hn::Set(d, kInf);
-
-  typename Cost::Row ai[R];
-  V tai[R];
-  V del_a[R];
-  V lane_d[R];
-  V lane_dl[R];
-  V lane_dl_old[R];
-  for (int k = 0; k < R; ++k) {
-    ai[k] = cost.Broadcast(d, args.a_values + (i0 + k) * c);
-    tai[k] = hn::Set(d, args.a_times[i0 + k]);
-    del_a[k] = hn::Set(d, args.a_dels[i0 + k]);
-    lane_d[k] = inf;
-    lane_dl[k] = inf;
-    lane_dl_old[k] = inf;
-  }
+  const ptrdiff_t m = args.batch->longest();
   const ptrdiff_t begin = std::max<ptrdiff_t>(lo, 1);
+  LaneStrip<R, D, Cost, LaneBatch> strip(d, cost, *args.batch,
+                                         LaneRow<double>{args.a_values, args.a_times, args.a_dels},
+                                         args.nu, i0, dd, begin);
+  NoPath no_path;
   LiveColumns live{.first = m + 1, .last = 0, .stored = m};
   int dead_steps = 0;
-  V diag0 = hn::Load(d, dd + (begin - 1) * cell + lanes);
   for (ptrdiff_t s = begin; s <= m + R - 1; ++s) {
-    const V up0 = hn::Load(d, dd + s * cell);
-    const V next_diag0 = hn::Load(d, dd + s * cell + lanes);
-#pragma GCC unroll 8
-    for (int k = R - 1; k >= 0; --k) {
-      const double* b = column_zero + (s - k) * record;
-      const V l = hn::Add(cost(d, ai[k], b, lanes, k == 0),
-                          hn::Mul(nu, hn::Abs(hn::Sub(tai[k], hn::Load(d, b + c * lanes)))));
-      const V diag = hn::Add(k == 0 ? diag0 : lane_dl_old[k - 1], l);
-      const V up = hn::Add(k == 0 ? up0 : lane_d[k - 1], del_a[k]);
-      const V side = hn::Add(lane_d[k], hn::Load(d, b + (c + 1) * lanes));
-      const V cur = hn::Min(hn::Min(diag, up), side);
-      lane_dl_old[k] = lane_dl[k];
-      lane_d[k] = cur;
-      lane_dl[k] = hn::Add(cur, l);
-    }
+    strip.Step(d, s, dd, no_path);
     const ptrdiff_t column = s - R + 1;
-    hn::Store(lane_d[R - 1], d, dd + column * cell);
-    hn::Store(lane_dl[R - 1], d, dd + column * cell + lanes);
-    diag0 = next_diag0;
-    if (column >= 1 && !hn::AllTrue(d, hn::Gt(lane_d[R - 1], threshold))) {
+    if (column >= 1 && !hn::AllTrue(d, hn::Gt(strip.RowD(R - 1), threshold))) {
       live.first = std::min(live.first, column);
       live.last = column;
     }
     if (s > hi + 1) {
       bool dead = true;
-      for (int k = 0; k < R; ++k) dead = dead && hn::AllTrue(d, hn::Gt(lane_d[k], threshold));
+      for (int k = 0; k < R; ++k) dead = dead && hn::AllTrue(d, hn::Gt(strip.RowD(k), threshold));
       dead_steps = dead ? dead_steps + 1 : 0;
       if (dead_steps >= 2) {
         live.stored = column;
@@ -422,26 +381,18 @@ bool BatchSupports(size_t channels, const TwedParams& params) {
 }
 
 LaneBatch::LaneBatch(std::span<const Series* const> series, const TwedParams& params, size_t lanes)
-    : lanes_(lanes), channels_(series.front()->num_channels()) {
+    : LaneRecords(lanes, series.front()->num_channels()) {
   for (const Series* s : series) {
-    lengths_.push_back(static_cast<ptrdiff_t>(s->samples()));
-    longest_ = std::max(longest_, lengths_.back());
+    AddLane(static_cast<ptrdiff_t>(s->samples()));
     moderate_ = moderate_ && ModerateValues(s->values);
   }
-  const size_t columns = longest_ + 1 + 2 * kBatchPad;
-  constexpr size_t kAlign = 64;  // the widest vector: loads never split a cache line
-  const size_t bytes = (columns * record_size() * sizeof(double) + kAlign - 1) / kAlign * kAlign;
-  records_.reset(static_cast<double*>(std::aligned_alloc(kAlign, bytes)));
-  std::fill_n(records_.get(), columns * record_size(), 0.0);
-  WithCost(channels_, params.p, [&](const auto& cost) {
+  Allocate();
+  WithCost(channels(), params.p, [&](const auto& cost) {
     for (size_t lane = 0; lane < series.size(); ++lane) {
       // The scalar kernel's deletion costs, computed by the same code.
       const Side side(*series[lane], 0, cost, params.nu, params.lambda);
       for (ptrdiff_t j = 1; j <= side.size(); ++j) {
-        double* r = records_.get() + (j + kBatchPad) * record_size();
-        for (size_t k = 0; k < channels_; ++k) r[k * lanes_ + lane] = side.sample(j, channels_)[k];
-        r[channels_ * lanes_ + lane] = side.time(j);
-        r[(channels_ + 1) * lanes_ + lane] = side.del(j);
+        SetSample(lane, j, side.sample(j, channels()), side.time(j), side.del(j));
       }
     }
     return 0;

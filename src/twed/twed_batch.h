@@ -11,17 +11,16 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "twed/lane_records.h"
+#include "twed/twed_pruned.h"
 #include "wasserwarp/cancellation.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
-#include "wasserwarp/twed_pruned.h"
 
 namespace wasserwarp::twed_internal {
 
@@ -35,40 +34,20 @@ size_t BatchLanes();
 // p = 1 and 2 on several channels (std::pow has no bit-identical SIMD twin).
 bool BatchSupports(size_t channels, const TwedParams& params);
 
-// Up to `lanes` series side by side: per column j one record of the lanes'
-// channel values, times and deletion costs, each a vector of `lanes`
-// doubles. Shorter series are padded with zeros after their end, which only
-// columns past their own length read.
-class LaneBatch {
+// Up to `lanes` series side by side in double precision (lane_records.h), with the scalar
+// kernel's deletion costs.
+class LaneBatch : public LaneRecords<double> {
  public:
   // Every series must be valid with the same channel count as the others,
   // and BatchSupports must hold.
   LaneBatch(std::span<const Series* const> series, const TwedParams& params, size_t lanes);
 
-  size_t lanes() const { return lanes_; }
-  size_t size() const { return lengths_.size(); }
-  size_t channels() const { return channels_; }
-  ptrdiff_t longest() const { return longest_; }
-  std::span<const ptrdiff_t> lengths() const { return lengths_; }
   // Whether every value is moderate enough for the fast exact square root
   // (see twed_batch.cc).
   bool moderate() const { return moderate_; }
-  // The record of column 0 (the virtual sample); columns from -kBatchPad to
-  // longest() + kBatchPad exist.
-  const double* column_zero() const { return records_.get() + kBatchPad * record_size(); }
-  size_t record_size() const { return (channels_ + 2) * lanes_; }
-
-  // Columns the skewed strip kernel reads beyond either end of the batch.
-  static constexpr ptrdiff_t kBatchPad = 3;
 
  private:
-  size_t lanes_;
-  size_t channels_;
-  ptrdiff_t longest_ = 0;
   bool moderate_ = true;
-  std::vector<ptrdiff_t> lengths_;
-  // Aligned to the widest vector, so that records load without line splits.
-  std::unique_ptr<double[], decltype(&std::free)> records_{nullptr, &std::free};
 };
 
 // out[k] = TWED(a, k-th series of the batch) for k < batch.size(), the same

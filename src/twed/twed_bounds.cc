@@ -1,4 +1,4 @@
-#include "wasserwarp/twed_bounds.h"
+#include "twed/twed_bounds.h"
 
 #include <algorithm>
 #include <cmath>

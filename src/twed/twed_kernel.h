@@ -1,9 +1,9 @@
-// Internals shared by the TWED kernels in twed.cc and twed_path.cc, and by
-// the SIMD lanes of twed_batch.cc.
+// Internals shared by the TWED kernels in twed.cc, twed_pruned.cc and twed_path.cc, and by
+// the SIMD lanes of twed_strip-inl.h and twed_quantized.cc.
 //
 // All kernels must produce bit-identical distances, so every floating-point
-// expression that reaches D(i, j) is written once, here (the SIMD lanes
-// mirror it operation for operation), and all evaluate it in the same
+// expression that reaches D(i, j) is written once, here (TwedStep, which the
+// SIMD lanes instantiate on their vectors), and all evaluate it in the same
 // association order:
 //   L(i, j)  = c(a_i, b_j) + nu * |ta_i - tb_j|
 //   D(i, j)  = min(min((D + L)(i-1, j-1) + L(i, j), D(i-1, j) + delA_i), D(i, j-1) + delB_j)
@@ -86,6 +86,39 @@ double LocalCost(const Cost& cost, const double* u, double tu, const double* v, 
   return cost(u, v) + nu * std::abs(tu - tv);
 }
 
+// One cell of the recurrence: its three candidates (match, deletion in a, deletion in b), D as
+// their minimum, and D + L as stored. `diag_from` is (D + L)(i-1, j-1), `up_from` D(i-1, j),
+// `left` D(i, j-1). Every kernel evaluates its cells through this one function, on doubles
+// (ScalarOps) or on SIMD lanes of double, float or int16 (the Ops of twed_strip-inl.h and
+// twed_quantized.cc), so that the order of the operations, on which bit equality and the bounds'
+// proofs rest, is written once. The 16-bit kernel's difference form passes the differences of D
+// instead and saturates the match sum (its MatchAdd); it reads neither `dl` nor anything but `d`.
+template <class V>
+struct TwedCell {
+  V diag;
+  V up;
+  V side;
+  V d;
+  V dl;
+};
+
+template <class Ops, class V>
+[[gnu::always_inline]] inline TwedCell<V> TwedStep(const Ops& ops, V diag_from, V l, V up_from,
+                                                   V del_a, V left, V del_b) {
+  const V diag = ops.MatchAdd(diag_from, l);
+  const V up = ops.Add(up_from, del_a);
+  const V side = ops.Add(left, del_b);
+  const V d = ops.Min(ops.Min(diag, up), side);
+  return {diag, up, side, d, ops.Add(d, l)};
+}
+
+// TwedStep's operations on doubles.
+struct ScalarOps {
+  static double Add(double a, double b) { return a + b; }
+  static double MatchAdd(double a, double b) { return a + b; }
+  static double Min(double a, double b) { return std::min(a, b); }
+};
+
 // One series as the kernels read it: 1-based sample indices as in the spec,
 // with `pad` zero samples on both sides so that the skewed strip kernel can
 // run its lanes past either end without branches, and the deletion cost
@@ -157,6 +190,92 @@ class CancelPoller {
   uint64_t since_poll_ = 0;
   bool stopped_ = false;
 };
+
+// Rows per ScalarStrip. Three chains already keep the add and min units busy on the 2-core Xeon
+// we target; four measured 7% slower and eight 20% slower, from register spills.
+inline constexpr int kScalarStripRows = 3;
+// The strips' lanes reach this far past either end of b.
+inline constexpr ptrdiff_t kScalarStripPad = kScalarStripRows - 1;
+
+// Row 0 of the DP as the strips start from it, in the two rows they update in place: D and D + L
+// at columns -kScalarStripPad .. m + kScalarStripPad, 0 at column 0 and +inf elsewhere.
+class StripRowBuffers {
+ public:
+  explicit StripRowBuffers(ptrdiff_t m)
+      : d_(m + 1 + 2 * kScalarStripPad, kInf), dl_(m + 1 + 2 * kScalarStripPad, kInf) {
+    d_[kScalarStripPad] = 0.0;
+    dl_[kScalarStripPad] = 0.0;
+  }
+  // Column 0 of each.
+  double* d() { return d_.data() + kScalarStripPad; }
+  double* dl() { return dl_.data() + kScalarStripPad; }
+
+ private:
+  std::vector<double> d_;
+  std::vector<double> dl_;
+};
+
+// Rows i0 .. i0+R-1 of the DP as R lanes, lane k one column behind lane k-1: along a row every
+// cell's add and min wait for the cell to its left, and the lanes' R chains are independent, so
+// they overlap in the pipeline. Lanes start with +inf (the border left of their first column) and
+// may run past column m into b's zero padding (Side's `pad`); what they compute there never
+// reaches a real cell. The full strips of twed.cc and the pruned ones of twed_pruned.cc keep
+// this state in locals of their own, and ScalarStripStep moves it: as members of one strip
+// object the one-channel kernel measured 12 % slower.
+template <int R>
+struct ScalarLanes {
+  const double* ai[R];
+  double tai[R];
+  double del_a[R];
+  double d[R];
+  double dl[R];
+  double dl_old[R];
+  // (D + L)(i0-1, s-1) for lane 0 at step s: the store of step s-1 overwrites it when R == 1.
+  double diag0;
+};
+
+template <int R, class Cost>
+[[gnu::always_inline]] inline ScalarLanes<R> StartScalarLanes(const Cost& cost, const Side& a,
+                                                              ptrdiff_t i0, double diag0) {
+  ScalarLanes<R> lanes;
+  for (int k = 0; k < R; ++k) {
+    lanes.ai[k] = a.sample(i0 + k, cost.channels());
+    lanes.tai[k] = a.time(i0 + k);
+    lanes.del_a[k] = a.del(i0 + k);
+    lanes.d[k] = kInf;
+    lanes.dl[k] = kInf;
+    lanes.dl_old[k] = kInf;
+  }
+  lanes.diag0 = diag0;
+  return lanes;
+}
+
+// Step s: lane k moves to column s - k. On entry d[s] and dl[s] hold D and D + L of row i0-1 at
+// column s; lane R-1's cell at column s-R+1 replaces them there.
+template <int R, class Cost>
+[[gnu::always_inline]] inline void ScalarStripStep(const Cost& cost, double nu, const Side& b,
+                                                   ScalarLanes<R>& lanes, ptrdiff_t s, double* d,
+                                                   double* dl) {
+  const size_t c = cost.channels();
+  const double up0 = d[s];
+  const double next_diag0 = dl[s];
+  // Lanes in descending order: lane k reads lane k-1's values of the previous steps. Unrolled so
+  // that the lane state stays in registers.
+#pragma GCC unroll 8
+  for (int k = R - 1; k >= 0; --k) {
+    const ptrdiff_t j = s - k;
+    const double l = LocalCost(cost, lanes.ai[k], lanes.tai[k], b.sample(j, c), b.time(j), nu);
+    const TwedCell<double> cell =
+        TwedStep(ScalarOps(), k == 0 ? lanes.diag0 : lanes.dl_old[k - 1], l,
+                 k == 0 ? up0 : lanes.d[k - 1], lanes.del_a[k], lanes.d[k], b.del(j));
+    lanes.dl_old[k] = lanes.dl[k];
+    lanes.d[k] = cell.d;
+    lanes.dl[k] = cell.dl;
+  }
+  d[s - R + 1] = lanes.d[R - 1];
+  dl[s - R + 1] = lanes.dl[R - 1];
+  lanes.diag0 = next_diag0;
+}
 
 // The error of a computation stopped by its cancellation token.
 absl::Status TwedCancelledError();
@@ -234,29 +353,30 @@ BandedResult BandedTwed(const Cost& cost, double nu, const Side& a, const Side& 
     [[maybe_unused]] double left_s = 0.0;
     for (ptrdiff_t j = lo; j <= hi; ++j) {
       const double l = LocalCost(cost, ai, tai, b.sample(j, c), b.time(j), nu);
-      const double diag = prev_dl[j - 1] + l;
-      const double up = prev_d[j] + del_a;
-      const double side = left + b.del(j);
-      double cur;
+      const TwedCell<double> cell =
+          TwedStep(ScalarOps(), prev_dl[j - 1], l, prev_d[j], del_a, left, b.del(j));
+      double cur = cell.d;
+      double cur_l = cell.dl;
       if constexpr (kTrackPath) {
-        if (diag <= up && diag <= side) {
-          cur = diag;
+        // The candidate the minimum picks, in this order on ties: the branches that choose the
+        // predecessor choose the value too, which measured 19 % faster than taking cell.d as well.
+        if (cell.diag <= cell.up && cell.diag <= cell.side) {
+          cur = cell.diag;
           left_k = prev_k[j - 1] + 1;
           left_s = prev_s[j - 1] + (b.time(j) - tai);
-        } else if (up <= side) {
-          cur = up;
+        } else if (cell.up <= cell.side) {
+          cur = cell.up;
           left_k = prev_k[j];
           left_s = prev_s[j];
         } else {
-          cur = side;
+          cur = cell.side;
         }
+        cur_l = cur + l;  // cell.dl, from the candidate picked
         cur_k[j] = left_k;
         cur_s[j] = left_s;
-      } else {
-        cur = std::min(std::min(diag, up), side);
       }
       cur_d[j] = cur;
-      cur_dl[j] = cur + l;
+      cur_dl[j] = cur_l;
       left = cur;
     }
     std::swap(prev_d, cur_d);

@@ -20,7 +20,7 @@
 // +inf outside the range last written. A row with no live cell abandons: every path crosses every
 // row, so TWED > T.
 
-#include "wasserwarp/twed_pruned.h"
+#include "twed/twed_pruned.h"
 
 #include <algorithm>
 #include <cmath>
@@ -41,10 +41,6 @@
 namespace wasserwarp {
 namespace twed_internal {
 namespace {
-
-// Rows per strip and the pad they need, as in twed.cc's StripTwed, whose lanes these mirror.
-constexpr int kStripRows = 3;
-constexpr ptrdiff_t kPad = kStripRows - 1;
 
 struct PrunedResult {
   double distance = kInf;  // D'(n, m); > T when the DP was abandoned
@@ -90,54 +86,19 @@ template <int R, class Cost>
 ptrdiff_t PrunedStrip(const Cost& cost, double nu, const Side& a, const Side& b, ptrdiff_t i0,
                       ptrdiff_t first, ptrdiff_t live_hi, double t, double* d, double* dl,
                       uint64_t& cells) {
-  const size_t c = cost.channels();
   const ptrdiff_t m = b.size();
-  const double* ai[R];
-  double tai[R];
-  double del_a[R];
-  double lane_d[R];
-  double lane_dl[R];
-  double lane_dl_old[R];
-  for (int k = 0; k < R; ++k) {
-    ai[k] = a.sample(i0 + k, c);
-    tai[k] = a.time(i0 + k);
-    del_a[k] = a.del(i0 + k);
-    // +inf is the border left of `first`: every cell there is dead.
-    lane_d[k] = kInf;
-    lane_dl[k] = kInf;
-    lane_dl_old[k] = kInf;
-  }
-  double diag0 = dl[first - 1];
-  // The step of StripRows, operation for operation.
-  const auto step = [&](ptrdiff_t s) __attribute__((always_inline)) {
-    const double up0 = d[s];
-    const double next_diag0 = dl[s];
-#pragma GCC unroll 8
-    for (int k = R - 1; k >= 0; --k) {
-      const ptrdiff_t j = s - k;
-      const double l = LocalCost(cost, ai[k], tai[k], b.sample(j, c), b.time(j), nu);
-      const double diag = (k == 0 ? diag0 : lane_dl_old[k - 1]) + l;
-      const double up = (k == 0 ? up0 : lane_d[k - 1]) + del_a[k];
-      const double side = lane_d[k] + b.del(j);
-      const double cur = std::min(std::min(diag, up), side);
-      lane_dl_old[k] = lane_dl[k];
-      lane_d[k] = cur;
-      lane_dl[k] = cur + l;
-    }
-    d[s - R + 1] = lane_d[R - 1];
-    dl[s - R + 1] = lane_dl[R - 1];
-    diag0 = next_diag0;
-  };
+  // +inf, the lanes' start, is the border left of `first`: every cell there is dead.
+  ScalarLanes<R> lanes = StartScalarLanes<R>(cost, a, i0, dl[first - 1]);
   // Past column m + R - 1 no lane has a real column left.
   const ptrdiff_t last_step = m + R - 1;
   const ptrdiff_t bulk_end = std::min(live_hi + 1, last_step);
   ptrdiff_t s = first;
-  for (; s <= bulk_end; ++s) step(s);
+  for (; s <= bulk_end; ++s) ScalarStripStep(cost, nu, b, lanes, s, d, dl);
   bool was_dead = false;
   for (; s <= last_step; ++s) {
-    step(s);
+    ScalarStripStep(cost, nu, b, lanes, s, d, dl);
     bool dead = true;
-    for (int k = 0; k < R; ++k) dead = dead && !(lane_d[k] <= t);
+    for (int k = 0; k < R; ++k) dead = dead && !(lanes.d[k] <= t);
     if (dead && was_dead) break;
     was_dead = dead;
   }
@@ -161,8 +122,8 @@ ptrdiff_t PrunedLastRows(int rows, const Cost& cost, double nu, const Side& a, c
   return PrunedStrip<R>(cost, nu, a, b, i0, first, live_hi, t, d, dl, cells);
 }
 
-// The pruned DP without a time window, in strips of kStripRows rows. Pruning is per strip: each
-// strip starts at the first live column of the row above it and is cut as PrunedStrip says,
+// The pruned DP without a time window, in strips of kScalarStripRows rows. Pruning is per strip:
+// each strip starts at the first live column of the row above it and is cut as PrunedStrip says,
 // which keeps StripTwed's per-cell speed where it computes at all. Returns early once `poller`
 // reports a cancel.
 template <class Cost>
@@ -170,23 +131,20 @@ PrunedResult PrunedStripTwed(const Cost& cost, double nu, const Side& a, const S
                              CancelPoller& poller) {
   const ptrdiff_t n = a.size();
   const ptrdiff_t m = b.size();
-  std::vector<double> d_row(m + 1 + 2 * kPad, kInf);
-  std::vector<double> dl_row(m + 1 + 2 * kPad, kInf);
-  double* d = d_row.data() + kPad;
-  double* dl = dl_row.data() + kPad;
-  d[0] = 0.0;
-  dl[0] = 0.0;
+  StripRowBuffers buffers(m);
+  double* d = buffers.d();
+  double* dl = buffers.dl();
   PrunedResult result;
   Columns written{0, 0};  // of the row above; +inf elsewhere
   Columns live{0, 0};     // its cells <= t
   uint64_t strip_cells = 0;
-  for (ptrdiff_t i = 1; i <= n; i += kStripRows) {
+  for (ptrdiff_t i = 1; i <= n; i += kScalarStripRows) {
     if (poller.Cancelled(strip_cells)) return result;
-    const int rows = static_cast<int>(std::min<ptrdiff_t>(kStripRows, n - i + 1));
+    const int rows = static_cast<int>(std::min<ptrdiff_t>(kScalarStripRows, n - i + 1));
     const ptrdiff_t first = std::max<ptrdiff_t>(live.lo, 1);
     const uint64_t before = result.cells;
-    const ptrdiff_t last =
-        PrunedLastRows<kStripRows>(rows, cost, nu, a, b, i, first, live.hi, t, d, dl, result.cells);
+    const ptrdiff_t last = PrunedLastRows<kScalarStripRows>(rows, cost, nu, a, b, i, first, live.hi,
+                                                            t, d, dl, result.cells);
     strip_cells = result.cells - before;
     const Columns now{first, last};
     ClearOutside(written, now, d, dl);
@@ -225,16 +183,13 @@ PrunedResult PrunedBandedTwed(const Cost& cost, double nu, const Side& a, const 
     const double del_a = a.del(i);
     double left = kInf;
     ptrdiff_t j = first;
-    // The cell of BandedTwed<false>, operation for operation.
     const auto cell = [&](ptrdiff_t col) __attribute__((always_inline)) {
       const double l = LocalCost(cost, ai, tai, b.sample(col, c), b.time(col), nu);
-      const double diag = prev_dl[col - 1] + l;
-      const double up = prev_d[col] + del_a;
-      const double side = left + b.del(col);
-      const double cur = std::min(std::min(diag, up), side);
-      cur_d[col] = cur;
-      cur_dl[col] = cur + l;
-      left = cur;
+      const TwedCell<double> step =
+          TwedStep(ScalarOps(), prev_dl[col - 1], l, prev_d[col], del_a, left, b.del(col));
+      cur_d[col] = step.d;
+      cur_dl[col] = step.dl;
+      left = step.d;
     };
     for (; j <= bulk_end; ++j) cell(j);
     for (; j <= band.hi && left <= t; ++j) cell(j);
@@ -282,7 +237,7 @@ absl::StatusOr<BoundedTwed> TwedWithin(const Series& a, const Series& b, const T
   const twed_internal::PrunedResult result =
       twed_internal::WithCost(a.num_channels(), params.p, [&](const auto& cost) {
         const Side sa(a, 0, cost, params.nu, params.lambda);
-        const Side sb(b, twed_internal::kPad, cost, params.nu, params.lambda);
+        const Side sb(b, twed_internal::kScalarStripPad, cost, params.nu, params.lambda);
         if (!params.time_window) {
           return twed_internal::PrunedStripTwed(cost, params.nu, sa, sb, threshold, poller);
         }

@@ -333,28 +333,20 @@ SingleLaneBatch::SingleLaneBatch(std::span<const Series* const> series, const Se
 SingleLaneBatch::SingleLaneBatch(std::span<const Series* const> series,
                                  std::span<const Series* const> rows, const TwedParams& params,
                                  size_t lanes)
-    : lanes_(lanes), channels_(series.front()->num_channels()) {
+    : LaneRecords(lanes, series.front()->num_channels()) {
   std::vector<SingleRun> runs;
   for (size_t lane = 0; lane < series.size(); ++lane) {
     const Series* s = series[lane];
-    lengths_.push_back(static_cast<ptrdiff_t>(s->samples()));
-    longest_ = std::max(longest_, lengths_.back());
+    AddLane(static_cast<ptrdiff_t>(s->samples()));
     runs.push_back(ToSingle(*s, *rows[lane], params));
     rounding_errors_.push_back(runs.back().rounding_error);
     moderate_ = moderate_ && runs.back().moderate;
   }
-  const size_t columns = longest_ + 1 + 2 * kBatchPad;
-  constexpr size_t kAlign = 64;
-  const size_t bytes = (columns * record_size() * sizeof(float) + kAlign - 1) / kAlign * kAlign;
-  records_.reset(static_cast<float*>(std::aligned_alloc(kAlign, bytes)));
-  std::fill_n(records_.get(), columns * record_size(), 0.0f);
+  Allocate();
+  const size_t c = channels();
   for (size_t lane = 0; lane < runs.size(); ++lane) {
-    for (ptrdiff_t j = 1; j <= lengths_[lane]; ++j) {
-      float* r = records_.get() + (j + kBatchPad) * record_size();
-      for (size_t k = 0; k < channels_; ++k)
-        r[k * lanes_ + lane] = runs[lane].values[j * channels_ + k];
-      r[channels_ * lanes_ + lane] = runs[lane].times[j];
-      r[(channels_ + 1) * lanes_ + lane] = runs[lane].dels[j];
+    for (ptrdiff_t j = 1; j <= lengths()[lane]; ++j) {
+      SetSample(lane, j, runs[lane].values.data() + j * c, runs[lane].times[j], runs[lane].dels[j]);
     }
   }
 }

@@ -9,13 +9,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
 #include <span>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "twed/lane_records.h"
 #include "wasserwarp/cancellation.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
@@ -36,10 +35,10 @@ bool SingleSupports(size_t channels, const TwedParams& params);
 bool SinglePairsSupport(size_t channels, const TwedParams& params);
 
 // Up to `lanes` column series side by side in single precision, as LaneBatch holds them in
-// double, with times and values taken relative to the first sample of the row series they are
-// to meet, so that their roundings to single precision stay small; and per lane the largest
-// rounding error of one sample's cost terms (see the proof).
-class SingleLaneBatch {
+// double (lane_records.h), with times and values taken relative to the first sample of the row
+// series they are to meet, so that their roundings to single precision stay small; and per lane
+// the largest rounding error of one sample's cost terms (see the proof).
+class SingleLaneBatch : public LaneRecords<float> {
  public:
   // Every series valid with the same channel count, SingleSupports(channels, params) true.
   SingleLaneBatch(std::span<const Series* const> series, const Series& row,
@@ -49,29 +48,14 @@ class SingleLaneBatch {
   SingleLaneBatch(std::span<const Series* const> series, std::span<const Series* const> rows,
                   const TwedParams& params, size_t lanes);
 
-  size_t lanes() const { return lanes_; }
-  size_t size() const { return lengths_.size(); }
-  size_t channels() const { return channels_; }
-  ptrdiff_t longest() const { return longest_; }
-  std::span<const ptrdiff_t> lengths() const { return lengths_; }
   std::span<const double> rounding_errors() const { return rounding_errors_; }
   // Whether every value, time and deletion cost fits single precision with room to add up:
   // otherwise the bound is 0.
   bool moderate() const { return moderate_; }
-  const float* column_zero() const { return records_.get() + kBatchPad * record_size(); }
-  size_t record_size() const { return (channels_ + 2) * lanes_; }
-
-  // Columns the skewed strip kernel reads beyond either end of the batch.
-  static constexpr ptrdiff_t kBatchPad = 3;
 
  private:
-  size_t lanes_;
-  size_t channels_;
-  ptrdiff_t longest_ = 0;
   bool moderate_ = true;
-  std::vector<ptrdiff_t> lengths_;
   std::vector<double> rounding_errors_;
-  std::unique_ptr<float[], decltype(&std::free)> records_{nullptr, &std::free};
 };
 
 // out[k] <= Twed(a, k-th series of the batch) as the double kernels compute it, for

@@ -142,69 +142,111 @@ struct PathLanes {
   }
 };
 
-// Rows i0 .. i0 + R - 1 against every column of `batch` (LaneBatch or SingleLaneBatch: records
-// of channel values, time and deletion cost per column). `dd` interleaves per column the lanes
-// of D(i0 - 1, j) and of (D + L)(i0 - 1, j) on entry, and of row i0 + R - 1 on return. `cost`
-// returns the lanes' c(a_i, b_j); its last argument says whether it may take square roots on
-// the FMA ports (row i0 only, see twed_batch.cc).
-template <int R, class D, class Cost, class Batch, class Row, class Path = NoPath>
-HWY_INLINE void LaneStripRows(D d, const Cost& cost, const Batch& batch, const Row& row,
-                              hwy::HWY_NAMESPACE::TFromD<D> nu_value, ptrdiff_t i0,
-                              hwy::HWY_NAMESPACE::TFromD<D>* dd, Path&& path = Path()) {
-  namespace hn = hwy::HWY_NAMESPACE;
-  using T = hn::TFromD<D>;
-  using V = hn::Vec<D>;
-  const size_t lanes = hn::Lanes(d);
-  const size_t c = batch.channels();
-  const ptrdiff_t record = static_cast<ptrdiff_t>(batch.record_size());
-  const ptrdiff_t cell = 2 * static_cast<ptrdiff_t>(lanes);
-  const T* column_zero = batch.column_zero();
-  const ptrdiff_t m = batch.longest();
-  const V nu = hn::Set(d, nu_value);
-  const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
+// TwedStep's operations on lanes of double or float.
+template <class D>
+struct LaneOps {
+  using V = hwy::HWY_NAMESPACE::Vec<D>;
+  static V Add(V a, V b) { return hwy::HWY_NAMESPACE::Add(a, b); }
+  static V MatchAdd(V a, V b) { return hwy::HWY_NAMESPACE::Add(a, b); }
+  static V Min(V a, V b) { return hwy::HWY_NAMESPACE::Min(a, b); }
+};
 
-  typename Cost::Row ai[R];
-  V tai[R];
-  V del_a[R];
-  V lane_d[R];
-  V lane_dl[R];
-  V lane_dl_old[R];
-  for (int k = 0; k < R; ++k) {
-    LoadRowSample(d, cost, row, i0 + k, c, ai[k], tai[k], del_a[k]);
-    lane_d[k] = inf;
-    lane_dl[k] = inf;
-    lane_dl_old[k] = inf;
+// Rows i0 .. i0 + R - 1 of the lanes' DP, row i0 + k k columns behind row i0, against the columns
+// of `batch` (LaneBatch or SingleLaneBatch: records of channel values, time and deletion cost per
+// column). Step s moves row i0 + k to column s - k; `dd` interleaves per column the lanes of
+// D(i0 - 1, j) and of (D + L)(i0 - 1, j) on entry, and receives those of row i0 + R - 1 at column
+// s - R + 1. `cost` returns the lanes' c(a_i, b_j); its last argument says whether it may take
+// square roots on the FMA ports (row i0 only, see twed_batch.cc). The full strips (LaneStripRows)
+// and the pruned ones of twed_batch.cc.
+template <int R, class D, class Cost, class Batch>
+class LaneStrip {
+ public:
+  using T = hwy::HWY_NAMESPACE::TFromD<D>;
+  using V = hwy::HWY_NAMESPACE::Vec<D>;
+
+  // Every row at the +inf border left of column `first`, the first step's column of row i0.
+  template <class Row>
+  HWY_INLINE LaneStrip(D d, const Cost& cost, const Batch& batch, const Row& row, T nu,
+                       ptrdiff_t i0, const T* dd, ptrdiff_t first)
+      : cost_(cost),
+        lanes_(hwy::HWY_NAMESPACE::Lanes(d)),
+        c_(batch.channels()),
+        record_(static_cast<ptrdiff_t>(batch.record_size())),
+        column_zero_(batch.column_zero()),
+        nu_(hwy::HWY_NAMESPACE::Set(d, nu)) {
+    namespace hn = hwy::HWY_NAMESPACE;
+    const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
+    for (int k = 0; k < R; ++k) {
+      LoadRowSample(d, cost, row, i0 + k, c_, ai_[k], tai_[k], del_a_[k]);
+      lane_d_[k] = inf;
+      lane_dl_[k] = inf;
+      lane_dl_old_[k] = inf;
+    }
+    diag0_ = hn::Load(d, dd + (first - 1) * Cell() + lanes_);
   }
-  V diag0 = hn::Load(d, dd + lanes);
-  for (ptrdiff_t s = 1; s <= m + R - 1; ++s) {
+
+  // dd aliases no member: without __restrict the compiler reloads the lanes after each store.
+  template <class Path>
+  HWY_INLINE void Step(D d, ptrdiff_t s, T* __restrict dd, Path& path) {
+    namespace hn = hwy::HWY_NAMESPACE;
+    const ptrdiff_t cell = Cell();
     const V up0 = hn::Load(d, dd + s * cell);
-    const V next_diag0 = hn::Load(d, dd + s * cell + lanes);
+    const V next_diag0 = hn::Load(d, dd + s * cell + lanes_);
     path.Start(d, s);
 #pragma GCC unroll 8
     for (int k = R - 1; k >= 0; --k) {
-      const T* b = column_zero + (s - k) * record;
-      const V tb = hn::Load(d, b + c * lanes);
-      const V stretch = hn::Abs(hn::Sub(tai[k], tb));
+      const T* b = column_zero_ + (s - k) * record_;
+      const V tb = hn::Load(d, b + c_ * lanes_);
+      const V stretch = hn::Abs(hn::Sub(tai_[k], tb));
       V l;
       if constexpr (kFusedTimeTerm<T>) {
-        l = hn::MulAdd(nu, stretch, cost(d, ai[k], b, lanes, k == 0));
+        l = hn::MulAdd(nu_, stretch, cost_(d, ai_[k], b, lanes_, k == 0));
       } else {
-        l = hn::Add(cost(d, ai[k], b, lanes, k == 0), hn::Mul(nu, stretch));
+        l = hn::Add(cost_(d, ai_[k], b, lanes_, k == 0), hn::Mul(nu_, stretch));
       }
-      const V diag = hn::Add(k == 0 ? diag0 : lane_dl_old[k - 1], l);
-      const V up = hn::Add(k == 0 ? up0 : lane_d[k - 1], del_a[k]);
-      const V side = hn::Add(lane_d[k], hn::Load(d, b + (c + 1) * lanes));
-      const V cur = hn::Min(hn::Min(diag, up), side);
-      path.Cell(d, k, diag, up, side, tb, tai[k]);
-      lane_dl_old[k] = lane_dl[k];
-      lane_d[k] = cur;
-      lane_dl[k] = hn::Add(cur, l);
+      const TwedCell<V> step = TwedStep(LaneOps<D>(), k == 0 ? diag0_ : lane_dl_old_[k - 1], l,
+                                        k == 0 ? up0 : lane_d_[k - 1], del_a_[k], lane_d_[k],
+                                        hn::Load(d, b + (c_ + 1) * lanes_));
+      path.Cell(d, k, step.diag, step.up, step.side, tb, tai_[k]);
+      lane_dl_old_[k] = lane_dl_[k];
+      lane_d_[k] = step.d;
+      lane_dl_[k] = step.dl;
     }
-    hn::Store(lane_d[R - 1], d, dd + (s - R + 1) * cell);
-    hn::Store(lane_dl[R - 1], d, dd + (s - R + 1) * cell + lanes);
+    hn::Store(lane_d_[R - 1], d, dd + (s - R + 1) * cell);
+    hn::Store(lane_dl_[R - 1], d, dd + (s - R + 1) * cell + lanes_);
     path.Finish(d, s - R + 1);
-    diag0 = next_diag0;
+    diag0_ = next_diag0;
   }
+
+  // D of row i0 + k at the column it reached last.
+  V RowD(int k) const { return lane_d_[k]; }
+
+ private:
+  ptrdiff_t Cell() const { return 2 * static_cast<ptrdiff_t>(lanes_); }
+
+  const Cost& cost_;
+  size_t lanes_;
+  size_t c_;
+  ptrdiff_t record_;
+  const T* column_zero_;
+  V nu_;
+  V diag0_;
+  typename Cost::Row ai_[R];
+  V tai_[R];
+  V del_a_[R];
+  V lane_d_[R];
+  V lane_dl_[R];
+  V lane_dl_old_[R];
+};
+
+// Rows i0 .. i0 + R - 1 against every column of `batch`, as LaneStrip says; with the edit path's
+// counts and sums in `path`.
+template <int R, class D, class Cost, class Batch, class Row, class Path = NoPath>
+HWY_INLINE void LaneStripRows(D d, const Cost& cost, const Batch& batch, const Row& row,
+                              hwy::HWY_NAMESPACE::TFromD<D> nu, ptrdiff_t i0,
+                              hwy::HWY_NAMESPACE::TFromD<D>* dd, Path&& path = Path()) {
+  LaneStrip<R, D, Cost, Batch> strip(d, cost, batch, row, nu, i0, dd, 1);
+  for (ptrdiff_t s = 1; s <= batch.longest() + R - 1; ++s) strip.Step(d, s, dd, path);
 }
 
 // LaneStripRows for the last rows, fewer than R: `rows` of them; with the edit path's counts and

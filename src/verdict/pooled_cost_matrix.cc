@@ -8,8 +8,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "common/progress_throttle.h"
+#include "twed/twed_bounds.h"
 #include "wasserwarp/cost_matrix.h"
-#include "wasserwarp/twed_bounds.h"
 #include "wasserwarp/verdict.h"
 
 namespace wasserwarp {

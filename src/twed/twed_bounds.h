@@ -7,8 +7,8 @@
 // its own sums, so where a bound is tight the two can differ by a few ulps
 // (relative ~1e-15 per summed term) in either direction.
 
-#ifndef WASSERWARP_TWED_BOUNDS_H_
-#define WASSERWARP_TWED_BOUNDS_H_
+#ifndef WASSERWARP_SRC_TWED_TWED_BOUNDS_H_
+#define WASSERWARP_SRC_TWED_TWED_BOUNDS_H_
 
 #include <cstdint>
 #include <span>
@@ -85,4 +85,4 @@ absl::StatusOr<double> TwedPivotsBound(std::span<const double> a_to_pivots,
 
 }  // namespace wasserwarp
 
-#endif  // WASSERWARP_TWED_BOUNDS_H_
+#endif  // WASSERWARP_SRC_TWED_TWED_BOUNDS_H_

@@ -4,8 +4,8 @@
 // the very number Twed() returns. Also a cheap upper bound, the cost of one feasible edit path,
 // from which such a threshold can start.
 
-#ifndef WASSERWARP_TWED_PRUNED_H_
-#define WASSERWARP_TWED_PRUNED_H_
+#ifndef WASSERWARP_SRC_TWED_TWED_PRUNED_H_
+#define WASSERWARP_SRC_TWED_TWED_PRUNED_H_
 
 #include <cstdint>
 
@@ -59,4 +59,4 @@ absl::StatusOr<double> TwedPathUpperBound(const Series& a, const Series& b,
 
 }  // namespace wasserwarp
 
-#endif  // WASSERWARP_TWED_PRUNED_H_
+#endif  // WASSERWARP_SRC_TWED_TWED_PRUNED_H_
