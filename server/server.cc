@@ -161,6 +161,7 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
                    .slots = config.jobs.max_concurrent_jobs,
                    .tile_min_pairs = static_cast<uint64_t>(config.tile_min_pairs),
                    .tile_cells = static_cast<uint64_t>(config.tile_cells),
+                   .max_prepared = config.jobs.max_queued_jobs + config.jobs.max_concurrent_jobs,
                    .metrics = server->metrics_.get()},
       *server->validations_, *server->store_, *server->jobs_, server->validation_limits_);
   server->resources_ = std::make_unique<ValidationResources>(*server->store_, *server->validations_,

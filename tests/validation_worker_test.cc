@@ -1,7 +1,7 @@
 // The validation queue without gRPC, so that TSan sees all of it: two workers (two replicas)
 // on one store run each of many validations exactly once with the report a single process
-// gives, a validation whose worker died runs again once its lease is out, and cancellation
-// reaches a running job through the store.
+// gives, whichever replica prepared it, a validation whose worker died runs again once its lease
+// is out, and cancellation reaches a running job through the store.
 
 #include "jobs/validation_worker.h"
 
@@ -189,6 +189,35 @@ TEST_F(ValidationWorkerTest, TiledValidationsReportWhatUntiledOnesDo) {
     tiled.clear_tiles();
     EXPECT_EQ(tiled.SerializeAsString(), whole.SerializeAsString()) << replicas << " replicas";
   }
+}
+
+// A validation claimed by the replica that created it runs on the job that Create prepared; one
+// claimed by another replica is prepared there from the stored request: the same report.
+TEST_F(ValidationWorkerTest, AValidationPreparedWhereItWasCreatedReportsWhatTheStoredRequestDoes) {
+  std::string from_store;
+  {
+    // Its creator claims nothing: another replica runs it.
+    Replica creator("creator", *validations_, sessions_, job_limits_, validation_limits_);
+    creator.worker.Stop(absl::ZeroDuration());
+    absl::StatusOr<v1::Validation> created = creator.resources.Create(Request(4), "");
+    ASSERT_TRUE(created.ok()) << created.status();
+    from_store = IdOf(*created);
+  }
+  Replica runner("runner", *validations_, sessions_, job_limits_, validation_limits_);
+  absl::StatusOr<v1::Validation> created = runner.resources.Create(Request(4), "");
+  ASSERT_TRUE(created.ok()) << created.status();
+  const std::string prepared_here = IdOf(*created);
+  std::map<std::string, ValidationRecord> ended = AwaitEnded({from_store, prepared_here});
+  ASSERT_EQ(ended.size(), 2u);
+  std::vector<std::string> reports;
+  for (const std::string& id : {from_store, prepared_here}) {
+    EXPECT_EQ(ended.at(id).state, ValidationState::kSucceeded) << ended.at(id).error;
+    v1::ValidationReport report;
+    ASSERT_TRUE(report.ParseFromString(ended.at(id).report));
+    report.clear_seconds();
+    reports.push_back(report.SerializeAsString());
+  }
+  EXPECT_EQ(reports[0], reports[1]);
 }
 
 TEST_F(ValidationWorkerTest, AValidationWhoseWorkerDiedRunsAgainOnceItsLeaseIsOut) {

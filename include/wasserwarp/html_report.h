@@ -16,7 +16,7 @@
 #include "absl/status/statusor.h"
 #include "wasserwarp/edit_path.h"
 #include "wasserwarp/report.h"
-#include "wasserwarp/series.h"
+#include "wasserwarp/runs_view.h"
 
 namespace wasserwarp {
 
@@ -39,8 +39,7 @@ struct HtmlReportOptions {
 // cost matrix kept, no pooled matrix kept, no quantities) say what is missing.
 // InvalidArgument when the runs do not match the report.
 absl::StatusOr<std::string> RenderHtmlReport(const ValidationReport& report,
-                                             const std::vector<Series>& simulation,
-                                             const std::vector<Series>& reference,
+                                             const RunsView& simulation, const RunsView& reference,
                                              const HtmlReportOptions& options);
 
 }  // namespace wasserwarp

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "wasserwarp/runs_view.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp {
@@ -73,8 +74,7 @@ struct PreparedRuns {
 // Validates every run, selects and reorders the chosen channels, aligns,
 // resamples and scales. Errors name the run and the channel or sample at fault; an empty
 // side or a channel missing from any run is InvalidArgument.
-absl::StatusOr<PreparedRuns> PrepareRuns(const std::vector<Series>& simulation,
-                                         const std::vector<Series>& reference,
+absl::StatusOr<PreparedRuns> PrepareRuns(const RunsView& simulation, const RunsView& reference,
                                          const PrepareOptions& options);
 
 }  // namespace wasserwarp

@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "wasserwarp/prepare.h"
+#include "wasserwarp/runs_view.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp {
@@ -59,8 +60,8 @@ struct QuantityComparison {
 // InvalidArgument for weights of the wrong count, negative or summing to
 // zero, and for the first run a quantity cannot be evaluated on.
 absl::StatusOr<std::vector<QuantityComparison>> CompareQuantities(
-    const std::vector<Series>& simulation, const std::vector<double>& simulation_weights,
-    const std::vector<Series>& reference, const std::vector<double>& reference_weights,
+    const RunsView& simulation, const std::vector<double>& simulation_weights,
+    const RunsView& reference, const std::vector<double>& reference_weights,
     const std::vector<QuantityOfInterest>& quantities, Align align);
 
 }  // namespace wasserwarp

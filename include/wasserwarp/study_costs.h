@@ -10,7 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "wasserwarp/parameter_study.h"
-#include "wasserwarp/series.h"
+#include "wasserwarp/runs_view.h"
 #include "wasserwarp/validation.h"
 
 namespace wasserwarp {
@@ -26,8 +26,7 @@ ValidationOptions ReferenceValidationOptions(const ValidationOptions& study,
 
 // The validation and the references' matrix here (its pairs i < j, as the verdict's), and
 // StudyCostsOf them; the validation's report goes to `sim_ref` when given.
-absl::StatusOr<StudyCosts> ComputeStudyCosts(const std::vector<Series>& simulation,
-                                             const std::vector<Series>& reference,
+absl::StatusOr<StudyCosts> ComputeStudyCosts(const RunsView& simulation, const RunsView& reference,
                                              const ValidationOptions& options,
                                              ValidationReport* sim_ref = nullptr);
 

@@ -20,6 +20,7 @@
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/report.h"
+#include "wasserwarp/runs_view.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/twed.h"
@@ -73,8 +74,8 @@ struct ValidationRuns {
 
 // What Validate computes its matrices on, from the same inputs and options: deterministic, so a
 // worker elsewhere that prepares the same runs computes the same TWEDs.
-absl::StatusOr<ValidationRuns> PrepareValidationRuns(const std::vector<Series>& simulation,
-                                                     const std::vector<Series>& reference,
+absl::StatusOr<ValidationRuns> PrepareValidationRuns(const RunsView& simulation,
+                                                     const RunsView& reference,
                                                      const ValidationOptions& options);
 
 // The matrices Validate asks for, in its order: the simulation-reference one, and with a
@@ -112,8 +113,7 @@ absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t 
                                        size_t reference_runs);
 
 // InvalidArgument, before any work, when ValidateValidationOptions fails.
-absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
-                                          const std::vector<Series>& reference,
+absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const RunsView& reference,
                                           const ValidationOptions& options);
 
 }  // namespace wasserwarp

@@ -57,9 +57,8 @@ absl::StatusOr<StudyJob> PrepareStudyJob(const v1::StudyParameters& parameters,
   return job;
 }
 
-absl::StatusOr<v1::ValidationReport> RunStudyJob(const StudyJob& study,
-                                                 const std::vector<Series>& simulation,
-                                                 const std::vector<Series>& reference,
+absl::StatusOr<v1::ValidationReport> RunStudyJob(const StudyJob& study, const RunsView& simulation,
+                                                 const RunsView& reference,
                                                  const ValidationOptions& options,
                                                  bool include_cost_matrix,
                                                  const HtmlReportOptions* page_options) {

@@ -16,8 +16,8 @@
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/identification.h"
 #include "wasserwarp/parameter_study.h"
+#include "wasserwarp/runs_view.h"
 #include "wasserwarp/sensitivity.h"
-#include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
 
@@ -40,9 +40,8 @@ absl::StatusOr<StudyJob> PrepareStudyJob(const v1::StudyParameters& parameters,
 // threads, cancellation and progress callbacks included): the report of every simulated run
 // against the references, its study part set; the cost matrix only when asked for, and the
 // study's HTML page in html_report with `page` set.
-absl::StatusOr<v1::ValidationReport> RunStudyJob(const StudyJob& study,
-                                                 const std::vector<Series>& simulation,
-                                                 const std::vector<Series>& reference,
+absl::StatusOr<v1::ValidationReport> RunStudyJob(const StudyJob& study, const RunsView& simulation,
+                                                 const RunsView& reference,
                                                  const ValidationOptions& options,
                                                  bool include_cost_matrix,
                                                  const HtmlReportOptions* page);

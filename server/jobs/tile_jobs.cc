@@ -194,7 +194,7 @@ absl::StatusOr<std::shared_ptr<const TileJobs::Inputs>> TileJobs::InputsFor(cons
   absl::StatusOr<ValidationJob> job = PrepareValidationJob(request, *snapshot, limits_);
   if (!job.ok()) return job.status();
   absl::StatusOr<ValidationRuns> runs = PrepareValidationRuns(
-      CopiesOf(snapshot->simulation), CopiesOf(snapshot->reference), job->options);
+      ViewOf(snapshot->simulation), ViewOf(snapshot->reference), job->options);
   if (!runs.ok()) return runs.status();
   auto inputs = std::make_shared<Inputs>(Inputs{*std::move(runs), job->options.twed});
   absl::MutexLock lock(&mu_);

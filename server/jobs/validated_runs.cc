@@ -39,11 +39,11 @@ absl::StatusOr<SessionSnapshot> SnapshotOfValidation(SessionStore& sessions,
   return runs;
 }
 
-std::vector<Series> CopiesOf(const std::vector<StoredRun>& runs) {
-  std::vector<Series> copies;
-  copies.reserve(runs.size());
-  for (const StoredRun& run : runs) copies.push_back(*run.series);
-  return copies;
+RunsView ViewOf(const std::vector<StoredRun>& runs) {
+  std::vector<const Series*> series;
+  series.reserve(runs.size());
+  for (const StoredRun& run : runs) series.push_back(run.series.get());
+  return RunsView(std::move(series));
 }
 
 }  // namespace wasserwarp::service

@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "sessions/session_store.h"
 #include "validations/validation_record.h"
+#include "wasserwarp/runs_view.h"
 
 namespace wasserwarp::service {
 
@@ -18,9 +19,9 @@ namespace wasserwarp::service {
 absl::StatusOr<SessionSnapshot> SnapshotOfValidation(SessionStore& sessions,
                                                      const ValidationRecord& record);
 
-// Copies of the runs' series: the core takes runs by value, and the copies live only as long
-// as the job that computes on them.
-std::vector<Series> CopiesOf(const std::vector<StoredRun>& runs);
+// The runs' series as the core reads them, their samples shared rather than copied: `runs`
+// must outlive the view, which lives no longer than the job that computes on it.
+RunsView ViewOf(const std::vector<StoredRun>& runs);
 
 }  // namespace wasserwarp::service
 

@@ -69,11 +69,10 @@ absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
   if (absl::Status status = CheckSessionHoldsRuns(snapshot); !status.ok()) return status;
   ValidationJob job;
   ValidationOptions& options = job.options;
-  v1::ValidationParameters parameters = wire::ToProto(snapshot.default_parameters);
-  wire::MergeParameters(request.parameters(), parameters);
-  if (absl::Status status = wire::ApplyParameters(parameters, options); !status.ok()) {
-    return status;
-  }
+  absl::StatusOr<ParameterOverrides> parameters = wire::OverridesFromProto(request.parameters());
+  if (!parameters.ok()) return parameters.status();
+  job.parameters = MergeOverrides(snapshot.default_parameters, *parameters);
+  ApplyOverrides(job.parameters, options);
   const std::string session = wire::SessionName(snapshot.id);
   absl::StatusOr<std::vector<double>> simulation_weights =
       Weights(snapshot.simulation, "simulation", session);
@@ -155,8 +154,8 @@ HtmlReportOptions HtmlReportOptionsNow() {
 absl::StatusOr<v1::ValidationReport> RunValidationJob(const ValidationJob& job,
                                                       const SessionSnapshot& snapshot,
                                                       const std::function<void()>& on_computed) {
-  const std::vector<Series> simulation = CopiesOf(snapshot.simulation);
-  const std::vector<Series> reference = CopiesOf(snapshot.reference);
+  const RunsView simulation = ViewOf(snapshot.simulation);
+  const RunsView reference = ViewOf(snapshot.reference);
   if (job.study.has_value()) {
     const HtmlReportOptions page = HtmlReportOptionsNow();
     absl::StatusOr<v1::ValidationReport> proto =

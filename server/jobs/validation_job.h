@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "jobs/study_job.h"
 #include "sessions/session_store.h"
+#include "wasserwarp/parameter_overrides.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
 #include "wasserwarp/validation_size.h"
@@ -20,6 +21,9 @@
 namespace wasserwarp::service {
 
 struct ValidationJob {
+  // The session's defaults with the request's parameters over them: what `options` were
+  // resolved from, stored as the validation's effective parameters.
+  ParameterOverrides parameters;
   ValidationOptions options;
   ValidationSize size;
   bool include_cost_matrix = false;
@@ -36,11 +40,10 @@ absl::StatusOr<ValidationJob> PrepareValidationJob(const v1::ValidateRequest& re
                                                    const SessionSnapshot& snapshot,
                                                    const ValidationLimits& limits);
 
-// The core validation on copies of the snapshot's runs (the core takes runs by value; the
-// copies live only as long as the job), the HTML page when asked for, and the report as it
-// goes on the wire, without the matrices that were not asked for. The job's options carry the
-// caller's progress callbacks and cancellation token; `on_computed` runs as soon as the core
-// is done, before the page is drawn.
+// The core validation on the snapshot's runs, their samples shared with the store, the HTML page
+// when asked for, and the report as it goes on the wire, without the matrices that were not asked
+// for. The job's options carry the caller's progress callbacks and cancellation token;
+// `on_computed` runs as soon as the core is done, before the page is drawn.
 absl::StatusOr<v1::ValidationReport> RunValidationJob(const ValidationJob& job,
                                                       const SessionSnapshot& snapshot,
                                                       const std::function<void()>& on_computed);

@@ -36,6 +36,23 @@ std::string NameOf(const ValidationRecord& record) {
   return absl::StrCat(wire::SessionName(record.session_id), "/validations/", record.id);
 }
 
+// A validation that another replica queued, or this one before it restarted, from its session
+// and its stored request.
+absl::StatusOr<PreparedValidation> PrepareStored(SessionStore& sessions,
+                                                 const ValidationRecord& record,
+                                                 const ValidationLimits& limits) {
+  absl::StatusOr<SessionSnapshot> snapshot = SnapshotOfValidation(sessions, record);
+  if (!snapshot.ok()) return snapshot.status();
+  v1::ValidateRequest request;
+  if (!request.ParseFromString(record.request)) {
+    return absl::DataLossError(
+        absl::StrCat("the stored request of ", NameOf(record), " does not parse"));
+  }
+  absl::StatusOr<ValidationJob> job = PrepareValidationJob(request, *snapshot, limits);
+  if (!job.ok()) return job.status();
+  return PreparedValidation{.snapshot = *std::move(snapshot), .job = *std::move(job)};
+}
+
 }  // namespace
 
 struct ValidationWorker::Active {
@@ -91,9 +108,15 @@ void ValidationWorker::Begin(std::string replica) {
 int ValidationWorker::busy() const { return static_cast<int>(active_.size()) + tiles_.jobs(); }
 
 void ValidationWorker::Queued(int64_t session_key, const std::string& id,
-                              SessionSnapshot snapshot) {
+                              PreparedValidation prepared) {
   absl::MutexLock lock(&mu_);
-  queued_.insert_or_assign(Key(session_key, id), std::move(snapshot));
+  queued_.insert_or_assign(Key(session_key, id),
+                           QueuedHere{std::move(prepared), queued_sequence_++});
+  if (queued_.size() > static_cast<size_t>(std::max(config_.max_prepared, 0))) {
+    queued_.erase(std::min_element(
+        queued_.begin(), queued_.end(),
+        [](const auto& a, const auto& b) { return a.second.sequence < b.second.sequence; }));
+  }
 }
 
 void ValidationWorker::Wake() {
@@ -252,12 +275,13 @@ void ValidationWorker::ClaimWhileFree(absl::Time now) {
 void ValidationWorker::Start(ValidationRecord record) {
   auto active = std::make_shared<Active>();
   const Key key(record.session_key, record.id);
-  std::optional<SessionSnapshot> queued;
+  // Queued here, it runs as Create prepared it, from the same request and snapshot.
+  std::optional<PreparedValidation> prepared;
   {
     absl::MutexLock lock(&mu_);
     auto it = queued_.find(key);
     if (it != queued_.end()) {
-      queued = std::move(it->second);
+      prepared = std::move(it->second.prepared);
       queued_.erase(it);
     }
     // Stop hands what it claims now back to the queue.
@@ -270,33 +294,16 @@ void ValidationWorker::Start(ValidationRecord record) {
     absl::MutexLock lock(&active->mu);
     active->progress.set_phase(v1::PHASE_PREPARING);
   }
-  absl::Status prepared = absl::OkStatus();
-  if (queued.has_value()) {
-    active->snapshot = *std::move(queued);
-  } else if (absl::StatusOr<SessionSnapshot> snapshot =
-                 SnapshotOfValidation(sessions_, active->record);
-             snapshot.ok()) {
-    active->snapshot = *std::move(snapshot);
-  } else {
-    prepared = snapshot.status();
-  }
-  v1::ValidateRequest request;
-  if (prepared.ok() && !request.ParseFromString(active->record.request)) {
-    prepared = absl::DataLossError(
-        absl::StrCat("the stored request of ", NameOf(active->record), " does not parse"));
-  }
-  if (prepared.ok()) {
-    absl::StatusOr<ValidationJob> job = PrepareValidationJob(request, active->snapshot, limits_);
-    if (job.ok()) {
-      active->job = *std::move(job);
-    } else {
-      prepared = job.status();
+  if (!prepared.has_value()) {
+    absl::StatusOr<PreparedValidation> stored = PrepareStored(sessions_, active->record, limits_);
+    if (!stored.ok()) {
+      End(active, stored.status(), {});
+      return;
     }
+    prepared = *std::move(stored);
   }
-  if (!prepared.ok()) {
-    End(active, prepared, {});
-    return;
-  }
+  active->snapshot = std::move(prepared->snapshot);
+  active->job = std::move(prepared->job);
   active->job.options.compute.max_threads = jobs_.threads_per_job();
   active->job.options.compute.progress_interval_ms = kCostMatrixProgressMs;
   // A validation within one tile's cells would be one tile per matrix: nothing to share.

@@ -50,7 +50,19 @@ struct WorkerConfig {
   // tile) are tiled; --tile_cells: the DP cells a tile is planned to take.
   uint64_t tile_min_pairs = 64;
   uint64_t tile_cells = uint64_t{1} << 30;
+  // The validations queued here whose prepared jobs are kept for this replica's claim: no more
+  // than this wait in the store (--max_queued_jobs plus the slots). Those another replica
+  // claimed stay until their session goes, so the oldest make room; should this replica claim
+  // one after all, it prepares it again from the store.
+  int max_prepared = 66;
   ServiceMetrics* metrics = nullptr;  // optional
+};
+
+// A validation as ValidationResources::Create checked it: the session's runs it is created with
+// and the job they and the request resolve to.
+struct PreparedValidation {
+  SessionSnapshot snapshot;
+  ValidationJob job;
 };
 
 class ValidationWorker {
@@ -64,17 +76,18 @@ class ValidationWorker {
   // Starts claiming, as `replica` (--replica_name: what reports say computed their tiles).
   void Begin(std::string replica);
 
-  // A validation this replica is queueing, before it is in the store: its snapshot (taken when
-  // it was checked) runs it if this replica claims it, and its lease keeps the session from
-  // expiring while it waits. Cancel forgets it again; Wake once it is stored.
-  void Queued(int64_t session_key, const std::string& id, SessionSnapshot snapshot);
+  // A validation this replica is queueing, before it is in the store: if this replica claims
+  // it, it runs as `prepared`, not prepared again from the stored request, and the snapshot's
+  // lease keeps the session from expiring while it waits. Cancel forgets it again; Wake once it
+  // is stored.
+  void Queued(int64_t session_key, const std::string& id, PreparedValidation prepared);
   // Something may be claimable now (a validation was queued, a job ended).
   void Wake();
 
   // Cancels the validation if this replica runs it (its job stops; the result it stores says
-  // `reason`); forgets its queued snapshot. Returns whether it ran here.
+  // `reason`); forgets it if it was queued here. Returns whether it ran here.
   bool Cancel(int64_t session_key, const std::string& id, const absl::Status& reason);
-  // The session was deleted: its queued snapshots go (with the leases they hold).
+  // The session was deleted: its validations queued here go (with the leases they hold).
   void ForgetSession(int64_t session_key);
   // `signal` fires when the validation ends here, or when it is cancelled while queued here.
   // Signals of validations that end elsewhere stay until their streams detach.
@@ -92,6 +105,10 @@ class ValidationWorker {
  private:
   using Key = std::pair<int64_t, std::string>;
   struct Active;
+  struct QueuedHere {
+    PreparedValidation prepared;
+    uint64_t sequence = 0;  // the order validations were queued in
+  };
 
   void Dispatch();
   // Claims while slots are free; false when the store failed (logged).
@@ -117,7 +134,8 @@ class ValidationWorker {
   mutable absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   bool wake_ ABSL_GUARDED_BY(mu_) = false;
-  std::map<Key, SessionSnapshot> queued_ ABSL_GUARDED_BY(mu_);
+  std::map<Key, QueuedHere> queued_ ABSL_GUARDED_BY(mu_);
+  uint64_t queued_sequence_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<Key, std::shared_ptr<Active>> active_ ABSL_GUARDED_BY(mu_);
   std::map<Key, std::vector<std::shared_ptr<ValidationEndSignal>>> signals_ ABSL_GUARDED_BY(mu_);
   std::thread dispatcher_;

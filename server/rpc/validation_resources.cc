@@ -126,9 +126,7 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
   record.owner = principal;
   record.state = ValidationState::kQueued;
   record.request = request.SerializeAsString();
-  v1::ValidationParameters effective = wire::ToProto(snapshot->default_parameters);
-  wire::MergeParameters(request.parameters(), effective);
-  record.effective_parameters = effective.SerializeAsString();
+  record.effective_parameters = wire::ToProto(job->parameters).SerializeAsString();
   for (const std::vector<StoredRun>* group : {&snapshot->simulation, &snapshot->reference}) {
     for (const StoredRun& run : *group) {
       record.runs.push_back(ValidatedRun{
@@ -143,7 +141,8 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
   record.progress = queued_progress.SerializeAsString();
   record.create_time = absl::Now();
   // Handed to the worker before it can claim the validation, so that a claim finds it.
-  worker_.Queued(record.session_key, record.id, *std::move(snapshot));
+  worker_.Queued(record.session_key, record.id,
+                 PreparedValidation{.snapshot = *std::move(snapshot), .job = *std::move(job)});
   if (absl::Status status = validations_.Insert(record); !status.ok()) {
     worker_.Cancel(record.session_key, record.id, status);
     return status;

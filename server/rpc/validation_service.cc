@@ -14,6 +14,7 @@
 #include "rpc/upload_reactor.h"
 #include "rpc/validation_stream_reactor.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/parameter_overrides.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/validation.h"
@@ -73,13 +74,13 @@ grpc::ServerUnaryReactor* Answer(grpc::CallbackServerContext* context, std::stri
       });
 }
 
-// Checked when the session is created, so that a bad default fails there
-// rather than at every validation.
-absl::Status CheckParameters(const v1::ValidationParameters& parameters) {
+// A session's defaults, checked when the session is created, so that a bad default fails
+// there rather than at every validation.
+absl::StatusOr<ParameterOverrides> DefaultParameters(const v1::ValidationParameters& parameters) {
+  absl::StatusOr<ParameterOverrides> defaults = wire::OverridesFromProto(parameters);
+  if (!defaults.ok()) return defaults.status();
   ValidationOptions options;
-  if (absl::Status status = wire::ApplyParameters(parameters, options); !status.ok()) {
-    return status;
-  }
+  ApplyOverrides(*defaults, options);
   // Weights and verdicts belong to runs and calls: one run of each set stands for any.
   if (absl::Status status = ValidateValidationOptions(options, 1, 1); !status.ok()) return status;
   for (size_t c = 0; c < options.prepare.channels.size(); ++c) {
@@ -87,7 +88,7 @@ absl::Status CheckParameters(const v1::ValidationParameters& parameters) {
       return InvalidFieldError(absl::StrCat("channels[", c, "]"), "is an empty channel name");
     }
   }
-  return absl::OkStatus();
+  return defaults;
 }
 
 // A session's idle TTL: a valid Duration, positive, at most the server's --max_session_ttl.
@@ -120,13 +121,11 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
     }
   }
   const v1::Session& session = request.session();
-  if (absl::Status status = CheckParameters(session.default_parameters()); !status.ok()) {
-    return wire::InRequestTerms(PrefixField(status, "session.default_parameters"),
+  absl::StatusOr<ParameterOverrides> defaults = DefaultParameters(session.default_parameters());
+  if (!defaults.ok()) {
+    return wire::InRequestTerms(PrefixField(defaults.status(), "session.default_parameters"),
                                 "session.default_parameters");
   }
-  absl::StatusOr<wire::ParameterOverrides> defaults =
-      wire::OverridesFromProto(session.default_parameters());
-  if (!defaults.ok()) return defaults.status();
   SessionSettings settings;
   settings.owner = principal;
   settings.default_parameters = *std::move(defaults);

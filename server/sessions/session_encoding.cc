@@ -20,7 +20,7 @@ std::string SettingsBytes(const SessionSettings& settings) {
 std::optional<SessionSettings> SettingsFromBytes(std::string_view bytes) {
   v1::Session proto;
   if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return std::nullopt;
-  absl::StatusOr<wire::ParameterOverrides> defaults =
+  absl::StatusOr<ParameterOverrides> defaults =
       wire::OverridesFromProto(proto.default_parameters());
   if (!defaults.ok()) return std::nullopt;
   SessionSettings settings;

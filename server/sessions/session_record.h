@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "wasserwarp/parameter_overrides.h"
 #include "wasserwarp/run_parameters.h"
 #include "wasserwarp/run_role.h"
-#include "wire/session_resource.h"
 
 namespace wasserwarp::service {
 
@@ -33,7 +33,7 @@ struct RunRecord {
 struct SessionRecord {
   std::string id;
   std::map<std::string, std::string> labels;
-  wire::ParameterOverrides default_parameters;
+  ParameterOverrides default_parameters;
   absl::Duration idle_ttl;
   absl::Time create_time;
   absl::Time expire_time;

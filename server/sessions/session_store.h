@@ -32,8 +32,9 @@
 #include "sessions/session_lease.h"
 #include "sessions/session_record.h"
 #include "sessions/stored_session.h"
+#include "wasserwarp/parameter_overrides.h"
 #include "wasserwarp/run_role.h"
-#include "wire/session_resource.h"
+#include "wasserwarp/series.h"
 
 namespace wasserwarp::service {
 
@@ -41,7 +42,7 @@ struct SessionSnapshot {
   std::string id;
   int64_t key = 0;  // SessionRef::key
   SessionLease lease;
-  wire::ParameterOverrides default_parameters;
+  ParameterOverrides default_parameters;
   std::vector<StoredRun> simulation;  // in commit order
   std::vector<StoredRun> reference;
 };

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "wasserwarp/parameter_overrides.h"
 #include "wasserwarp/run_parameters.h"
 #include "wasserwarp/run_role.h"
 #include "wasserwarp/series.h"
-#include "wire/session_resource.h"
 
 namespace wasserwarp::service {
 
@@ -33,7 +33,7 @@ struct StoredRun {
 };
 
 struct SessionSettings {
-  wire::ParameterOverrides default_parameters;
+  ParameterOverrides default_parameters;
   std::map<std::string, std::string> labels;
   std::optional<absl::Duration> idle_ttl;  // unset: the server's default
   // The principal that created the session (--auth_tokens_file); "" is the

@@ -262,8 +262,8 @@ double AreaValidationMetric(const std::vector<double>& sim, const std::vector<do
 }
 
 absl::StatusOr<std::vector<QuantityComparison>> CompareQuantities(
-    const std::vector<Series>& simulation, const std::vector<double>& simulation_weights,
-    const std::vector<Series>& reference, const std::vector<double>& reference_weights,
+    const RunsView& simulation, const std::vector<double>& simulation_weights,
+    const RunsView& reference, const std::vector<double>& reference_weights,
     const std::vector<QuantityOfInterest>& quantities, Align align) {
   if (absl::Status status = CheckWeights(simulation_weights, simulation.size(), "simulation");
       !status.ok()) {

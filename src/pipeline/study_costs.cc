@@ -28,8 +28,7 @@ ValidationOptions ReferenceValidationOptions(const ValidationOptions& study,
   return references;
 }
 
-absl::StatusOr<StudyCosts> ComputeStudyCosts(const std::vector<Series>& simulation,
-                                             const std::vector<Series>& reference,
+absl::StatusOr<StudyCosts> ComputeStudyCosts(const RunsView& simulation, const RunsView& reference,
                                              const ValidationOptions& options,
                                              ValidationReport* sim_ref_report) {
   const auto start = std::chrono::steady_clock::now();

@@ -294,8 +294,8 @@ absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t 
   return absl::OkStatus();
 }
 
-absl::StatusOr<ValidationRuns> PrepareValidationRuns(const std::vector<Series>& simulation,
-                                                     const std::vector<Series>& reference,
+absl::StatusOr<ValidationRuns> PrepareValidationRuns(const RunsView& simulation,
+                                                     const RunsView& reference,
                                                      const ValidationOptions& options) {
   absl::StatusOr<PreparedRuns> prepared = PrepareRuns(simulation, reference, options.prepare);
   if (!prepared.ok()) return prepared.status();
@@ -342,8 +342,7 @@ absl::StatusOr<MatrixRuns> RunsOf(const ValidationRuns& runs, CostMatrixKind kin
   return absl::InvalidArgumentError("unknown cost matrix kind");
 }
 
-absl::StatusOr<ValidationReport> Validate(const std::vector<Series>& simulation,
-                                          const std::vector<Series>& reference,
+absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const RunsView& reference,
                                           const ValidationOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   if (absl::Status status = ValidateValidationOptions(options, simulation.size(), reference.size());

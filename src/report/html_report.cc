@@ -14,7 +14,7 @@
 #include "report/html_summary.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/report.h"
-#include "wasserwarp/series.h"
+#include "wasserwarp/runs_view.h"
 
 namespace wasserwarp {
 namespace {
@@ -23,7 +23,7 @@ namespace {
 constexpr int kMinPointsPerSeries = 16;
 
 absl::Status CheckRunsMatch(absl::string_view side, const std::vector<RunSummary>& summaries,
-                            const std::vector<Series>& runs) {
+                            const RunsView& runs) {
   if (summaries.size() != runs.size()) {
     return absl::InvalidArgumentError(absl::StrCat("the report has ", summaries.size(), " ", side,
                                                    " runs but ", runs.size(), " were given"));
@@ -38,8 +38,8 @@ absl::Status CheckRunsMatch(absl::string_view side, const std::vector<RunSummary
   return absl::OkStatus();
 }
 
-absl::Status CheckReport(const ValidationReport& report, const std::vector<Series>& simulation,
-                         const std::vector<Series>& reference, const HtmlReportOptions& options) {
+absl::Status CheckReport(const ValidationReport& report, const RunsView& simulation,
+                         const RunsView& reference, const HtmlReportOptions& options) {
   if (options.max_points_per_series < kMinPointsPerSeries) {
     return absl::InvalidArgumentError(absl::StrCat("max_points_per_series is ",
                                                    options.max_points_per_series,
@@ -80,8 +80,7 @@ absl::Status CheckReport(const ValidationReport& report, const std::vector<Serie
 }  // namespace
 
 absl::StatusOr<std::string> RenderHtmlReport(const ValidationReport& report,
-                                             const std::vector<Series>& simulation,
-                                             const std::vector<Series>& reference,
+                                             const RunsView& simulation, const RunsView& reference,
                                              const HtmlReportOptions& options) {
   if (absl::Status s = CheckReport(report, simulation, reference, options); !s.ok()) return s;
   absl::StatusOr<PreparedRuns> prepared =

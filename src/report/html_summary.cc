@@ -16,6 +16,7 @@
 #include "report/html_text.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/report.h"
+#include "wasserwarp/runs_view.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/transport.h"
 
@@ -69,7 +70,7 @@ struct SideSummary {
   double max_duration = NAN;
 };
 
-SideSummary Summarise(const std::vector<Series>& runs) {
+SideSummary Summarise(const RunsView& runs) {
   SideSummary s{.runs = runs.size()};
   for (size_t k = 0; k < runs.size(); ++k) {
     const Series& run = runs[k];
@@ -237,9 +238,8 @@ std::string VerdictSectionHtml(const ValidationReport& report) {
   return html;
 }
 
-std::string InputsSectionHtml(const ValidationReport& report, const std::vector<Series>& simulation,
-                              const std::vector<Series>& reference,
-                              const HtmlReportOptions& options) {
+std::string InputsSectionHtml(const ValidationReport& report, const RunsView& simulation,
+                              const RunsView& reference, const HtmlReportOptions& options) {
   std::string html =
       "<section id=\"inputs\">\n<h2>Inputs and parameters</h2>\n"
       "<table class=\"inputs\"><thead><tr><th></th><th class=\"num\">Runs</th>"

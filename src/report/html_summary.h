@@ -11,7 +11,7 @@
 
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/report.h"
-#include "wasserwarp/series.h"
+#include "wasserwarp/runs_view.h"
 
 namespace wasserwarp {
 
@@ -28,9 +28,8 @@ std::string VerdictSectionHtml(const ValidationReport& report);
 // Runs, samples, sampling rates, durations and weights per side; the
 // channels; every parameter; the transport certificate and the work done.
 // `simulation` and `reference` are the raw runs.
-std::string InputsSectionHtml(const ValidationReport& report, const std::vector<Series>& simulation,
-                              const std::vector<Series>& reference,
-                              const HtmlReportOptions& options);
+std::string InputsSectionHtml(const ValidationReport& report, const RunsView& simulation,
+                              const RunsView& reference, const HtmlReportOptions& options);
 
 // RMSE, Theil's U, Q3, Sprague-Geers and lag per matched pair and channel,
 // after their plan-weighted means.

@@ -64,7 +64,7 @@ absl::StatusOr<std::vector<size_t>> FindColumns(const Series& run, absl::string_
   return columns;
 }
 
-absl::Status SelectAll(const std::vector<Series>& runs, absl::string_view side,
+absl::Status SelectAll(const RunsView& runs, absl::string_view side,
                        const std::vector<std::string>& channels, std::vector<Series>& out) {
   out.reserve(runs.size());
   for (const Series& run : runs) {
@@ -197,8 +197,7 @@ absl::Status ValidateResampleRate(const std::optional<double>& rate) {
                            absl::StrCat("must be a finite number of Hz > 0, got ", *rate));
 }
 
-absl::StatusOr<PreparedRuns> PrepareRuns(const std::vector<Series>& simulation,
-                                         const std::vector<Series>& reference,
+absl::StatusOr<PreparedRuns> PrepareRuns(const RunsView& simulation, const RunsView& reference,
                                          const PrepareOptions& options) {
   if (simulation.empty()) return absl::InvalidArgumentError("no simulated runs");
   if (reference.empty()) return absl::InvalidArgumentError("no reference runs");
