@@ -248,6 +248,11 @@ TEST_F(ValidateTest, ProgressCellsIncreaseThenClientCancelStopsTheJob) {
 // Progress of a validation computed in tiles (the default for one this large): tiles and
 // cells, as the store counts them for every replica, and no pairs.
 TEST_F(ValidateTest, TiledProgressCountsTilesAndCells) {
+  // Progress is stored with each lease renewal, once a second at the default lease: on a quiet
+  // machine the tiles were done before two renewals had counted them. Renewals every 0.5 s.
+  ServerConfig config = TestConfig();
+  config.job_lease = absl::Milliseconds(1500);
+  StartServer(config);
   UploadBigSession();
   grpc::ClientContext context;
   std::unique_ptr<grpc::ClientReader<v1::ValidateResponse>> reader =
