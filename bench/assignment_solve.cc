@@ -15,8 +15,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "transport/assignment_internal.h"
 #include "transport/assignment.h"
+#include "transport/assignment_internal.h"
 #include "wasserwarp/cost_matrix.h"
 
 namespace {

@@ -16,9 +16,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "random_costs.h"
+#include "transport/assignment.h"
 #include "transport/assignment_internal.h"
 #include "transport/network_simplex.h"
-#include "transport/assignment.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/transport.h"
 

@@ -17,8 +17,8 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/postgres.h"
 #include "postgres_server.h"
+#include "storage/postgres.h"
 
 namespace wasserwarp::service::postgres {
 

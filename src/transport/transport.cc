@@ -17,8 +17,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "common/absl_view.h"
-#include "transport/network_simplex.h"
 #include "transport/assignment.h"
+#include "transport/network_simplex.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/field_error.h"
 
