@@ -69,6 +69,10 @@ ABSL_FLAG(absl::Duration, job_lease, kDefaults.job_lease,
           "A replica renews its lease on each validation it runs about every second; one that "
           "stops (it died) loses the validation this long after, and another replica runs it "
           "again from the start.");
+ABSL_FLAG(absl::Duration, validation_retention, kDefaults.validation_retention,
+          "an ended validation record (report, labels, events: release evidence) is deleted this "
+          "long after it ended, whatever happened to its session; inf: kept until deleted "
+          "(DeleteValidation, or its session's tombstone deleted)");
 ABSL_FLAG(std::string, replica_name, "",
           "this replica's name in the reports of tiled validations (their \"tiles\" say how many "
           "tiles each replica computed); empty: the host name and the port of --listen");
@@ -112,6 +116,7 @@ wasserwarp::service::ServerConfig ConfigFromFlags() {
   config.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   config.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   config.job_lease = absl::GetFlag(FLAGS_job_lease);
+  config.validation_retention = absl::GetFlag(FLAGS_validation_retention);
   config.replica_name = absl::GetFlag(FLAGS_replica_name);
   config.tile_min_pairs = absl::GetFlag(FLAGS_tile_min_pairs);
   config.tile_cells = absl::GetFlag(FLAGS_tile_cells);

@@ -166,7 +166,8 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
       *server->validations_, *server->store_, *server->jobs_, server->validation_limits_);
   server->resources_ = std::make_unique<ValidationResources>(*server->store_, *server->validations_,
                                                              *server->worker_, server->config_.jobs,
-                                                             server->validation_limits_);
+                                                             server->validation_limits_,
+                                                             config.validation_retention);
   server->service_ = std::make_unique<ValidationService>(
       config.sessions, config.jobs, *server->store_, *server->jobs_, *server->resources_,
       server->auth_tokens_.get());
@@ -284,7 +285,7 @@ void ValidationServer::Shutdown(absl::Duration grace) {
 
 std::vector<std::string> ValidationServer::ExpireIdleSessions(absl::Time now) {
   std::vector<std::string> expired = sweeper_->Sweep(now);
-  if (resources_ != nullptr) resources_->DropExpired();
+  if (resources_ != nullptr) resources_->Sweep();
   return expired;
 }
 

@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "jobs/tiled_cost_source.h"
 #include "jobs/validated_runs.h"
+#include "jobs/validation_outcome.h"
 #include "wire/convert.h"
 #include "wire/resource_names.h"
 
@@ -297,7 +298,7 @@ void ValidationWorker::Start(ValidationRecord record) {
   if (!prepared.has_value()) {
     absl::StatusOr<PreparedValidation> stored = PrepareStored(sessions_, active->record, limits_);
     if (!stored.ok()) {
-      End(active, stored.status(), {});
+      End(active, stored.status(), nullptr);
       return;
     }
     prepared = *std::move(stored);
@@ -336,12 +337,12 @@ void ValidationWorker::Start(ValidationRecord record) {
               absl::MutexLock lock(&active->mu);
               if (active->cancel_reason.has_value()) reason = *active->cancel_reason;
             }
-            End(active, reason, {});
+            End(active, reason, nullptr);
           },
   };
   absl::StatusOr<uint64_t> job_id = jobs_.Submit(std::move(job));
   if (!job_id.ok()) {
-    End(active, job_id.status(), {});
+    End(active, job_id.status(), nullptr);
     return;
   }
   bool cancelled = false;
@@ -403,12 +404,12 @@ JobOutcome ValidationWorker::Run(const std::shared_ptr<Active>& active,
                                               : static_cast<uint64_t>(a.progress.cells_total());
     if (absl::IsCancelled(status) && a.cancel_reason.has_value()) status = *a.cancel_reason;
   }
-  End(active, std::move(status), report.ok() ? report->SerializeAsString() : std::string());
+  End(active, std::move(status), report.ok() ? &*report : nullptr);
   return outcome;
 }
 
 void ValidationWorker::End(const std::shared_ptr<Active>& active, absl::Status status,
-                           std::string report) {
+                           const v1::ValidationReport* report) {
   bool store_result = true;
   {
     absl::MutexLock lock(&active->mu);
@@ -416,12 +417,18 @@ void ValidationWorker::End(const std::shared_ptr<Active>& active, absl::Status s
   }
   active->snapshot.lease.Reset();
   if (store_result) {
-    const ValidationState state = status.ok()                 ? ValidationState::kSucceeded
-                                  : absl::IsCancelled(status) ? ValidationState::kCancelled
-                                                              : ValidationState::kFailed;
+    ValidationResult result{.state = status.ok()                 ? ValidationState::kSucceeded
+                                     : absl::IsCancelled(status) ? ValidationState::kCancelled
+                                                                 : ValidationState::kFailed,
+                            .error = status};
+    if (status.ok() && report != nullptr) {
+      result.report = report->SerializeAsString();
+      result.outcome = OutcomeOf(*report);
+      result.engine = report->engine().SerializeAsString();
+    }
     const ValidationRecord& record = active->record;
-    if (absl::Status stored = validations_.Finish(record.session_key, record.id, config_.name,
-                                                  state, status, report, absl::Now());
+    if (absl::Status stored =
+            validations_.Finish(record.session_key, record.id, config_.name, result, absl::Now());
         !stored.ok() && !absl::IsAborted(stored)) {
       // The lease runs out and another replica runs it again.
       spdlog::warn("the result of {} was not stored: {}", NameOf(record), stored.ToString());

@@ -115,7 +115,9 @@ class ValidationWorker {
   void ClaimWhileFree(absl::Time now);
   void Start(ValidationRecord record);
   JobOutcome Run(const std::shared_ptr<Active>& active, const CancellationToken& cancel);
-  void End(const std::shared_ptr<Active>& active, absl::Status status, std::string report);
+  // `report`: the report of a job that succeeded; nullptr otherwise.
+  void End(const std::shared_ptr<Active>& active, absl::Status status,
+           const v1::ValidationReport* report);
   void RenewAll(absl::Time now);
   // A tiled validation's progress over every replica, from the store.
   void CountTiles(Active& active);

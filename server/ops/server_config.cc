@@ -93,6 +93,11 @@ absl::Status ValidateConfig(const ServerConfig& config) {
     return absl::InvalidArgumentError(
         absl::StrCat("--tile_cells must be at least 1, got ", config.tile_cells));
   }
+  if (config.validation_retention <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--validation_retention must be positive (or inf: kept until deleted), got ",
+                     absl::FormatDuration(config.validation_retention)));
+  }
   if (config.job_lease < absl::Seconds(1)) {
     return absl::InvalidArgumentError(
         absl::StrCat("--job_lease must be at least 1s (renewed about every second), got ",
@@ -144,6 +149,7 @@ std::string DescribeConfig(const ServerConfig& config) {
       absl::StrCat("max_session_ttl=", absl::FormatDuration(s.max_session_ttl)),
       absl::StrCat("shutdown_grace=", absl::FormatDuration(config.shutdown_grace)),
       absl::StrCat("job_lease=", absl::FormatDuration(config.job_lease)),
+      absl::StrCat("validation_retention=", absl::FormatDuration(config.validation_retention)),
       absl::StrCat("replica_name=", text(config.replica_name)),
       absl::StrCat("tile_min_pairs=", config.tile_min_pairs),
       absl::StrCat("tile_cells=", config.tile_cells),

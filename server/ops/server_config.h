@@ -86,6 +86,9 @@ struct ServerConfig {
   // --job_lease: a replica that stops renewing its lease on a running validation (it died)
   // loses it this long after, and another replica runs the validation again.
   absl::Duration job_lease = absl::Seconds(30);
+  // --validation_retention: an ended validation record goes this long after it ended, whatever
+  // its session; infinite: kept until it is deleted.
+  absl::Duration validation_retention = absl::InfiniteDuration();
   // --replica_name: what the reports of tiled validations say computed their tiles; empty: the
   // host name and the port the server listens on.
   std::string replica_name;

@@ -12,9 +12,12 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "jobs/job_queue.h"
 #include "jobs/validation_job.h"
 #include "rpc/session_proto.h"
+#include "rpc/validation_evidence.h"
+#include "wire/status_to_grpc.h"
 #include "storage/byte_encoding.h"
 #include "wasserwarp/field_error.h"
 #include "wire/convert.h"
@@ -32,51 +35,27 @@ absl::Status NotFound(const std::string& session_id, const std::string& id) {
       absl::StrCat("validation ", wire::ValidationName(session_id, id), " not found"));
 }
 
-// Page tokens are the store's key of the last validation of the previous page, opaque to
-// clients.
-std::string PageToken(int64_t key) { return absl::WebSafeBase64Escape(absl::StrCat(key)); }
+// Page tokens are where the previous page ended in the listing's order (create time and key),
+// opaque to clients.
+std::string PageToken(const ValidationCursor& cursor) {
+  return absl::WebSafeBase64Escape(absl::StrCat(cursor.create_time_ns, ":", cursor.key));
+}
 
-absl::StatusOr<int64_t> KeyFromPageToken(const std::string& token) {
+absl::StatusOr<ValidationCursor> CursorFromPageToken(const std::string& token) {
   std::string text;
-  int64_t key = 0;
-  if (!absl::WebSafeBase64Unescape(token, &text) || !absl::SimpleAtoi(text, &key) || key <= 0) {
+  ValidationCursor cursor;
+  std::vector<std::string> parts;
+  if (absl::WebSafeBase64Unescape(token, &text)) parts = absl::StrSplit(text, ':');
+  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &cursor.create_time_ns) ||
+      !absl::SimpleAtoi(parts[1], &cursor.key) || cursor.key <= 0) {
     return InvalidFieldError("page_token",
                              absl::StrCat("\"", token, "\" is not one this service issued"));
   }
-  return key;
+  return cursor;
 }
 
-v1::Validation ToProto(const ValidationRecord& record) {
-  v1::Validation validation;
-  validation.set_name(wire::ValidationName(record.session_id, record.id));
-  validation.set_state(static_cast<v1::ValidationState>(record.state));
-  validation.mutable_request()->ParseFromString(record.request);
-  validation.mutable_effective_parameters()->ParseFromString(record.effective_parameters);
-  for (const ValidatedRun& run : record.runs) {
-    v1::ValidatedRun* out = validation.add_runs();
-    out->set_series_id(run.series_id);
-    out->set_role(service::ToProto(run.role));
-    out->set_checksum(absl::StrFormat("%016x", run.checksum));
-  }
-  validation.set_principal(record.owner);
-  *validation.mutable_create_time() = wire::ToProtoTime(record.create_time);
-  if (record.start_time.has_value()) {
-    *validation.mutable_start_time() = wire::ToProtoTime(*record.start_time);
-  }
-  if (record.end_time.has_value()) {
-    *validation.mutable_end_time() = wire::ToProtoTime(*record.end_time);
-  }
-  validation.set_attempts(record.attempts);
-  if (!IsFinal(record.state) && !record.progress.empty()) {
-    validation.mutable_progress()->ParseFromString(record.progress);
-  }
-  if ((record.state == ValidationState::kFailed || record.state == ValidationState::kCancelled) &&
-      !record.error.ok()) {
-    validation.mutable_error()->set_code(static_cast<int32_t>(record.error.code()));
-    validation.mutable_error()->set_message(std::string(record.error.message()));
-  }
-  return validation;
-}
+// The parent `sessions/-` of ListValidations: every session of the caller.
+constexpr char kEverySession[] = "sessions/-";
 
 std::string NewValidationId() {
   absl::BitGen gen;
@@ -95,19 +74,37 @@ void LeaveOutBulkyParts(v1::ValidationReport& report) {
 
 ValidationResources::ValidationResources(SessionStore& sessions, ValidationStore& validations,
                                          ValidationWorker& worker, const JobLimits& jobs,
-                                         const ValidationLimits& limits)
+                                         const ValidationLimits& limits,
+                                         absl::Duration retention)
     : sessions_(sessions),
       validations_(validations),
       worker_(worker),
       jobs_(jobs),
-      limits_(limits) {}
+      limits_(limits),
+      retention_(retention) {}
 
 absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateRequest& request,
                                                            const std::string& principal) {
   absl::StatusOr<std::string> session_id = wire::SessionIdFromName(request.session(), "session");
   if (!session_id.ok()) return session_id.status();
   absl::StatusOr<SessionSnapshot> snapshot = sessions_.Snapshot(*session_id, principal);
+  if (absl::IsNotFound(snapshot.status())) {
+    absl::StatusOr<std::optional<RecordedSession>> tombstone = Tombstone(*session_id, principal);
+    if (!tombstone.ok()) return tombstone.status();
+    if (tombstone->has_value()) {
+      const std::string name = wire::SessionName(*session_id);
+      return wire::WithPreconditionFailure(
+          absl::FailedPreconditionError(absl::StrCat(
+              "session ", name, " is ",
+              (*tombstone)->state == RecordedSessionState::kDeleted ? "deleted" : "expired",
+              ": its runs' samples are gone, and only its validation records are kept; upload "
+              "the runs to a new session to validate them again")),
+          "SESSION_ACTIVE", name);
+    }
+  }
   if (!snapshot.ok()) return snapshot.status();
+  absl::StatusOr<SessionRecord> session = sessions_.Get(*session_id, principal);
+  if (!session.ok()) return session.status();
   absl::StatusOr<ValidationJob> job = PrepareValidationJob(request, *snapshot, limits_);
   if (!job.ok()) return job.status();
   absl::StatusOr<int64_t> queued = validations_.CountQueued();
@@ -133,6 +130,9 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
           .series_id = run.series->id, .role = run.role, .checksum = RunChecksum(*run.series)});
     }
   }
+  record.labels = std::map<std::string, std::string>(request.labels().begin(),
+                                                     request.labels().end());
+  record.evidence = EvidenceOf(*snapshot);
   v1::ValidateProgress queued_progress;
   queued_progress.set_phase(v1::PHASE_QUEUED);
   queued_progress.set_pairs_total(
@@ -140,10 +140,13 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
   queued_progress.set_cells_total(static_cast<int64_t>(job->size.dp_cells));
   record.progress = queued_progress.SerializeAsString();
   record.create_time = absl::Now();
+  record.events.push_back(ValidationEvent{
+      .kind = ValidationEventKind::kCreate, .time = record.create_time, .principal = principal});
+  const RecordedSession kept = RecordedSessionOf(*session, snapshot->key, principal);
   // Handed to the worker before it can claim the validation, so that a claim finds it.
   worker_.Queued(record.session_key, record.id,
                  PreparedValidation{.snapshot = *std::move(snapshot), .job = *std::move(job)});
-  if (absl::Status status = validations_.Insert(record); !status.ok()) {
+  if (absl::Status status = validations_.Insert(record, kept); !status.ok()) {
     worker_.Cancel(record.session_key, record.id, status);
     return status;
   }
@@ -155,11 +158,15 @@ absl::StatusOr<ValidationHandle> ValidationResources::Find(const std::string& na
                                                            const std::string& principal) {
   absl::StatusOr<wire::ValidationIds> ids = wire::ValidationIdsFromName(name, "name");
   if (!ids.ok()) return ids.status();
-  absl::StatusOr<SessionRef> session = sessions_.Open(ids->session_id, principal);
-  if (absl::IsNotFound(session.status())) return NotFound(ids->session_id, ids->validation_id);
-  if (!session.ok()) return session.status();
-  return ValidationHandle{
-      .session_key = session->key, .session_id = ids->session_id, .id = ids->validation_id};
+  absl::StatusOr<int64_t> session_key = SessionKey(ids->session_id, principal);
+  if (absl::IsNotFound(session_key.status())) {
+    return NotFound(ids->session_id, ids->validation_id);
+  }
+  if (!session_key.ok()) return session_key.status();
+  return ValidationHandle{.session_key = *session_key,
+                          .session_id = ids->session_id,
+                          .id = ids->validation_id,
+                          .principal = principal};
 }
 
 absl::StatusOr<v1::Validation> ValidationResources::Read(const ValidationHandle& handle,
@@ -208,8 +215,13 @@ absl::StatusOr<v1::Validation> ValidationResources::Get(const std::string& name,
 
 absl::StatusOr<v1::ListValidationsResponse> ValidationResources::List(
     const v1::ListValidationsRequest& request, const std::string& principal) {
-  absl::StatusOr<std::string> session_id = wire::SessionIdFromName(request.parent(), "parent");
-  if (!session_id.ok()) return session_id.status();
+  ValidationQuery query;
+  std::optional<std::string> session_id;
+  if (request.parent() != kEverySession) {
+    absl::StatusOr<std::string> id = wire::SessionIdFromName(request.parent(), "parent");
+    if (!id.ok()) return id.status();
+    session_id = *std::move(id);
+  }
   if (request.page_size() < 0) {
     return InvalidFieldError("page_size",
                              absl::StrCat("must not be negative, got ", request.page_size()));
@@ -217,34 +229,45 @@ absl::StatusOr<v1::ListValidationsResponse> ValidationResources::List(
   if (!v1::ValidationState_IsValid(request.state())) {
     return InvalidFieldError("state", absl::StrCat("is not a ValidationState: ", request.state()));
   }
+  absl::StatusOr<ValidationFilter> filter = ParseValidationFilter(request.filter());
+  if (!filter.ok()) return filter.status();
+  query.filter = *std::move(filter);
+  absl::StatusOr<ValidationOrder> order = ParseValidationOrder(request.order_by());
+  if (!order.ok()) return order.status();
+  query.order = *order;
   const int page_size =
       request.page_size() == 0 ? kDefaultPageSize : std::min(request.page_size(), kMaxPageSize);
-  std::optional<int64_t> before;
+  std::optional<ValidationCursor> after;
   if (!request.page_token().empty()) {
-    absl::StatusOr<int64_t> key = KeyFromPageToken(request.page_token());
+    absl::StatusOr<ValidationCursor> cursor = CursorFromPageToken(request.page_token());
+    if (!cursor.ok()) return cursor.status();
+    after = *cursor;
+  }
+  if (session_id.has_value()) {
+    absl::StatusOr<int64_t> key = SessionKey(*session_id, principal);
     if (!key.ok()) return key.status();
-    before = *key;
+    query.session_key = *key;
+  } else {
+    query.owner = principal;
   }
-  absl::StatusOr<SessionRef> session = sessions_.Open(*session_id, principal);
-  if (!session.ok()) return session.status();
-  std::optional<ValidationState> state;
   if (request.state() != v1::VALIDATION_STATE_UNSPECIFIED) {
-    state = static_cast<ValidationState>(request.state());
+    query.state = static_cast<ValidationState>(request.state());
   }
-  absl::StatusOr<ValidationPage> page = validations_.List(session->key, state, before, page_size);
+  absl::StatusOr<ValidationPage> page = validations_.List(query, after, page_size);
   if (!page.ok()) return page.status();
   v1::ListValidationsResponse response;
   for (const ValidationRecord& record : page->validations) {
     *response.add_validations() = ToProto(record);
   }
-  if (page->next_key.has_value()) response.set_next_page_token(PageToken(*page->next_key));
+  if (page->next.has_value()) response.set_next_page_token(PageToken(*page->next));
   return response;
 }
 
 absl::StatusOr<v1::Validation> ValidationResources::CancelWith(const ValidationHandle& handle,
                                                                const absl::Status& reason) {
   absl::StatusOr<ValidationRecord> record =
-      validations_.RequestCancel(handle.session_key, handle.id, reason, absl::Now());
+      validations_.RequestCancel(handle.session_key, handle.id, reason, handle.principal,
+                                 absl::Now());
   if (absl::IsNotFound(record.status())) return NotFound(handle.session_id, handle.id);
   if (!record.ok()) return record.status();
   // A job running here stops now rather than at its next renewal.
@@ -259,21 +282,84 @@ absl::StatusOr<v1::Validation> ValidationResources::Cancel(const std::string& na
   return CancelWith(*handle, absl::CancelledError("the validation was cancelled"));
 }
 
-void ValidationResources::SessionDeleted(int64_t session_key) {
+absl::Status ValidationResources::Delete(const std::string& name, const std::string& principal) {
+  absl::StatusOr<ValidationHandle> handle = Find(name, principal);
+  if (!handle.ok()) return handle.status();
+  absl::Status status = validations_.Delete(handle->session_key, handle->id);
+  if (absl::IsNotFound(status)) return NotFound(handle->session_id, handle->id);
+  if (absl::IsFailedPrecondition(status)) {
+    return wire::WithPreconditionFailure(std::move(status), "VALIDATION_ENDED", name);
+  }
+  return status;
+}
+
+absl::StatusOr<int64_t> ValidationResources::SessionKey(const std::string& session_id,
+                                                        const std::string& principal) {
+  absl::StatusOr<SessionRef> session = sessions_.Open(session_id, principal);
+  if (session.ok()) return session->key;
+  if (!absl::IsNotFound(session.status())) return session.status();
+  absl::StatusOr<std::optional<RecordedSession>> tombstone = Tombstone(session_id, principal);
+  if (!tombstone.ok()) return tombstone.status();
+  if (!tombstone->has_value()) return session.status();
+  return (*tombstone)->key;
+}
+
+absl::StatusOr<std::optional<RecordedSession>> ValidationResources::Tombstone(
+    const std::string& session_id, const std::string& principal) {
+  absl::StatusOr<std::optional<RecordedSession>> kept = validations_.FindSession(session_id);
+  if (!kept.ok()) return kept.status();
+  // Another principal's tombstone is as unknown as another principal's session.
+  if (!kept->has_value() || (*kept)->state == RecordedSessionState::kActive ||
+      (*kept)->owner != principal) {
+    return std::optional<RecordedSession>();
+  }
+  return kept;
+}
+
+absl::StatusOr<std::vector<RecordedSession>> ValidationResources::Tombstones(
+    const std::string& principal, const std::string& after_id, int limit) {
+  return validations_.ListTombstones(principal, after_id, limit);
+}
+
+absl::Status ValidationResources::CheckIdFree(const std::string& session_id) {
+  absl::StatusOr<std::optional<RecordedSession>> kept = validations_.FindSession(session_id);
+  if (!kept.ok()) return kept.status();
+  if (!kept->has_value() || (*kept)->state == RecordedSessionState::kActive) {
+    return absl::OkStatus();
+  }
+  return absl::AlreadyExistsError(
+      absl::StrCat("session ", wire::SessionName(session_id),
+                   " is a tombstone kept for its validation records; delete it (DeleteSession) "
+                   "to reuse the id, or pick another"));
+}
+
+absl::Status ValidationResources::PurgeTombstone(const RecordedSession& tombstone) {
+  return validations_.PurgeSession(tombstone.key);
+}
+
+void ValidationResources::SessionDeleting(int64_t session_key, const std::string& principal) {
   worker_.ForgetSession(session_key);
-  // Running jobs are the session's group on the job queue, which the service cancels.
-  if (absl::Status status = validations_.DeleteSession(session_key); !status.ok()) {
-    // The next sweep removes them.
-    spdlog::warn("the validations of a deleted session stay until the next sweep: {}",
+  // Before the session goes, so that no sweep finds it gone first and calls it expired.
+  if (absl::Status status = validations_.SessionGone(session_key, RecordedSessionState::kDeleted,
+                                                     principal, absl::Now());
+      !status.ok()) {
+    spdlog::warn("the records of a deleted session are marked at the next sweep: {}",
                  status.ToString());
   }
 }
 
-int64_t ValidationResources::DropExpired() {
-  absl::StatusOr<int64_t> dropped = validations_.DeleteAllBut(sessions_.Keys());
-  if (dropped.ok()) return *dropped;
-  spdlog::warn("the validations of expired sessions stay until the next sweep: {}",
-               dropped.status().ToString());
+int64_t ValidationResources::Sweep() {
+  const absl::Time now = absl::Now();
+  absl::StatusOr<int64_t> expired = validations_.SessionsExpired(sessions_.Keys(), now);
+  if (!expired.ok()) {
+    spdlog::warn("the records of expired sessions are marked at the next sweep: {}",
+                 expired.status().ToString());
+  }
+  if (retention_ == absl::InfiniteDuration()) return 0;
+  absl::StatusOr<int64_t> removed = validations_.DeleteEndedBefore(now - retention_);
+  if (removed.ok()) return *removed;
+  spdlog::warn("records past --validation_retention stay until the next sweep: {}",
+               removed.status().ToString());
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -28,14 +29,18 @@ struct ValidationHandle {
   int64_t session_key = 0;
   std::string session_id;
   std::string id;
+  // Who found it.
+  std::string principal;
 };
 
 class ValidationResources {
  public:
-  // Every reference must outlive this.
+  // Every reference must outlive this. Ended records go `retention` after they ended
+  // (--validation_retention; infinite: kept until deleted).
   ValidationResources(SessionStore& sessions, ValidationStore& validations,
                       ValidationWorker& worker, const JobLimits& jobs,
-                      const ValidationLimits& limits);
+                      const ValidationLimits& limits,
+                      absl::Duration retention = absl::InfiniteDuration());
 
   // Every refusal Validate gives comes here, with the request field at fault (field paths as in
   // Validate's request; the RPC's own request prefixes them).
@@ -45,8 +50,11 @@ class ValidationResources {
   absl::StatusOr<v1::ListValidationsResponse> List(const v1::ListValidationsRequest& request,
                                                    const std::string& principal);
   absl::StatusOr<v1::Validation> Cancel(const std::string& name, const std::string& principal);
+  // DeleteValidation: an ended record goes; FailedPrecondition while it is queued or running.
+  absl::Status Delete(const std::string& name, const std::string& principal);
 
-  // NotFound, like an unknown one, for a validation of another principal's session.
+  // NotFound, like an unknown one, for a validation of another principal's session. A
+  // tombstone's validations are found too.
   absl::StatusOr<ValidationHandle> Find(const std::string& name, const std::string& principal);
   // The validation as stored, with its report when `with_report`; NotFound once its session is
   // gone.
@@ -59,7 +67,8 @@ class ValidationResources {
   }
   // Progress of a validation running on this replica.
   std::optional<v1::ValidateProgress> LocalProgress(const ValidationHandle& handle) const;
-  // Cancels the validation (CancelValidation's work) with `reason`.
+  // Cancels the validation (CancelValidation's work) with `reason`, on behalf of the principal
+  // who found it.
   absl::StatusOr<v1::Validation> CancelWith(const ValidationHandle& handle,
                                             const absl::Status& reason);
 
@@ -68,10 +77,25 @@ class ValidationResources {
   void BeginShutdown() { shutting_down_ = true; }
   bool shutting_down() const { return shutting_down_; }
 
-  // The validations of a deleted session go with it; the job of a running one stops.
-  void SessionDeleted(int64_t session_key);
-  // The validations of sessions that expired; returns how many went.
-  int64_t DropExpired();
+  // Sessions as their records keep them.
+  //
+  // Session `session_key` is about to be deleted by `principal`: its records stay, their
+  // session kept as a tombstone (state DELETED); the job of a running one stops.
+  void SessionDeleting(int64_t session_key, const std::string& principal);
+  // `principal`'s tombstone of session `session_id` (expired or deleted, with records), unset
+  // when there is none.
+  absl::StatusOr<std::optional<RecordedSession>> Tombstone(const std::string& session_id,
+                                                           const std::string& principal);
+  // At most `limit` of `principal`'s tombstones with ids after `after_id`, in id order.
+  absl::StatusOr<std::vector<RecordedSession>> Tombstones(const std::string& principal,
+                                                          const std::string& after_id, int limit);
+  // AlreadyExists when a tombstone, anyone's, keeps `session_id`: ids are one namespace.
+  absl::Status CheckIdFree(const std::string& session_id);
+  // Deleting a tombstone: it goes with every record of it.
+  absl::Status PurgeTombstone(const RecordedSession& tombstone);
+  // At each sweep: the sessions that expired become tombstones, and records past their
+  // retention go; returns how many records went.
+  int64_t Sweep();
 
  private:
   SessionStore& sessions_;
@@ -79,7 +103,11 @@ class ValidationResources {
   ValidationWorker& worker_;
   const JobLimits& jobs_;
   const ValidationLimits& limits_;
+  const absl::Duration retention_;
   std::atomic<bool> shutting_down_ = false;
+
+  // The key of `principal`'s session `session_id`, live or a tombstone; NotFound otherwise.
+  absl::StatusOr<int64_t> SessionKey(const std::string& session_id, const std::string& principal);
 };
 
 // `report` as GetValidation gives it: cost matrices and HTML page announced, their values left

@@ -1,6 +1,8 @@
 #include "rpc/validation_service.h"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "rpc/session_proto.h"
 #include "rpc/twed_reactor.h"
 #include "rpc/upload_reactor.h"
+#include "rpc/validation_evidence.h"
 #include "rpc/validation_stream_reactor.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/parameter_overrides.h"
@@ -112,12 +115,16 @@ absl::StatusOr<absl::Duration> IdleTtl(const google::protobuf::Duration& duratio
 }
 
 absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
+                                                        ValidationResources& validations,
                                                         const SessionLimits& limits,
                                                         const v1::CreateSessionRequest& request,
                                                         const std::string& principal) {
   if (!request.session_id().empty()) {
     if (absl::Status status = wire::ValidateSessionId(request.session_id()); !status.ok()) {
       return WithField(status, "session_id");
+    }
+    if (absl::Status status = validations.CheckIdFree(request.session_id()); !status.ok()) {
+      return status;
     }
   }
   const v1::Session& session = request.session();
@@ -146,13 +153,22 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
 }
 
 absl::StatusOr<v1::GetSessionResponse> GetSession(SessionStore& store,
+                                                  ValidationResources& validations,
                                                   const v1::GetSessionRequest& request,
                                                   const std::string& principal) {
   absl::StatusOr<std::string> id = wire::SessionIdFromName(request.name(), "name");
   if (!id.ok()) return id.status();
-  absl::StatusOr<SessionRecord> session = store.Get(*id, principal);
-  if (!session.ok()) return session.status();
   v1::GetSessionResponse response;
+  absl::StatusOr<SessionRecord> session = store.Get(*id, principal);
+  if (absl::IsNotFound(session.status())) {
+    absl::StatusOr<std::optional<RecordedSession>> tombstone =
+        validations.Tombstone(*id, principal);
+    if (!tombstone.ok()) return tombstone.status();
+    if (!tombstone->has_value()) return session.status();
+    *response.mutable_session() = ToProto(**tombstone, /*with_runs=*/true);
+    return response;
+  }
+  if (!session.ok()) return session.status();
   *response.mutable_session() = ToProto(*session, /*with_runs=*/true);
   return response;
 }
@@ -170,6 +186,7 @@ absl::StatusOr<std::string> IdFromPageToken(const std::string& token) {
 }
 
 absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
+                                                      ValidationResources& validations,
                                                       const v1::ListSessionsRequest& request,
                                                       const std::string& principal) {
   if (request.page_size() < 0) {
@@ -191,6 +208,22 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
   v1::ListSessionsResponse response;
   for (const SessionRecord& session : *sessions) {
     *response.add_sessions() = ToProto(session, /*with_runs=*/false);
+  }
+  if (request.show_deleted()) {
+    absl::StatusOr<std::vector<RecordedSession>> tombstones =
+        validations.Tombstones(principal, after, page_size);
+    if (!tombstones.ok()) return tombstones.status();
+    for (const RecordedSession& tombstone : *tombstones) {
+      *response.add_sessions() = ToProto(tombstone, /*with_runs=*/false);
+    }
+    // The two lists merged in id order, a page of them; more follow when either list had more
+    // than what the page keeps.
+    std::sort(response.mutable_sessions()->begin(), response.mutable_sessions()->end(),
+              [](const v1::Session& a, const v1::Session& b) { return a.name() < b.name(); });
+    const int listed = response.sessions_size();
+    if (listed > page_size) response.mutable_sessions()->DeleteSubrange(page_size, listed - page_size);
+    more = more || listed > page_size ||
+           static_cast<int>(tombstones->size()) == page_size;
   }
   if (more) {
     const std::string& last = response.sessions(response.sessions_size() - 1).name();
@@ -218,7 +251,8 @@ grpc::ServerUnaryReactor* ValidationService::CreateSession(grpc::CallbackServerC
                                                            v1::CreateSessionResponse* response) {
   return Answer(context, "CreateSession", tokens_, *request, response,
                 [&](const std::string& principal) {
-                  return service::CreateSession(store_, limits_, *request, principal);
+                  return service::CreateSession(store_, validations_, limits_, *request,
+                                                principal);
                 });
 }
 
@@ -227,7 +261,7 @@ grpc::ServerUnaryReactor* ValidationService::GetSession(grpc::CallbackServerCont
                                                         v1::GetSessionResponse* response) {
   return Answer(context, "GetSession", tokens_, *request, response,
                 [&](const std::string& principal) {
-                  return service::GetSession(store_, *request, principal);
+                  return service::GetSession(store_, validations_, *request, principal);
                 });
 }
 
@@ -236,7 +270,7 @@ grpc::ServerUnaryReactor* ValidationService::ListSessions(grpc::CallbackServerCo
                                                           v1::ListSessionsResponse* response) {
   return Answer(context, "ListSessions", tokens_, *request, response,
                 [&](const std::string& principal) {
-                  return service::ListSessions(store_, *request, principal);
+                  return service::ListSessions(store_, validations_, *request, principal);
                 });
 }
 
@@ -248,12 +282,24 @@ grpc::ServerUnaryReactor* ValidationService::DeleteSession(grpc::CallbackServerC
                   absl::StatusOr<std::string> id = wire::SessionIdFromName(request->name(), "name");
                   if (!id.ok()) return id.status();
                   absl::StatusOr<SessionRef> session = store_.Open(*id, principal);
+                  if (absl::IsNotFound(session.status())) {
+                    // Deleting a tombstone purges it with its records.
+                    absl::StatusOr<std::optional<RecordedSession>> tombstone =
+                        validations_.Tombstone(*id, principal);
+                    if (!tombstone.ok()) return tombstone.status();
+                    if (!tombstone->has_value()) return session.status();
+                    if (absl::Status status = validations_.PurgeTombstone(**tombstone);
+                        !status.ok()) {
+                      return status;
+                    }
+                    return v1::DeleteSessionResponse();
+                  }
                   if (!session.ok()) return session.status();
+                  // Its records stay with the session as a tombstone; its jobs stop.
+                  validations_.SessionDeleting(session->key, principal);
                   if (absl::Status status = store_.Delete(*id, principal); !status.ok()) {
                     return status;
                   }
-                  // Validations of a deleted session have no one left to answer to.
-                  validations_.SessionDeleted(session->key);
                   jobs_.CancelGroup(*id);
                   return v1::DeleteSessionResponse();
                 });
@@ -323,6 +369,19 @@ grpc::ServerUnaryReactor* ValidationService::CancelValidation(
                   v1::CancelValidationResponse cancelled;
                   *cancelled.mutable_validation() = *std::move(validation);
                   return cancelled;
+                });
+}
+
+grpc::ServerUnaryReactor* ValidationService::DeleteValidation(
+    grpc::CallbackServerContext* context, const v1::DeleteValidationRequest* request,
+    v1::DeleteValidationResponse* response) {
+  return Answer(context, "DeleteValidation", tokens_, *request, response,
+                [&](const std::string& principal) -> absl::StatusOr<v1::DeleteValidationResponse> {
+                  if (absl::Status status = validations_.Delete(request->name(), principal);
+                      !status.ok()) {
+                    return status;
+                  }
+                  return v1::DeleteValidationResponse();
                 });
 }
 

@@ -55,6 +55,9 @@ class ValidationService final : public v1::ValidationService::CallbackService {
                                              v1::CancelValidationResponse* response) override;
   grpc::ServerWriteReactor<v1::WatchValidationResponse>* WatchValidation(
       grpc::CallbackServerContext* context, const v1::WatchValidationRequest* request) override;
+  grpc::ServerUnaryReactor* DeleteValidation(grpc::CallbackServerContext* context,
+                                             const v1::DeleteValidationRequest* request,
+                                             v1::DeleteValidationResponse* response) override;
 
  private:
   const SessionLimits limits_;

@@ -83,6 +83,48 @@ const Migration kMigration3 = {
         " ADD COLUMN trial text NOT NULL DEFAULT ''",
     }};
 
+// Validation records as release evidence (the SQLite validation database's format 2): labels,
+// the request's digest, the detailed runs, outcome and engine, events, and the sessions records
+// belong to, kept as tombstones once the sessions are gone. Records no longer go with their
+// session's row: the foreign key goes. The records of before all belong to live sessions (their
+// deletion took them along), so each of those sessions is kept as active and each record gets
+// its creation event.
+const Migration kMigration4 = {
+    4,
+    "validation records as release evidence",
+    {
+        "ALTER TABLE validations DROP CONSTRAINT IF EXISTS validations_session_key_fkey",
+        "ALTER TABLE validations ADD COLUMN labels bytea NOT NULL DEFAULT '',"
+        " ADD COLUMN request_digest text NOT NULL DEFAULT '',"
+        " ADD COLUMN evidence bytea NOT NULL DEFAULT '', ADD COLUMN engine bytea,"
+        " ADD COLUMN distance double precision, ADD COLUMN passed boolean,"
+        " ADD COLUMN p_value double precision, ADD COLUMN ratio double precision,"
+        " ADD COLUMN ratio_lo double precision, ADD COLUMN ratio_hi double precision",
+        "CREATE INDEX validations_by_owner ON validations (owner, create_time_ns, key)",
+        "CREATE INDEX validations_by_session ON validations (session_key, create_time_ns, key)",
+        "CREATE INDEX validations_by_end ON validations (end_time_ns)"
+        " WHERE end_time_ns IS NOT NULL",
+        "CREATE TABLE validation_labels ("
+        " validation_key bigint NOT NULL REFERENCES validations (key) ON DELETE CASCADE,"
+        " key text NOT NULL, value text NOT NULL, PRIMARY KEY (validation_key, key))",
+        "CREATE INDEX validation_labels_by_value ON validation_labels (key, value)",
+        "CREATE TABLE validation_events (seq bigserial PRIMARY KEY,"
+        " validation_key bigint NOT NULL REFERENCES validations (key) ON DELETE CASCADE,"
+        " kind smallint NOT NULL, time_ns bigint NOT NULL, principal text NOT NULL,"
+        " replica text NOT NULL)",
+        "CREATE INDEX validation_events_by_validation ON validation_events (validation_key, seq)",
+        "CREATE TABLE validation_sessions (key bigint PRIMARY KEY, id text NOT NULL,"
+        " owner text NOT NULL, state smallint NOT NULL, create_time_ns bigint NOT NULL,"
+        " delete_time_ns bigint, summary bytea NOT NULL)",
+        "CREATE INDEX validation_sessions_by_id ON validation_sessions (id, key)",
+        "CREATE INDEX validation_sessions_by_owner ON validation_sessions (owner, id)",
+        "INSERT INTO validation_sessions (key, id, owner, state, create_time_ns, summary)"
+        " SELECT session_key, min(session_id), min(owner), 1, min(create_time_ns), ''"
+        " FROM validations GROUP BY session_key",
+        "INSERT INTO validation_events (validation_key, kind, time_ns, principal, replica)"
+        " SELECT key, 1, create_time_ns, owner, '' FROM validations ORDER BY key",
+    }};
+
 absl::Status Refusal(Connection& connection, const std::string& why) {
   return absl::FailedPreconditionError(absl::StrCat("PostgreSQL database \"", connection.database(),
                                                     "\" at ", connection.redacted_url(), ": ",
@@ -120,7 +162,7 @@ absl::Status MigrateLocked(Connection& connection) {
 
 const std::vector<Migration>& Migrations() {
   static const std::vector<Migration>* const migrations =
-      new std::vector<Migration>{kMigration1, kMigration2, kMigration3};
+      new std::vector<Migration>{kMigration1, kMigration2, kMigration3, kMigration4};
   return *migrations;
 }
 

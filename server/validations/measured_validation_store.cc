@@ -2,8 +2,9 @@
 
 namespace wasserwarp::service {
 
-absl::Status MeasuredValidationStore::Insert(const ValidationRecord& record) {
-  return Timed("Insert", [&](ValidationStore& store) { return store.Insert(record); });
+absl::Status MeasuredValidationStore::Insert(const ValidationRecord& record,
+                                             const RecordedSession& session) {
+  return Timed("Insert", [&](ValidationStore& store) { return store.Insert(record, session); });
 }
 
 absl::StatusOr<ValidationRecord> MeasuredValidationStore::Get(int64_t session_key,
@@ -13,22 +14,21 @@ absl::StatusOr<ValidationRecord> MeasuredValidationStore::Get(int64_t session_ke
                [&](ValidationStore& store) { return store.Get(session_key, id, with_report); });
 }
 
-absl::StatusOr<ValidationPage> MeasuredValidationStore::List(int64_t session_key,
-                                                             std::optional<ValidationState> state,
-                                                             std::optional<int64_t> before_key,
-                                                             int limit) {
-  return Timed("List", [&](ValidationStore& store) {
-    return store.List(session_key, state, before_key, limit);
+absl::StatusOr<ValidationPage> MeasuredValidationStore::List(
+    const ValidationQuery& query, std::optional<ValidationCursor> after, int limit) {
+  return Timed("List", [&](ValidationStore& store) { return store.List(query, after, limit); });
+}
+
+absl::StatusOr<ValidationRecord> MeasuredValidationStore::RequestCancel(
+    int64_t session_key, std::string_view id, const absl::Status& reason,
+    std::string_view principal, absl::Time now) {
+  return Timed("RequestCancel", [&](ValidationStore& store) {
+    return store.RequestCancel(session_key, id, reason, principal, now);
   });
 }
 
-absl::StatusOr<ValidationRecord> MeasuredValidationStore::RequestCancel(int64_t session_key,
-                                                                        std::string_view id,
-                                                                        const absl::Status& reason,
-                                                                        absl::Time now) {
-  return Timed("RequestCancel", [&](ValidationStore& store) {
-    return store.RequestCancel(session_key, id, reason, now);
-  });
+absl::Status MeasuredValidationStore::Delete(int64_t session_key, std::string_view id) {
+  return Timed("Delete", [&](ValidationStore& store) { return store.Delete(session_key, id); });
 }
 
 absl::StatusOr<int64_t> MeasuredValidationStore::CountQueued() {
@@ -51,11 +51,10 @@ absl::StatusOr<LeaseRenewal> MeasuredValidationStore::Renew(int64_t session_key,
 }
 
 absl::Status MeasuredValidationStore::Finish(int64_t session_key, std::string_view id,
-                                             std::string_view worker, ValidationState state,
-                                             const absl::Status& error, std::string_view report,
-                                             absl::Time now) {
+                                             std::string_view worker,
+                                             const ValidationResult& result, absl::Time now) {
   return Timed("Finish", [&](ValidationStore& store) {
-    return store.Finish(session_key, id, worker, state, error, report, now);
+    return store.Finish(session_key, id, worker, result, now);
   });
 }
 
@@ -111,14 +110,40 @@ absl::StatusOr<std::vector<TileShare>> MeasuredValidationStore::TileShares(int64
                [&](ValidationStore& store) { return store.TileShares(session_key, id); });
 }
 
-absl::Status MeasuredValidationStore::DeleteSession(int64_t session_key) {
-  return Timed("DeleteSession",
-               [&](ValidationStore& store) { return store.DeleteSession(session_key); });
+absl::Status MeasuredValidationStore::SessionGone(int64_t session_key,
+                                                  RecordedSessionState state,
+                                                  std::string_view principal, absl::Time now) {
+  return Timed("SessionGone", [&](ValidationStore& store) {
+    return store.SessionGone(session_key, state, principal, now);
+  });
 }
 
-absl::StatusOr<int64_t> MeasuredValidationStore::DeleteAllBut(const std::set<int64_t>& live_keys) {
-  return Timed("DeleteAllBut",
-               [&](ValidationStore& store) { return store.DeleteAllBut(live_keys); });
+absl::StatusOr<int64_t> MeasuredValidationStore::SessionsExpired(
+    const std::set<int64_t>& live_keys, absl::Time now) {
+  return Timed("SessionsExpired",
+               [&](ValidationStore& store) { return store.SessionsExpired(live_keys, now); });
+}
+
+absl::StatusOr<std::optional<RecordedSession>> MeasuredValidationStore::FindSession(
+    std::string_view id) {
+  return Timed("FindSession", [&](ValidationStore& store) { return store.FindSession(id); });
+}
+
+absl::StatusOr<std::vector<RecordedSession>> MeasuredValidationStore::ListTombstones(
+    std::string_view owner, std::string_view after_id, int limit) {
+  return Timed("ListTombstones", [&](ValidationStore& store) {
+    return store.ListTombstones(owner, after_id, limit);
+  });
+}
+
+absl::Status MeasuredValidationStore::PurgeSession(int64_t session_key) {
+  return Timed("PurgeSession",
+               [&](ValidationStore& store) { return store.PurgeSession(session_key); });
+}
+
+absl::StatusOr<int64_t> MeasuredValidationStore::DeleteEndedBefore(absl::Time cutoff) {
+  return Timed("DeleteEndedBefore",
+               [&](ValidationStore& store) { return store.DeleteEndedBefore(cutoff); });
 }
 
 absl::StatusOr<ValidationStore::Counts> MeasuredValidationStore::CountAll(absl::Time now) {

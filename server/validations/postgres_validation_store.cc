@@ -1,5 +1,7 @@
 #include "validations/postgres_validation_store.h"
 
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,63 +19,24 @@ using postgres::Param;
 using postgres::Result;
 using postgres_store_internal::Cells;
 using postgres_store_internal::DeleteTilesOn;
+using postgres_store_internal::InsertDetailsOn;
+using postgres_store_internal::kColumns;
+using postgres_store_internal::RecordOf;
+using postgres_store_internal::InsertEventOn;
+using postgres_store_internal::ReadEventsOn;
 using postgres_store_internal::NotFound;
 using postgres_store_internal::ReleaseTilesOn;
 using postgres_store_internal::State;
 using postgres_store_internal::ToNanos;
 
-constexpr char kColumns[] =
-    "key, session_key, session_id, id, owner, state, request, effective_parameters, runs, "
-    "create_time_ns, start_time_ns, end_time_ns, attempts, cancel_requested, progress, "
-    "error_code, error_message, lease_owner, lease_expire_ns";
+postgres::Param OptionalParam(std::optional<double> value) {
+  return value.has_value() ? Param::Double(*value) : Param::Null();
+}
 
 // Returned once the transaction is over: as the body's Aborted, RunTransaction would run it again.
 absl::Status LeaseLost(std::string_view id) {
   return absl::AbortedError(
       absl::StrCat("the lease on validation ", std::string(id), " is no longer this worker's"));
-}
-
-// Row `row` of `result`, selected with kColumns (and the report after them when asked).
-absl::StatusOr<ValidationRecord> RecordOf(const Result& result, int row, bool with_report,
-                                          const std::string& database) {
-  const auto damaged = [&](const std::string& what) {
-    return absl::DataLossError(
-        absl::StrCat("PostgreSQL ", database, ": the validations table is damaged: ", what));
-  };
-  Cells cells(result, row);
-  ValidationRecord record;
-  record.session_key = cells.Int(1);
-  record.session_id = cells.Text(2);
-  record.id = cells.Text(3);
-  record.owner = cells.Text(4);
-  const int64_t state = cells.Int(5);
-  record.request = cells.Bytes(6);
-  record.effective_parameters = cells.Bytes(7);
-  const std::string runs = cells.Bytes(8);
-  record.create_time = absl::FromUnixNanos(cells.Int(9));
-  record.start_time = cells.Time(10);
-  record.end_time = cells.Time(11);
-  record.attempts = static_cast<int>(cells.Int(12));
-  record.cancel_requested = cells.Bool(13);
-  record.progress = cells.Bytes(14);
-  if (!cells.IsNull(15)) {
-    record.error = absl::Status(static_cast<absl::StatusCode>(cells.Int(15)), cells.Text(16));
-  }
-  record.lease_owner = cells.Text(17);
-  record.lease_expire = cells.Time(18);
-  if (with_report) record.report = cells.Bytes(19);
-  if (!cells.status().ok()) return damaged(std::string(cells.status().message()));
-  if (state < static_cast<int64_t>(ValidationState::kQueued) ||
-      state > static_cast<int64_t>(ValidationState::kCancelled)) {
-    return damaged(absl::StrCat("validation ", record.id, " has state ", state));
-  }
-  record.state = static_cast<ValidationState>(state);
-  std::optional<std::vector<ValidatedRun>> decoded = DecodeValidatedRuns(runs);
-  if (!decoded.has_value()) {
-    return damaged(absl::StrCat("the runs of validation ", record.id, " do not decode"));
-  }
-  record.runs = *std::move(decoded);
-  return record;
 }
 
 absl::StatusOr<ValidationRecord> GetOn(Connection& connection, int64_t session_key,
@@ -84,7 +47,15 @@ absl::StatusOr<ValidationRecord> GetOn(Connection& connection, int64_t session_k
                       {Param::Int64(session_key), Param::Text(id)}, "reading a validation");
   if (!result.ok()) return result.status();
   if (result->rows() == 0) return NotFound(id);
-  return RecordOf(*result, 0, with_report, connection.redacted_url());
+  absl::StatusOr<ValidationRecord> record =
+      RecordOf(*result, 0, with_report, connection.redacted_url());
+  if (!record.ok()) return record.status();
+  absl::StatusOr<int64_t> key = result->GetInt64(0, 0);
+  if (!key.ok()) return key.status();
+  absl::StatusOr<std::vector<ValidationEvent>> events = ReadEventsOn(connection, *key);
+  if (!events.ok()) return events.status();
+  record->events = *std::move(events);
+  return record;
 }
 
 }  // namespace
@@ -93,8 +64,10 @@ PostgresValidationStore::PostgresValidationStore(postgres::Pool& pool,
                                                  postgres::TransactionOptions options)
     : pool_(pool), options_(std::move(options)) {}
 
-absl::Status PostgresValidationStore::Insert(const ValidationRecord& record) {
+absl::Status PostgresValidationStore::Insert(const ValidationRecord& record,
+                                             const RecordedSession& kept) {
   const std::string runs = EncodeValidatedRuns(record.runs);
+  const std::string labels = EncodeLabels(record.labels);
   int attempt = 0;
   return postgres::RunTransaction(
       pool_, "storing a validation",
@@ -112,17 +85,22 @@ absl::Status PostgresValidationStore::Insert(const ValidationRecord& record) {
         }
         absl::StatusOr<Result> inserted = connection.Exec(
             "INSERT INTO validations (session_key, session_id, id, owner, state, request,"
-            " effective_parameters, runs, create_time_ns, progress)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+            " effective_parameters, runs, create_time_ns, progress, labels, request_digest,"
+            " evidence) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
             " ON CONFLICT (session_key, id) DO NOTHING RETURNING key",
             {Param::Int64(record.session_key), Param::Text(record.session_id),
              Param::Text(record.id), Param::Text(record.owner), State(record.state),
              Param::Bytes(record.request), Param::Bytes(record.effective_parameters),
              Param::Bytes(runs), Param::Int64(ToNanos(record.create_time)),
-             Param::Bytes(record.progress)},
+             Param::Bytes(record.progress), Param::Bytes(labels),
+             Param::Text(record.request_digest), Param::Bytes(record.evidence)},
             "storing a validation");
         if (!inserted.ok()) return inserted.status();
-        if (inserted->rows() == 1) return absl::OkStatus();
+        if (inserted->rows() == 1) {
+          absl::StatusOr<int64_t> key = inserted->GetInt64(0, 0);
+          if (!key.ok()) return key.status();
+          return InsertDetailsOn(connection, *key, record, kept);
+        }
         const absl::Status taken =
             absl::AlreadyExistsError(absl::StrCat("validation ", record.id, " exists"));
         if (attempt == 1) return taken;
@@ -154,54 +132,34 @@ absl::StatusOr<ValidationRecord> PostgresValidationStore::Get(int64_t session_ke
   return record;
 }
 
-absl::StatusOr<ValidationPage> PostgresValidationStore::List(int64_t session_key,
-                                                             std::optional<ValidationState> state,
-                                                             std::optional<int64_t> before_key,
-                                                             int limit) {
-  const int64_t state_number = state.has_value() ? static_cast<int64_t>(*state) : 0;
-  ValidationPage page;
-  absl::Status status = postgres::RunTransaction(
-      pool_, "listing validations",
-      [&](Connection& connection) -> absl::Status {
-        page = ValidationPage();
-        // One more than a page tells whether another follows.
-        absl::StatusOr<Result> result = connection.Exec(
-            absl::StrCat("SELECT ", kColumns,
-                         " FROM validations WHERE session_key = $1 AND key < $2 AND"
-                         " ($3 = 0 OR state = $3) ORDER BY key DESC LIMIT $4"),
-            {Param::Int64(session_key), Param::Int64(before_key.value_or(INT64_MAX)),
-             Param::Int64(state_number), Param::Int64(static_cast<int64_t>(limit) + 1)},
-            "listing validations");
-        if (!result.ok()) return result.status();
-        std::vector<int64_t> keys;
-        for (int row = 0; row < result->rows(); ++row) {
-          if (static_cast<int>(page.validations.size()) == limit) {
-            page.next_key = keys.back();
-            break;
-          }
-          absl::StatusOr<ValidationRecord> record =
-              RecordOf(*result, row, /*with_report=*/false, connection.redacted_url());
-          if (!record.ok()) return record.status();
-          keys.push_back(result->GetInt64(row, 0).value_or(0));
-          page.validations.push_back(*std::move(record));
-        }
-        return absl::OkStatus();
-      },
-      options_);
-  if (!status.ok()) return status;
-  return page;
-}
-
-absl::StatusOr<ValidationRecord> PostgresValidationStore::RequestCancel(int64_t session_key,
-                                                                        std::string_view id,
-                                                                        const absl::Status& reason,
-                                                                        absl::Time now) {
+absl::StatusOr<ValidationRecord> PostgresValidationStore::RequestCancel(
+    int64_t session_key, std::string_view id, const absl::Status& reason,
+    std::string_view principal, absl::Time now) {
   const std::string reason_message(reason.message());
   absl::StatusOr<ValidationRecord> record;
   // Run again, it finds the validation cancelled or marked already and changes nothing more.
   absl::Status status = postgres::RunTransaction(
       pool_, "cancelling a validation",
       [&](Connection& connection) -> absl::Status {
+        absl::StatusOr<Result> pending = connection.Exec(
+            "SELECT key FROM validations WHERE session_key = $1 AND id = $2 AND state IN ($3, $4)"
+            " AND NOT cancel_requested FOR UPDATE",
+            {Param::Int64(session_key), Param::Text(id), State(ValidationState::kQueued),
+             State(ValidationState::kRunning)},
+            "cancelling a validation");
+        if (!pending.ok()) return pending.status();
+        if (pending->rows() == 1) {
+          absl::StatusOr<int64_t> key = pending->GetInt64(0, 0);
+          if (!key.ok()) return key.status();
+          if (absl::Status event = InsertEventOn(
+                  connection, *key,
+                  ValidationEvent{.kind = ValidationEventKind::kCancel,
+                                  .time = now,
+                                  .principal = std::string(principal)});
+              !event.ok()) {
+            return event;
+          }
+        }
         absl::StatusOr<Result> queued = connection.Exec(
             "UPDATE validations SET state = $1, end_time_ns = $2, error_code = $3,"
             " error_message = $4, cancel_requested = true"
@@ -276,6 +234,13 @@ absl::StatusOr<std::optional<ValidationRecord>> PostgresValidationStore::Claim(
             "claiming a validation");
         if (!updated.ok()) return updated.status();
         if (updated->rows() != 1) return absl::AbortedError("the claimed validation went away");
+        if (absl::Status event = InsertEventOn(connection, *key,
+                                               ValidationEvent{.kind = ValidationEventKind::kStart,
+                                                               .time = now,
+                                                               .replica = std::string(worker)});
+            !event.ok()) {
+          return event;
+        }
         absl::StatusOr<ValidationRecord> record =
             RecordOf(*updated, 0, /*with_report=*/false, connection.redacted_url());
         if (!record.ok()) return record.status();
@@ -318,9 +283,12 @@ absl::StatusOr<LeaseRenewal> PostgresValidationStore::Renew(int64_t session_key,
 }
 
 absl::Status PostgresValidationStore::Finish(int64_t session_key, std::string_view id,
-                                             std::string_view worker, ValidationState state,
-                                             const absl::Status& error, std::string_view report,
-                                             absl::Time now) {
+                                             std::string_view worker,
+                                             const ValidationResult& result, absl::Time now) {
+  const ValidationState state = result.state;
+  const absl::Status& error = result.error;
+  const bool succeeded = state == ValidationState::kSucceeded;
+  const ValidationOutcome& outcome = result.outcome;
   const std::string error_message(error.message());
   int attempt = 0;
   bool lost = false;
@@ -332,17 +300,37 @@ absl::Status PostgresValidationStore::Finish(int64_t session_key, std::string_vi
         absl::StatusOr<Result> finished = connection.Exec(
             "UPDATE validations SET state = $1, end_time_ns = $2, error_code = $3,"
             " error_message = $4, report = $5, lease_owner = NULL, lease_expire_ns = NULL,"
-            " progress = NULL WHERE session_key = $6 AND id = $7 AND state = $8 AND"
-            " lease_owner = $9",
+            " progress = NULL, engine = $10, distance = $11, passed = ($12::int = 1),"
+            " p_value = $13, ratio = $14, ratio_lo = $15, ratio_hi = $16"
+            " WHERE session_key = $6 AND id = $7 AND state = $8 AND lease_owner = $9"
+            " RETURNING key",
             {State(state), Param::Int64(ToNanos(now)),
              error.ok() ? Param::Null() : Param::Int64(static_cast<int64_t>(error.code())),
              error.ok() ? Param::Null() : Param::Text(error_message),
-             state == ValidationState::kSucceeded ? Param::Bytes(report) : Param::Null(),
-             Param::Int64(session_key), Param::Text(id), State(ValidationState::kRunning),
-             Param::Text(worker)},
+             succeeded ? Param::Bytes(result.report) : Param::Null(), Param::Int64(session_key),
+             Param::Text(id), State(ValidationState::kRunning), Param::Text(worker),
+             Param::Bytes(result.engine),
+             succeeded ? Param::Double(outcome.distance) : Param::Null(),
+             succeeded && outcome.passed.has_value() ? Param::Int64(*outcome.passed ? 1 : 0)
+                                                     : Param::Null(),
+             OptionalParam(succeeded ? outcome.p_value : std::nullopt),
+             OptionalParam(succeeded ? outcome.ratio : std::nullopt),
+             OptionalParam(succeeded ? outcome.ratio_interval_lo : std::nullopt),
+             OptionalParam(succeeded ? outcome.ratio_interval_hi : std::nullopt)},
             "storing a validation's result");
         if (!finished.ok()) return finished.status();
-        if (finished->affected_rows() == 1) return DeleteTilesOn(connection, session_key, id);
+        if (finished->rows() == 1) {
+          absl::StatusOr<int64_t> key = finished->GetInt64(0, 0);
+          if (!key.ok()) return key.status();
+          if (absl::Status event = InsertEventOn(
+                  connection, *key,
+                  ValidationEvent{
+                      .kind = ValidationEventKind::kEnd, .time = now, .replica = std::string(worker)});
+              !event.ok()) {
+            return event;
+          }
+          return DeleteTilesOn(connection, session_key, id);
+        }
         lost = true;
         if (attempt == 1) return absl::OkStatus();
         // An earlier attempt whose COMMIT lost its answer may have ended it just so.
@@ -374,22 +362,6 @@ absl::Status PostgresValidationStore::Release(std::string_view worker) {
         return ReleaseTilesOn(connection, worker);
       },
       options_);
-}
-
-absl::Status PostgresValidationStore::DeleteSession(int64_t session_key) {
-  return postgres::RunTransaction(
-      pool_, "deleting a session's validations",
-      [&](Connection& connection) {
-        return connection
-            .Exec("DELETE FROM validations WHERE session_key = $1", {Param::Int64(session_key)},
-                  "deleting a session's validations")
-            .status();
-      },
-      options_);
-}
-
-absl::StatusOr<int64_t> PostgresValidationStore::DeleteAllBut(const std::set<int64_t>&) {
-  return 0;
 }
 
 absl::StatusOr<ValidationStore::Counts> PostgresValidationStore::CountAll(absl::Time now) {

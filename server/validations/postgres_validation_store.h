@@ -50,14 +50,16 @@ class PostgresValidationStore final : public ValidationStore {
   PostgresValidationStore& operator=(const PostgresValidationStore&) = delete;
   ~PostgresValidationStore() override = default;
 
-  absl::Status Insert(const ValidationRecord& record) override;
+  absl::Status Insert(const ValidationRecord& record, const RecordedSession& session) override;
   absl::StatusOr<ValidationRecord> Get(int64_t session_key, std::string_view id,
                                        bool with_report) override;
-  absl::StatusOr<ValidationPage> List(int64_t session_key, std::optional<ValidationState> state,
-                                      std::optional<int64_t> before_key, int limit) override;
+  absl::StatusOr<ValidationPage> List(const ValidationQuery& query,
+                                      std::optional<ValidationCursor> after, int limit) override;
   absl::StatusOr<ValidationRecord> RequestCancel(int64_t session_key, std::string_view id,
                                                  const absl::Status& reason,
+                                                 std::string_view principal,
                                                  absl::Time now) override;
+  absl::Status Delete(int64_t session_key, std::string_view id) override;
   absl::StatusOr<int64_t> CountQueued() override;
   absl::StatusOr<std::optional<ValidationRecord>> Claim(std::string_view worker, absl::Time now,
                                                         absl::Duration lease) override;
@@ -65,8 +67,7 @@ class PostgresValidationStore final : public ValidationStore {
                                      std::string_view worker, absl::Time now, absl::Duration lease,
                                      std::string_view progress) override;
   absl::Status Finish(int64_t session_key, std::string_view id, std::string_view worker,
-                      ValidationState state, const absl::Status& error, std::string_view report,
-                      absl::Time now) override;
+                      const ValidationResult& result, absl::Time now) override;
   absl::Status Release(std::string_view worker) override;
   absl::Status InsertTiles(int64_t session_key, std::string_view id,
                            const std::vector<CostTile>& tiles) override;
@@ -86,15 +87,16 @@ class PostgresValidationStore final : public ValidationStore {
                                                     CostMatrixKind matrix) override;
   absl::StatusOr<std::vector<TileShare>> TileShares(int64_t session_key,
                                                     std::string_view id) override;
-  // Deletes the session instance's validations (the caller deletes its `sessions` row, which
-  // would take them along anyway).
-  absl::Status DeleteSession(int64_t session_key) override;
-  // Does nothing and returns 0. `live_keys` is what one replica knows (its sessions), not every
-  // session of the shared database: deleting the validations of every other session would
-  // delete those of the other replicas' live sessions. Nothing needs it either: a session that
-  // expires is deleted from `sessions`, which deletes its validations (ON DELETE CASCADE), so
-  // no validation outlives its session.
-  absl::StatusOr<int64_t> DeleteAllBut(const std::set<int64_t>& live_keys) override;
+  absl::Status SessionGone(int64_t session_key, RecordedSessionState state,
+                           std::string_view principal, absl::Time now) override;
+  absl::StatusOr<int64_t> SessionsExpired(const std::set<int64_t>& live_keys,
+                                          absl::Time now) override;
+  absl::StatusOr<std::optional<RecordedSession>> FindSession(std::string_view id) override;
+  absl::StatusOr<std::vector<RecordedSession>> ListTombstones(std::string_view owner,
+                                                              std::string_view after_id,
+                                                              int limit) override;
+  absl::Status PurgeSession(int64_t session_key) override;
+  absl::StatusOr<int64_t> DeleteEndedBefore(absl::Time cutoff) override;
   absl::StatusOr<Counts> CountAll(absl::Time now) override;
 
  private:

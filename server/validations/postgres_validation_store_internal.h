@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -61,6 +62,27 @@ class Cells {
   const int row_;
   absl::Status status_;
 };
+
+// What RecordOf reads of a row of `validations`, in its order.
+inline constexpr char kColumns[] =
+    "key, session_key, session_id, id, owner, state, request, effective_parameters, runs, "
+    "create_time_ns, start_time_ns, end_time_ns, attempts, cancel_requested, progress, "
+    "error_code, error_message, lease_owner, lease_expire_ns, labels, request_digest, evidence, "
+    "engine, distance, passed, p_value, ratio, ratio_lo, ratio_hi";
+
+// Row `row` of `result`, selected with kColumns (and the report after them when asked).
+absl::StatusOr<ValidationRecord> RecordOf(const postgres::Result& result, int row,
+                                          bool with_report, const std::string& database);
+
+// Within the caller's transaction (postgres_validation_records.cc): an event of the validation
+// with `validation_key`; its events in order; and what Insert writes beside the record's row
+// (its labels, its events, its session).
+absl::Status InsertEventOn(postgres::Connection& connection, int64_t validation_key,
+                           const ValidationEvent& event);
+absl::StatusOr<std::vector<ValidationEvent>> ReadEventsOn(postgres::Connection& connection,
+                                                          int64_t validation_key);
+absl::Status InsertDetailsOn(postgres::Connection& connection, int64_t validation_key,
+                             const ValidationRecord& record, const RecordedSession& session);
 
 // Within the caller's transaction (postgres_validation_tiles.cc): the validation's tiles, which
 // its end takes along; and Release's part, `worker`'s running tiles queued again.

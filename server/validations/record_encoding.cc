@@ -1,5 +1,6 @@
 #include "validations/record_encoding.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 
@@ -37,6 +38,28 @@ std::optional<std::vector<ValidatedRun>> DecodeValidatedRuns(std::string_view by
     runs.push_back(std::move(run));
   }
   return runs;
+}
+
+std::string EncodeLabels(const std::map<std::string, std::string>& labels) {
+  if (labels.empty()) return "";
+  std::vector<std::string> entries;
+  entries.reserve(2 * labels.size());
+  for (const auto& [key, value] : labels) {
+    entries.push_back(key);
+    entries.push_back(value);
+  }
+  return EncodeStrings(entries);
+}
+
+std::optional<std::map<std::string, std::string>> DecodeLabels(std::string_view bytes) {
+  std::map<std::string, std::string> labels;
+  if (bytes.empty()) return labels;
+  std::optional<std::vector<std::string>> entries = DecodeStrings(bytes);
+  if (!entries.has_value() || entries->size() % 2 != 0) return std::nullopt;
+  for (size_t i = 0; i < entries->size(); i += 2) {
+    labels.emplace(std::move((*entries)[i]), std::move((*entries)[i + 1]));
+  }
+  return labels;
 }
 
 }  // namespace wasserwarp::service

@@ -3,6 +3,7 @@
 #ifndef WASSERWARP_SERVER_VALIDATIONS_RECORD_ENCODING_H_
 #define WASSERWARP_SERVER_VALIDATIONS_RECORD_ENCODING_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,11 @@ namespace wasserwarp::service {
 std::string EncodeValidatedRuns(const std::vector<ValidatedRun>& runs);
 // std::nullopt for bytes that are not such a list.
 std::optional<std::vector<ValidatedRun>> DecodeValidatedRuns(std::string_view bytes);
+
+// Labels in key order, as EncodeStrings of key, value, key, value, ...; "" for none.
+std::string EncodeLabels(const std::map<std::string, std::string>& labels);
+// std::nullopt for bytes that are not such a list.
+std::optional<std::map<std::string, std::string>> DecodeLabels(std::string_view bytes);
 
 }  // namespace wasserwarp::service
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <system_error>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/cleanup/cleanup.h"
@@ -15,6 +16,7 @@
 #include "storage/sqlite.h"
 #include "validations/record_encoding.h"
 #include "validations/sqlite_validation_store_internal.h"
+#include "validations/validation_filter_sql.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -25,6 +27,12 @@ using sqlite::SqliteError;
 using sqlite::Statement;
 using sqlite::Transaction;
 using sqlite_store_internal::Damaged;
+using sqlite_store_internal::FromNanos;
+using sqlite_store_internal::InsertEvent;
+using sqlite_store_internal::kColumns;
+using sqlite_store_internal::PrepareFormat;
+using sqlite_store_internal::RecordOf;
+using sqlite_store_internal::ReadEvents;
 using sqlite_store_internal::StepToEnd;
 using sqlite_store_internal::ToNanos;
 
@@ -32,107 +40,12 @@ constexpr char kFileName[] = "validations.db";
 constexpr char kMemoryPath[] = "(validations in memory)";
 constexpr int kBusyTimeoutMs = 5000;
 
-// Times in integer nanoseconds since the Unix epoch. Runs: EncodeValidatedRuns.
-constexpr char kSchema[] = R"sql(
-CREATE TABLE validations (
-  key INTEGER PRIMARY KEY AUTOINCREMENT,
-  session_key INTEGER NOT NULL,
-  session_id TEXT NOT NULL,
-  id TEXT NOT NULL,
-  owner TEXT NOT NULL,
-  state INTEGER NOT NULL,
-  request BLOB NOT NULL,
-  effective_parameters BLOB NOT NULL,
-  runs BLOB NOT NULL,
-  create_time_ns INTEGER NOT NULL,
-  start_time_ns INTEGER,
-  end_time_ns INTEGER,
-  attempts INTEGER NOT NULL DEFAULT 0,
-  cancel_requested INTEGER NOT NULL DEFAULT 0,
-  progress BLOB,
-  error_code INTEGER,
-  error_message TEXT,
-  report BLOB,
-  lease_owner TEXT,
-  lease_expire_ns INTEGER,
-  UNIQUE (session_key, id));
-CREATE INDEX validations_by_state ON validations(state, key);
-)sql";
-
-constexpr char kColumns[] =
-    "key, session_key, session_id, id, owner, state, request, effective_parameters, runs, "
-    "create_time_ns, start_time_ns, end_time_ns, attempts, cancel_requested, progress, "
-    "error_code, error_message, lease_owner, lease_expire_ns";
-
-absl::Time FromNanos(int64_t nanos) { return absl::FromUnixNanos(nanos); }
-
-std::optional<absl::Time> OptionalTime(const Statement& row, int column) {
-  if (row.IsNull(column)) return std::nullopt;
-  return FromNanos(row.Int(column));
-}
-
-// The row `query` stands on, selected with kColumns (and the report after them when asked).
-absl::StatusOr<ValidationRecord> RecordOf(const Statement& row, const std::string& path,
-                                          bool with_report) {
-  ValidationRecord record;
-  record.session_key = row.Int(1);
-  record.session_id = std::string(row.Bytes(2));
-  record.id = std::string(row.Bytes(3));
-  record.owner = std::string(row.Bytes(4));
-  const int64_t state = row.Int(5);
-  if (state < static_cast<int64_t>(ValidationState::kQueued) ||
-      state > static_cast<int64_t>(ValidationState::kCancelled)) {
-    return Damaged(path, absl::StrCat("validation ", record.id, " has state ", state));
+void BindOptional(Statement& statement, int index, std::optional<double> value) {
+  if (value.has_value()) {
+    statement.Bind(index, *value);
+  } else {
+    statement.BindNull(index);
   }
-  record.state = static_cast<ValidationState>(state);
-  record.request = std::string(row.Bytes(6));
-  record.effective_parameters = std::string(row.Bytes(7));
-  std::optional<std::vector<ValidatedRun>> runs = DecodeValidatedRuns(row.Bytes(8));
-  if (!runs.has_value()) {
-    return Damaged(path, absl::StrCat("the runs of validation ", record.id, " do not decode"));
-  }
-  record.runs = *std::move(runs);
-  record.create_time = FromNanos(row.Int(9));
-  record.start_time = OptionalTime(row, 10);
-  record.end_time = OptionalTime(row, 11);
-  record.attempts = static_cast<int>(row.Int(12));
-  record.cancel_requested = row.Int(13) != 0;
-  record.progress = std::string(row.Bytes(14));
-  if (!row.IsNull(15)) {
-    record.error =
-        absl::Status(static_cast<absl::StatusCode>(row.Int(15)), std::string(row.Bytes(16)));
-  }
-  record.lease_owner = std::string(row.Bytes(17));
-  record.lease_expire = OptionalTime(row, 18);
-  if (with_report) record.report = std::string(row.Bytes(19));
-  return record;
-}
-
-absl::Status CheckFormat(sqlite3* db, const std::string& path) {
-  absl::StatusOr<int64_t> application_id = PragmaInt(db, path, "application_id");
-  if (!application_id.ok()) return application_id.status();
-  if (*application_id != kValidationDatabaseApplicationId) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "%s is not a wasserwarp validation database: its SQLite application_id is 0x%08x, not "
-        "0x%08x; move it away or choose another --data_dir",
-        path, static_cast<uint32_t>(*application_id),
-        static_cast<uint32_t>(kValidationDatabaseApplicationId)));
-  }
-  absl::StatusOr<int64_t> version = PragmaInt(db, path, "user_version");
-  if (!version.ok()) return version.status();
-  if (*version != kValidationDatabaseFormatVersion) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        path, " has format version ", *version, "; this wasserwarp-server reads version ",
-        kValidationDatabaseFormatVersion,
-        *version > kValidationDatabaseFormatVersion ? "; run the newer server that wrote it" : ""));
-  }
-  return absl::OkStatus();
-}
-
-std::string CreateSql() {
-  return absl::StrFormat("BEGIN; PRAGMA application_id = %d; PRAGMA user_version = %d; %s COMMIT;",
-                         kValidationDatabaseApplicationId, kValidationDatabaseFormatVersion,
-                         kSchema);
 }
 
 }  // namespace
@@ -151,13 +64,7 @@ absl::StatusOr<std::unique_ptr<SqliteValidationStore>> SqliteValidationStore::Op
   absl::Cleanup close_db = [db] { sqlite3_close(db); };
   if (rc != SQLITE_OK) return SqliteError(db, rc, path, "opening the database");
   sqlite3_busy_timeout(db, kBusyTimeoutMs);
-  if (is_new) {
-    if (absl::Status status = Exec(db, path, CreateSql(), "creating the database"); !status.ok()) {
-      return status;
-    }
-  } else if (absl::Status status = CheckFormat(db, path); !status.ok()) {
-    return status;
-  }
+  if (absl::Status status = PrepareFormat(db, path, is_new); !status.ok()) return status;
   if (!in_memory) {
     // FULL: a stored report is on disk when the worker says it ended. The directory's lock
     // makes this the only server on the file, so what ran when the last one stopped has no
@@ -185,13 +92,17 @@ SqliteValidationStore::SqliteValidationStore(std::string path, sqlite3* db)
 
 SqliteValidationStore::~SqliteValidationStore() { sqlite3_close(db_); }
 
-absl::Status SqliteValidationStore::Insert(const ValidationRecord& record) {
+absl::Status SqliteValidationStore::Insert(const ValidationRecord& record,
+                                           const RecordedSession& session) {
   absl::MutexLock lock(&mu_);
+  Transaction transaction(db_, path_);
+  if (absl::Status status = transaction.Begin(); !status.ok()) return status;
   Statement insert(db_, path_,
                    "INSERT INTO validations (session_key, session_id, id, owner, state, request, "
-                   "effective_parameters, runs, create_time_ns, progress) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                   "effective_parameters, runs, create_time_ns, progress, labels, request_digest, "
+                   "evidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING key");
   const std::string runs = EncodeValidatedRuns(record.runs);
+  const std::string labels = EncodeLabels(record.labels);
   insert.Bind(1, record.session_key);
   insert.BindText(2, record.session_id);
   insert.BindText(3, record.id);
@@ -202,11 +113,48 @@ absl::Status SqliteValidationStore::Insert(const ValidationRecord& record) {
   insert.BindBlob(8, runs);
   insert.Bind(9, ToNanos(record.create_time));
   insert.BindBlob(10, record.progress);
-  absl::Status status = insert.Run("storing a validation");
-  if (!status.ok() && sqlite3_extended_errcode(db_) == SQLITE_CONSTRAINT_UNIQUE) {
-    return absl::AlreadyExistsError(absl::StrCat("validation ", record.id, " exists"));
+  insert.BindBlob(11, labels);
+  insert.BindText(12, record.request_digest);
+  insert.BindBlob(13, record.evidence);
+  absl::StatusOr<bool> row = insert.Step("storing a validation");
+  if (!row.ok()) {
+    if (sqlite3_extended_errcode(db_) == SQLITE_CONSTRAINT_UNIQUE) {
+      return absl::AlreadyExistsError(absl::StrCat("validation ", record.id, " exists"));
+    }
+    return row.status();
   }
-  return status;
+  const int64_t key = insert.Int(0);
+  if (absl::Status status = StepToEnd(insert, "storing a validation"); !status.ok()) return status;
+  Statement label(db_, path_,
+                  "INSERT INTO validation_labels (validation_key, key, value) VALUES (?, ?, ?)");
+  for (const auto& [name, value] : record.labels) {
+    label.Reset();
+    label.Bind(1, key);
+    label.BindText(2, name);
+    label.BindText(3, value);
+    if (absl::Status status = label.Run("storing a validation's labels"); !status.ok()) {
+      return status;
+    }
+  }
+  for (const ValidationEvent& event : record.events) {
+    if (absl::Status status = InsertEvent(db_, path_, key, event); !status.ok()) return status;
+  }
+  // The session as it is now; a tombstone stays one (a validation of it is refused before).
+  Statement keep(db_, path_,
+                 "INSERT INTO validation_sessions (key, id, owner, state, create_time_ns, "
+                 "summary) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET summary = "
+                 "excluded.summary WHERE state = ?");
+  keep.Bind(1, session.key);
+  keep.BindText(2, session.id);
+  keep.BindText(3, session.owner);
+  keep.Bind(4, static_cast<int64_t>(RecordedSessionState::kActive));
+  keep.Bind(5, ToNanos(session.create_time));
+  keep.BindBlob(6, session.summary);
+  keep.Bind(7, static_cast<int64_t>(RecordedSessionState::kActive));
+  if (absl::Status status = keep.Run("keeping a validation's session"); !status.ok()) {
+    return status;
+  }
+  return transaction.Commit();
 }
 
 absl::StatusOr<ValidationRecord> SqliteValidationStore::GetLocked(int64_t session_key,
@@ -220,7 +168,12 @@ absl::StatusOr<ValidationRecord> SqliteValidationStore::GetLocked(int64_t sessio
   absl::StatusOr<bool> row = query.Step("reading a validation");
   if (!row.ok()) return row.status();
   if (!*row) return absl::NotFoundError(absl::StrCat("validation ", std::string(id), " not found"));
-  return RecordOf(query, path_, with_report);
+  absl::StatusOr<ValidationRecord> record = RecordOf(query, path_, with_report);
+  if (!record.ok()) return record.status();
+  absl::StatusOr<std::vector<ValidationEvent>> events = ReadEvents(db_, path_, query.Int(0));
+  if (!events.ok()) return events.status();
+  record->events = *std::move(events);
+  return record;
 }
 
 absl::StatusOr<ValidationRecord> SqliteValidationStore::Get(int64_t session_key,
@@ -229,47 +182,70 @@ absl::StatusOr<ValidationRecord> SqliteValidationStore::Get(int64_t session_key,
   return GetLocked(session_key, id, with_report);
 }
 
-absl::StatusOr<ValidationPage> SqliteValidationStore::List(int64_t session_key,
-                                                           std::optional<ValidationState> state,
-                                                           std::optional<int64_t> before_key,
+absl::StatusOr<ValidationPage> SqliteValidationStore::List(const ValidationQuery& query,
+                                                           std::optional<ValidationCursor> after,
                                                            int limit) {
   absl::MutexLock lock(&mu_);
-  Statement query(db_, path_,
-                  absl::StrCat("SELECT ", kColumns,
-                               " FROM validations WHERE session_key = ? AND key < ? AND "
-                               "(? = 0 OR state = ?) ORDER BY key DESC LIMIT ?"));
-  const int64_t state_number = state.has_value() ? static_cast<int64_t>(*state) : 0;
-  query.Bind(1, session_key);
-  query.Bind(2, before_key.value_or(INT64_MAX));
-  query.Bind(3, state_number);
-  query.Bind(4, state_number);
+  // Parameters 1 to 5 are the scope, the state and the cursor; the filter's follow (SQLite
+  // numbers each plain "?" one past the highest so far), and the limit last.
+  const SqlCondition filter = ValidationFilterSql(query.filter, SqlDialect::kSqlite, 6);
+  const int limit_index = 6 + static_cast<int>(filter.params.size());
+  const bool ascending = query.order == ValidationOrder::kOldestFirst;
+  const char* const before_or_after = ascending ? ">" : "<";
+  Statement select(
+      db_, path_,
+      absl::StrCat("SELECT ", kColumns, " FROM validations v WHERE ",
+                   query.session_key.has_value() ? "v.session_key = ?1" : "v.owner = ?1",
+                   " AND (?2 = 0 OR v.state = ?2) AND (?3 = 0 OR v.create_time_ns ",
+                   before_or_after, " ?4 OR (v.create_time_ns = ?4 AND v.key ", before_or_after,
+                   " ?5)) AND ", filter.where, " ORDER BY ",
+                   std::string(ValidationOrderSql(query.order)), " LIMIT ?"));
+  if (query.session_key.has_value()) {
+    select.Bind(1, *query.session_key);
+  } else {
+    select.BindText(1, query.owner);
+  }
+  select.Bind(2, query.state.has_value() ? static_cast<int64_t>(*query.state) : int64_t{0});
+  select.Bind(3, int64_t{after.has_value()});
+  select.Bind(4, after.has_value() ? after->create_time_ns : 0);
+  select.Bind(5, after.has_value() ? after->key : 0);
   // One more than a page tells whether another follows.
-  query.Bind(5, static_cast<int64_t>(limit) + 1);
+  select.Bind(limit_index, static_cast<int64_t>(limit) + 1);
+  for (size_t i = 0; i < filter.params.size(); ++i) {
+    const int index = 6 + static_cast<int>(i);
+    if (const int64_t* number = std::get_if<int64_t>(&filter.params[i])) {
+      select.Bind(index, *number);
+    } else {
+      select.BindText(index, std::get<std::string>(filter.params[i]));
+    }
+  }
   ValidationPage page;
-  std::vector<int64_t> keys;
+  int64_t last_key = 0;
   for (;;) {
-    absl::StatusOr<bool> row = query.Step("listing validations");
+    absl::StatusOr<bool> row = select.Step("listing validations");
     if (!row.ok()) return row.status();
     if (!*row) break;
     if (static_cast<int>(page.validations.size()) == limit) {
-      page.next_key = keys.back();
+      const ValidationRecord& last = page.validations.back();
+      page.next = ValidationCursor{.create_time_ns = ToNanos(last.create_time), .key = last_key};
       break;
     }
-    absl::StatusOr<ValidationRecord> record = RecordOf(query, path_, /*with_report=*/false);
+    absl::StatusOr<ValidationRecord> record = RecordOf(select, path_, /*with_report=*/false);
     if (!record.ok()) return record.status();
-    keys.push_back(query.Int(0));
+    last_key = select.Int(0);
     page.validations.push_back(*std::move(record));
   }
   return page;
 }
 
-absl::StatusOr<ValidationRecord> SqliteValidationStore::RequestCancel(int64_t session_key,
-                                                                      std::string_view id,
-                                                                      const absl::Status& reason,
-                                                                      absl::Time now) {
+absl::StatusOr<ValidationRecord> SqliteValidationStore::RequestCancel(
+    int64_t session_key, std::string_view id, const absl::Status& reason,
+    std::string_view principal, absl::Time now) {
   absl::MutexLock lock(&mu_);
   Transaction transaction(db_, path_);
   if (absl::Status status = transaction.Begin(); !status.ok()) return status;
+  absl::StatusOr<ValidationRecord> before = GetLocked(session_key, id, /*with_report=*/false);
+  if (!before.ok()) return before.status();
   Statement cancel_queued(db_, path_,
                           "UPDATE validations SET state = ?, end_time_ns = ?, error_code = ?, "
                           "error_message = ?, cancel_requested = 1 "
@@ -296,6 +272,17 @@ absl::StatusOr<ValidationRecord> SqliteValidationStore::RequestCancel(int64_t se
   if (absl::Status status = mark_running.Run("cancelling a validation"); !status.ok()) {
     return status;
   }
+  if (!IsFinal(before->state)) {
+    absl::StatusOr<int64_t> key = KeyLocked(session_key, id);
+    if (!key.ok()) return key.status();
+    if (absl::Status status = InsertEvent(db_, path_, *key,
+                                          ValidationEvent{.kind = ValidationEventKind::kCancel,
+                                                          .time = now,
+                                                          .principal = std::string(principal)});
+        !status.ok()) {
+      return status;
+    }
+  }
   absl::StatusOr<ValidationRecord> record = GetLocked(session_key, id, /*with_report=*/false);
   if (!record.ok()) return record.status();
   // Cancelled while queued, it may still have tiles of a run that was cut off.
@@ -321,7 +308,7 @@ absl::StatusOr<std::optional<ValidationRecord>> SqliteValidationStore::Claim(
   Transaction transaction(db_, path_);
   if (absl::Status status = transaction.Begin(); !status.ok()) return status;
   Statement next(db_, path_,
-                 "SELECT session_key, id FROM validations WHERE state = ? OR (state = ? AND "
+                 "SELECT session_key, id, key FROM validations WHERE state = ? OR (state = ? AND "
                  "lease_expire_ns <= ?) ORDER BY key LIMIT 1");
   next.Bind(1, static_cast<int64_t>(ValidationState::kQueued));
   next.Bind(2, static_cast<int64_t>(ValidationState::kRunning));
@@ -331,6 +318,7 @@ absl::StatusOr<std::optional<ValidationRecord>> SqliteValidationStore::Claim(
   if (!*row) return std::optional<ValidationRecord>();
   const int64_t session_key = next.Int(0);
   const std::string id(next.Bytes(1));
+  const int64_t key = next.Int(2);
   Statement claim(db_, path_,
                   "UPDATE validations SET state = ?, start_time_ns = ?, attempts = attempts + 1, "
                   "lease_owner = ?, lease_expire_ns = ? WHERE session_key = ? AND id = ?");
@@ -341,6 +329,13 @@ absl::StatusOr<std::optional<ValidationRecord>> SqliteValidationStore::Claim(
   claim.Bind(5, session_key);
   claim.BindText(6, id);
   if (absl::Status status = claim.Run("claiming a validation"); !status.ok()) return status;
+  if (absl::Status status = InsertEvent(
+          db_, path_, key,
+          ValidationEvent{
+              .kind = ValidationEventKind::kStart, .time = now, .replica = std::string(worker)});
+      !status.ok()) {
+    return status;
+  }
   absl::StatusOr<ValidationRecord> record = GetLocked(session_key, id, /*with_report=*/false);
   if (!record.ok()) return record.status();
   if (absl::Status status = transaction.Commit(); !status.ok()) return status;
@@ -373,17 +368,19 @@ absl::StatusOr<LeaseRenewal> SqliteValidationStore::Renew(int64_t session_key, s
 }
 
 absl::Status SqliteValidationStore::Finish(int64_t session_key, std::string_view id,
-                                           std::string_view worker, ValidationState state,
-                                           const absl::Status& error, std::string_view report,
-                                           absl::Time now) {
+                                           std::string_view worker,
+                                           const ValidationResult& result, absl::Time now) {
+  const ValidationState state = result.state;
+  const absl::Status& error = result.error;
   absl::MutexLock lock(&mu_);
   Transaction transaction(db_, path_);
   if (absl::Status status = transaction.Begin(); !status.ok()) return status;
   Statement finish(db_, path_,
                    "UPDATE validations SET state = ?, end_time_ns = ?, error_code = ?, "
                    "error_message = ?, report = ?, lease_owner = NULL, lease_expire_ns = NULL, "
-                   "progress = NULL WHERE session_key = ? AND id = ? AND state = ? AND "
-                   "lease_owner = ? RETURNING key");
+                   "progress = NULL, engine = ?, distance = ?, passed = ?, p_value = ?, "
+                   "ratio = ?, ratio_lo = ?, ratio_hi = ? WHERE session_key = ? AND id = ? AND "
+                   "state = ? AND lease_owner = ? RETURNING key");
   const std::string error_message(error.message());
   finish.Bind(1, static_cast<int64_t>(state));
   finish.Bind(2, ToNanos(now));
@@ -394,22 +391,47 @@ absl::Status SqliteValidationStore::Finish(int64_t session_key, std::string_view
     finish.Bind(3, static_cast<int64_t>(error.code()));
     finish.BindText(4, error_message);
   }
-  if (state == ValidationState::kSucceeded) {
-    finish.BindBlob(5, report);
+  const bool succeeded = state == ValidationState::kSucceeded;
+  if (succeeded) {
+    finish.BindBlob(5, result.report);
   } else {
     finish.BindNull(5);
   }
-  finish.Bind(6, session_key);
-  finish.BindText(7, id);
-  finish.Bind(8, static_cast<int64_t>(ValidationState::kRunning));
-  finish.BindText(9, worker);
+  finish.BindBlob(6, result.engine);
+  if (succeeded) {
+    const ValidationOutcome& outcome = result.outcome;
+    finish.Bind(7, outcome.distance);
+    if (outcome.passed.has_value()) {
+      finish.Bind(8, int64_t{*outcome.passed});
+    } else {
+      finish.BindNull(8);
+    }
+    BindOptional(finish, 9, outcome.p_value);
+    BindOptional(finish, 10, outcome.ratio);
+    BindOptional(finish, 11, outcome.ratio_interval_lo);
+    BindOptional(finish, 12, outcome.ratio_interval_hi);
+  } else {
+    for (int index = 7; index <= 12; ++index) finish.BindNull(index);
+  }
+  finish.Bind(13, session_key);
+  finish.BindText(14, id);
+  finish.Bind(15, static_cast<int64_t>(ValidationState::kRunning));
+  finish.BindText(16, worker);
   absl::StatusOr<bool> row = finish.Step("storing a validation's result");
   if (!row.ok()) return row.status();
   if (!*row) {
     return absl::AbortedError(
         absl::StrCat("the lease on validation ", std::string(id), " is no longer this worker's"));
   }
+  const int64_t key = finish.Int(0);
   if (absl::Status status = StepToEnd(finish, "storing a validation's result"); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = InsertEvent(
+          db_, path_, key,
+          ValidationEvent{
+              .kind = ValidationEventKind::kEnd, .time = now, .replica = std::string(worker)});
+      !status.ok()) {
     return status;
   }
   if (absl::Status status = DeleteTilesLocked(session_key, id); !status.ok()) return status;
@@ -431,42 +453,6 @@ absl::Status SqliteValidationStore::Release(std::string_view worker) {
   }
   if (absl::Status status = ReleaseTilesLocked(worker); !status.ok()) return status;
   return transaction.Commit();
-}
-
-absl::Status SqliteValidationStore::DeleteSession(int64_t session_key) {
-  absl::MutexLock lock(&mu_);
-  Statement remove(db_, path_, "DELETE FROM validations WHERE session_key = ?");
-  remove.Bind(1, session_key);
-  return remove.Run("deleting a session's validations");
-}
-
-absl::StatusOr<int64_t> SqliteValidationStore::DeleteAllBut(const std::set<int64_t>& live_keys) {
-  absl::MutexLock lock(&mu_);
-  std::vector<int64_t> stale;
-  {
-    Statement keys(db_, path_, "SELECT DISTINCT session_key FROM validations");
-    for (;;) {
-      absl::StatusOr<bool> row = keys.Step("reading validations' sessions");
-      if (!row.ok()) return row.status();
-      if (!*row) break;
-      if (!live_keys.contains(keys.Int(0))) stale.push_back(keys.Int(0));
-    }
-  }
-  if (stale.empty()) return 0;
-  Transaction transaction(db_, path_);
-  if (absl::Status status = transaction.Begin(); !status.ok()) return status;
-  Statement remove(db_, path_, "DELETE FROM validations WHERE session_key = ?");
-  int64_t removed = 0;
-  for (int64_t key : stale) {
-    remove.Reset();
-    remove.Bind(1, key);
-    if (absl::Status status = remove.Run("deleting expired sessions' validations"); !status.ok()) {
-      return status;
-    }
-    removed += sqlite3_changes(db_);
-  }
-  if (absl::Status status = transaction.Commit(); !status.ok()) return status;
-  return removed;
 }
 
 absl::StatusOr<ValidationStore::Counts> SqliteValidationStore::CountAll(absl::Time now) {

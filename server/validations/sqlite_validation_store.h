@@ -5,7 +5,9 @@
 // format version; any other file, or a newer format, is refused with an error naming it.
 //
 // Tiles are rows of `validation_tiles` (sqlite_validation_tiles.cc), which go with their
-// validation's row (a foreign key, enforced on this connection) and when it ends.
+// validation's row (a foreign key, enforced on this connection) and when it ends. Events and
+// the sessions of records, tombstones among them, are sqlite_validation_sessions.cc's; the
+// file's format and its migrations sqlite_validation_format.cc's.
 
 #ifndef WASSERWARP_SERVER_VALIDATIONS_SQLITE_VALIDATION_STORE_H_
 #define WASSERWARP_SERVER_VALIDATIONS_SQLITE_VALIDATION_STORE_H_
@@ -31,7 +33,9 @@ namespace wasserwarp::service {
 
 // "WSWV": SQLite's application_id of a wasserwarp validation database.
 inline constexpr int32_t kValidationDatabaseApplicationId = 0x57535756;
-inline constexpr int32_t kValidationDatabaseFormatVersion = 1;
+// 1: the first release's; 2: records as release evidence (labels, outcome, events, tombstones).
+// Open migrates an older file.
+inline constexpr int32_t kValidationDatabaseFormatVersion = 2;
 
 class SqliteValidationStore final : public ValidationStore {
  public:
@@ -43,14 +47,16 @@ class SqliteValidationStore final : public ValidationStore {
   SqliteValidationStore& operator=(const SqliteValidationStore&) = delete;
   ~SqliteValidationStore() override;
 
-  absl::Status Insert(const ValidationRecord& record) override;
+  absl::Status Insert(const ValidationRecord& record, const RecordedSession& session) override;
   absl::StatusOr<ValidationRecord> Get(int64_t session_key, std::string_view id,
                                        bool with_report) override;
-  absl::StatusOr<ValidationPage> List(int64_t session_key, std::optional<ValidationState> state,
-                                      std::optional<int64_t> before_key, int limit) override;
+  absl::StatusOr<ValidationPage> List(const ValidationQuery& query,
+                                      std::optional<ValidationCursor> after, int limit) override;
   absl::StatusOr<ValidationRecord> RequestCancel(int64_t session_key, std::string_view id,
                                                  const absl::Status& reason,
+                                                 std::string_view principal,
                                                  absl::Time now) override;
+  absl::Status Delete(int64_t session_key, std::string_view id) override;
   absl::StatusOr<int64_t> CountQueued() override;
   absl::StatusOr<std::optional<ValidationRecord>> Claim(std::string_view worker, absl::Time now,
                                                         absl::Duration lease) override;
@@ -58,8 +64,7 @@ class SqliteValidationStore final : public ValidationStore {
                                      std::string_view worker, absl::Time now, absl::Duration lease,
                                      std::string_view progress) override;
   absl::Status Finish(int64_t session_key, std::string_view id, std::string_view worker,
-                      ValidationState state, const absl::Status& error, std::string_view report,
-                      absl::Time now) override;
+                      const ValidationResult& result, absl::Time now) override;
   absl::Status Release(std::string_view worker) override;
   absl::Status InsertTiles(int64_t session_key, std::string_view id,
                            const std::vector<CostTile>& tiles) override;
@@ -79,8 +84,16 @@ class SqliteValidationStore final : public ValidationStore {
                                                     CostMatrixKind matrix) override;
   absl::StatusOr<std::vector<TileShare>> TileShares(int64_t session_key,
                                                     std::string_view id) override;
-  absl::Status DeleteSession(int64_t session_key) override;
-  absl::StatusOr<int64_t> DeleteAllBut(const std::set<int64_t>& live_keys) override;
+  absl::Status SessionGone(int64_t session_key, RecordedSessionState state,
+                           std::string_view principal, absl::Time now) override;
+  absl::StatusOr<int64_t> SessionsExpired(const std::set<int64_t>& live_keys,
+                                          absl::Time now) override;
+  absl::StatusOr<std::optional<RecordedSession>> FindSession(std::string_view id) override;
+  absl::StatusOr<std::vector<RecordedSession>> ListTombstones(std::string_view owner,
+                                                              std::string_view after_id,
+                                                              int limit) override;
+  absl::Status PurgeSession(int64_t session_key) override;
+  absl::StatusOr<int64_t> DeleteEndedBefore(absl::Time cutoff) override;
   absl::StatusOr<Counts> CountAll(absl::Time now) override;
 
  private:

@@ -8,6 +8,10 @@
 // Only the lease's holder may renew or finish it, so a worker that lost its lease cannot
 // overwrite another's result.
 //
+// A record outlives its session's run data: when the session expires or is deleted, the store
+// keeps its RecordedSession as a tombstone, and the record stays until it is deleted, its
+// session's tombstone is purged, or its retention passes.
+//
 // A large validation's cost matrices are tiles (cost_tiles.h): work items of a RUNNING
 // validation that every replica's workers claim, renew and finish under leases of their own,
 // like validations. A finished tile keeps its TWEDs (exact float64) and the replica that
@@ -27,17 +31,35 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "validations/validation_filter.h"
 #include "validations/validation_record.h"
 #include "wasserwarp/cost_tiles.h"
 #include "wasserwarp/report.h"
 
 namespace wasserwarp::service {
 
-// One page of a listing, newest first.
+// What a listing selects.
+struct ValidationQuery {
+  // One session instance's records; unset: those of every session `owner` created records in,
+  // tombstones included.
+  std::optional<int64_t> session_key;
+  std::string owner;
+  std::optional<ValidationState> state;
+  ValidationFilter filter;
+  ValidationOrder order = ValidationOrder::kNewestFirst;
+};
+
+// A place in a listing's order (create time, then key): where a page ends and the next starts.
+struct ValidationCursor {
+  int64_t create_time_ns = 0;
+  int64_t key = 0;
+};
+
+// One page of a listing.
 struct ValidationPage {
-  std::vector<ValidationRecord> validations;  // without their reports
+  std::vector<ValidationRecord> validations;  // without their reports and events
   // Where the next page starts; unset on the last page.
-  std::optional<int64_t> next_key;
+  std::optional<ValidationCursor> next;
 };
 
 // How often a lease holder renews (validations and tiles alike): three renewals per lease keep
@@ -93,28 +115,33 @@ class ValidationStore {
  public:
   virtual ~ValidationStore() = default;
 
-  // A new QUEUED validation; AlreadyExists when its id is taken in its session.
-  virtual absl::Status Insert(const ValidationRecord& record) = 0;
-  // NotFound when the session instance holds no such validation.
+  // A new QUEUED validation with its events (its creation), and `session` as it is now (kept,
+  // replacing what was kept of it); AlreadyExists when its id is taken in its session.
+  virtual absl::Status Insert(const ValidationRecord& record, const RecordedSession& session) = 0;
+  // With its events. NotFound when the session instance holds no such validation.
   virtual absl::StatusOr<ValidationRecord> Get(int64_t session_key, std::string_view id,
                                                bool with_report) = 0;
-  // At most `limit` validations of the session created before the one at `before_key`
-  // (unset: from the newest), in `state` when set.
-  virtual absl::StatusOr<ValidationPage> List(int64_t session_key,
-                                              std::optional<ValidationState> state,
-                                              std::optional<int64_t> before_key, int limit) = 0;
+  // At most `limit` validations that `query` selects, after `after` in its order (unset: from
+  // the first).
+  virtual absl::StatusOr<ValidationPage> List(const ValidationQuery& query,
+                                              std::optional<ValidationCursor> after,
+                                              int limit) = 0;
   // QUEUED: CANCELLED now, with `reason`. RUNNING: marked, so that its worker stops at its next
-  // renewal (the worker on this replica is told at once by the caller). Ended: unchanged.
-  // Returns the validation as it is afterwards.
+  // renewal (the worker on this replica is told at once by the caller). Either way a CANCEL
+  // event of `principal`. Ended: unchanged. Returns the validation as it is afterwards.
   virtual absl::StatusOr<ValidationRecord> RequestCancel(int64_t session_key, std::string_view id,
                                                          const absl::Status& reason,
+                                                         std::string_view principal,
                                                          absl::Time now) = 0;
+  // Removes an ended validation, and its session's tombstone when it was the tombstone's last.
+  // NotFound when it is not there; FailedPrecondition while it is QUEUED or RUNNING.
+  virtual absl::Status Delete(int64_t session_key, std::string_view id) = 0;
   // QUEUED validations, for the --max_queued_jobs limit.
   virtual absl::StatusOr<int64_t> CountQueued() = 0;
 
   // The oldest validation that is QUEUED or RUNNING under a lease expired at `now`, now RUNNING
-  // under `worker`'s lease until now + `lease`, started now, with one more attempt; unset when
-  // there is none.
+  // under `worker`'s lease until now + `lease`, started now (a START event of `worker`), with
+  // one more attempt; unset when there is none.
   virtual absl::StatusOr<std::optional<ValidationRecord>> Claim(std::string_view worker,
                                                                 absl::Time now,
                                                                 absl::Duration lease) = 0;
@@ -123,11 +150,10 @@ class ValidationStore {
   virtual absl::StatusOr<LeaseRenewal> Renew(int64_t session_key, std::string_view id,
                                              std::string_view worker, absl::Time now,
                                              absl::Duration lease, std::string_view progress) = 0;
-  // Ends `worker`'s validation: SUCCEEDED with `report`, or FAILED or CANCELLED with `error`;
-  // its tiles go. Aborted when the lease is no longer `worker`'s.
+  // Ends `worker`'s validation with `result` (an END event); its tiles go. Aborted when the
+  // lease is no longer `worker`'s.
   virtual absl::Status Finish(int64_t session_key, std::string_view id, std::string_view worker,
-                              ValidationState state, const absl::Status& error,
-                              std::string_view report, absl::Time now) = 0;
+                              const ValidationResult& result, absl::Time now) = 0;
   // Hands `worker`'s RUNNING validations and tiles back to the queue (a replica shutting
   // down); they keep their attempt counts.
   virtual absl::Status Release(std::string_view worker) = 0;
@@ -168,11 +194,29 @@ class ValidationStore {
   virtual absl::StatusOr<std::vector<TileShare>> TileShares(int64_t session_key,
                                                             std::string_view id) = 0;
 
-  // Removes every validation of the session instance (the session was deleted).
-  virtual absl::Status DeleteSession(int64_t session_key) = 0;
-  // Removes the validations of every session instance not in `live_keys` (sessions that
-  // expired); returns how many went.
-  virtual absl::StatusOr<int64_t> DeleteAllBut(const std::set<int64_t>& live_keys) = 0;
+  // Sessions as their records keep them.
+  //
+  // The session instance is gone (`state`: deleted by `principal`, or expired) at `now`: its
+  // kept session becomes a tombstone, and each of its records gets the event. Nothing to do for
+  // a session without records.
+  virtual absl::Status SessionGone(int64_t session_key, RecordedSessionState state,
+                                   std::string_view principal, absl::Time now) = 0;
+  // Sessions that expired since the last call: those kept as active whose instances are not in
+  // `live_keys` (the sessions this server holds); where sessions are shared, those the shared
+  // database no longer holds, whatever `live_keys` says. Returns how many became tombstones.
+  virtual absl::StatusOr<int64_t> SessionsExpired(const std::set<int64_t>& live_keys,
+                                                  absl::Time now) = 0;
+  // The newest kept session with `id`, tombstone or not; unset when there is none.
+  virtual absl::StatusOr<std::optional<RecordedSession>> FindSession(std::string_view id) = 0;
+  // At most `limit` tombstones of `owner` with ids after `after_id`, in id order.
+  virtual absl::StatusOr<std::vector<RecordedSession>> ListTombstones(std::string_view owner,
+                                                                      std::string_view after_id,
+                                                                      int limit) = 0;
+  // Removes a tombstone and every record of its session; NotFound when there is none.
+  virtual absl::Status PurgeSession(int64_t session_key) = 0;
+  // Removes the records that ended before `cutoff` (--validation_retention), and tombstones
+  // left without records; returns how many records went.
+  virtual absl::StatusOr<int64_t> DeleteEndedBefore(absl::Time cutoff) = 0;
 
   // For monitoring: validations by state, and leases held by anyone.
   struct Counts {
