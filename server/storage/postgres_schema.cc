@@ -83,6 +83,15 @@ const Migration kMigration3 = {
         " ADD COLUMN trial text NOT NULL DEFAULT ''",
     }};
 
+// Where a run came from (SeriesHeader.source): NULL for runs whose client said nothing, as for
+// every run committed before. Number 5: migration 4 is another change's.
+const Migration kMigration5 = {
+    5,
+    "run sources",
+    {
+        "ALTER TABLE runs ADD COLUMN source_file text, ADD COLUMN source_sha256 text",
+    }};
+
 absl::Status Refusal(Connection& connection, const std::string& why) {
   return absl::FailedPreconditionError(absl::StrCat("PostgreSQL database \"", connection.database(),
                                                     "\" at ", connection.redacted_url(), ": ",
@@ -120,7 +129,7 @@ absl::Status MigrateLocked(Connection& connection) {
 
 const std::vector<Migration>& Migrations() {
   static const std::vector<Migration>* const migrations =
-      new std::vector<Migration>{kMigration1, kMigration2, kMigration3};
+      new std::vector<Migration>{kMigration1, kMigration2, kMigration3, kMigration5};
   return *migrations;
 }
 
