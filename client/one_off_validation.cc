@@ -53,7 +53,8 @@ absl::StatusOr<v1::ValidationReport> ValidateProtoInOneOffSession(client::Valida
   absl::StatusOr<v1::ValidationReport> report = [&]() -> absl::StatusOr<v1::ValidationReport> {
     absl::StatusOr<v1::UploadSeriesResponse> uploaded =
         client.UploadRuns(session_id, runs.simulation, runs.reference, runs.simulation_weights,
-                          runs.reference_weights, runs.simulation_inputs);
+                          runs.reference_weights, runs.simulation_inputs,
+                          runs.sources != nullptr ? *runs.sources : client::RunSources());
     if (!uploaded.ok()) return uploaded.status();
     ProgressBar bar(stderr);
     absl::StatusOr<v1::ValidationReport> validated = client.ValidateToProto(

@@ -42,6 +42,8 @@ struct OneOffRuns {
   const std::vector<double>& simulation_weights;
   const std::vector<double>& reference_weights;
   const std::vector<SimulationInputs>& simulation_inputs;
+  // Where the runs came from, when they were read from files.
+  const client::RunSources* sources = nullptr;
 };
 
 // As ValidateInOneOffSession, returning the report as it came (ValidateToProto): for what a

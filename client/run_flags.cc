@@ -3,12 +3,14 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "wasserwarp/csv.h"
 #include "wasserwarp/run_files.h"
+#include "wasserwarp/sha256.h"
 
 namespace wasserwarp::cli {
 namespace {
@@ -90,17 +92,36 @@ std::vector<DocumentedFlag> RunFlags() {
   return {kSimFlag, kRefFlag, kSimWeightsFlag, kRefWeightsFlag};
 }
 
+absl::StatusOr<std::vector<RunSource>> RunFileSources(absl::string_view flag,
+                                                      const ParsedArgs& args) {
+  // ReadRuns reads one run per file of this expansion, in its order.
+  absl::StatusOr<std::vector<std::string>> files = ExpandRunPaths(args.Values(flag));
+  if (!files.ok()) return files.status();
+  std::vector<RunSource> sources;
+  sources.reserve(files->size());
+  for (const std::string& file : *files) {
+    absl::StatusOr<std::string> sha256 = FileSha256(file);
+    if (!sha256.ok()) return sha256.status();
+    sources.push_back({.file = file, .sha256 = *std::move(sha256)});
+  }
+  return sources;
+}
+
 absl::StatusOr<RunSets> ReadRunFlags(const ParsedArgs& args) {
   RunSets sets;
   // Every run file before any weights file, so that a weights file is checked against runs
   // known to be good.
-  for (auto [flag, runs] :
-       {std::pair{&kSimFlag, &sets.simulation}, std::pair{&kRefFlag, &sets.reference}}) {
+  for (auto [flag, runs, sources] :
+       {std::tuple{&kSimFlag, &sets.simulation, &sets.simulation_sources},
+        std::tuple{&kRefFlag, &sets.reference, &sets.reference_sources}}) {
     if (!args.Has(flag->name)) continue;
     if (absl::Status status = ReadRunFilesNoting(flag->name, args, *runs, sets.notes);
         !status.ok()) {
       return status;
     }
+    absl::StatusOr<std::vector<RunSource>> read = RunFileSources(flag->name, args);
+    if (!read.ok()) return read.status();
+    *sources = *std::move(read);
   }
   for (const FlagDefinition<RunSets>* weights : {&kSimWeightsFlag, &kRefWeightsFlag}) {
     if (absl::Status status = ReadFlag(*weights, args, sets); !status.ok()) return status;

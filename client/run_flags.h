@@ -13,6 +13,7 @@
 #include "args.h"
 #include "flag_definition.h"
 #include "wasserwarp/run_files.h"
+#include "wasserwarp/run_source.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp::cli {
@@ -25,6 +26,10 @@ struct RunSets {
   std::vector<double> reference_weights;
   // What reading the run files noted, for the report (ValidationReport::input_notes).
   std::vector<std::string> notes;
+  // The file each run was read from (as named, a directory's files under it) and its SHA-256,
+  // one per run, in run order: for the report's runs and the server's (SeriesHeader.source).
+  std::vector<RunSource> simulation_sources;
+  std::vector<RunSource> reference_sources;
 };
 
 // How the command line asks for run files to be read: `--channels a,b` picks the channels of
@@ -52,11 +57,15 @@ extern const FlagDefinition<RunSets> kRefWeightsFlag;
 // MDF 4 and MATLAB files, which comparing commands take from their own --channels.
 extern const DocumentedFlag kMdf4ChannelsFlag;
 
+// The sources of the runs of `flag`'s PATH... values, as ReadRunFiles reads them.
+absl::StatusOr<std::vector<RunSource>> RunFileSources(absl::string_view flag,
+                                                      const ParsedArgs& args);
+
 // --sim, --ref, --sim-weights, --ref-weights.
 std::vector<DocumentedFlag> RunFlags();
 
 // A side whose flag is absent stays empty; its weights flag is then an error. The files'
-// notes are kept in the result, not printed.
+// notes are kept in the result, not printed; their sources are there too.
 absl::StatusOr<RunSets> ReadRunFlags(const ParsedArgs& args);
 
 }  // namespace wasserwarp::cli

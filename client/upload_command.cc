@@ -32,9 +32,9 @@ absl::Status RunUpload(const ParsedArgs& args) {
   absl::StatusOr<std::unique_ptr<client::ValidationClient>> client =
       ConnectToServer(args, "upload");
   if (!client.ok()) return client.status();
-  absl::StatusOr<v1::UploadSeriesResponse> uploaded =
-      (*client)->UploadRuns(*session, runs->simulation, runs->reference, runs->simulation_weights,
-                            runs->reference_weights);
+  absl::StatusOr<v1::UploadSeriesResponse> uploaded = (*client)->UploadRuns(
+      *session, runs->simulation, runs->reference, runs->simulation_weights,
+      runs->reference_weights, {}, {runs->simulation_sources, runs->reference_sources});
   if (!uploaded.ok()) return uploaded.status();
   int simulated = 0;
   int reference = 0;

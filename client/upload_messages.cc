@@ -16,6 +16,10 @@ bool WriteRunMessages(const Series& run, const RunHeader& header, size_t max_chu
   sent->mutable_parameters()->insert(header.inputs.parameters.begin(),
                                      header.inputs.parameters.end());
   sent->set_trial(header.inputs.trial);
+  if (header.source.has_value()) {
+    sent->mutable_source()->set_file(header.source->file);
+    sent->mutable_source()->set_sha256(header.source->sha256);
+  }
   if (!write(message)) return false;
 
   const size_t channels = run.num_channels();

@@ -9,6 +9,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "wasserwarp/run_parameters.h"
+#include "wasserwarp/run_source.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
 
@@ -24,6 +25,8 @@ struct RunHeader {
   std::optional<double> weight;
   // A simulated run's parameters and trial; the service refuses them on a reference run.
   SimulationInputs inputs;
+  // The file the run was read from, when it was (SeriesHeader.source).
+  std::optional<RunSource> source;
 };
 
 // Hands the messages for `run` to `write` in stream order: header, chunks with at most

@@ -14,6 +14,7 @@
 #include "embedded_limits.h"
 #include "execution_flags.h"
 #include "flag_definition.h"
+#include "label_flags.h"
 #include "one_off_validation.h"
 #include "output_file.h"
 #include "report_output.h"
@@ -80,10 +81,27 @@ absl::StatusOr<std::string> RenderIfAsked(const ParsedArgs& args, const Validati
   return RenderHtmlReport(report, runs.simulation, runs.reference, PageOptionsNow());
 }
 
+// Where each run came from; the report lists the runs in the order they were read.
+void AddSources(const RunSets& runs, ValidationReport& report) {
+  for (auto [sources, summaries] : {std::pair{&runs.simulation_sources, &report.simulation},
+                                    std::pair{&runs.reference_sources, &report.reference}}) {
+    if (sources->size() != summaries->size()) continue;
+    for (size_t i = 0; i < sources->size(); ++i) (*summaries)[i].source = (*sources)[i];
+  }
+}
+
+absl::StatusOr<Labels> ReadLabels(const ParsedArgs& args) {
+  Labels labels;
+  if (absl::Status status = ReadFlag(kLabelFlag, args, labels); !status.ok()) return status;
+  return labels;
+}
+
 absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point start) {
   if (absl::Status status = RequireRuns(args); !status.ok()) return status;
   absl::StatusOr<ValidationOptions> options = ReadOptions(args);
   if (!options.ok()) return options.status();
+  absl::StatusOr<Labels> labels = ReadLabels(args);
+  if (!labels.ok()) return labels.status();
   absl::StatusOr<RunSets> runs = ReadRunFlags(args);
   if (!runs.ok()) return runs.status();
   options->simulation_weights = runs->simulation_weights;
@@ -101,6 +119,8 @@ absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point
   absl::StatusOr<ValidationReport> report = Validate(runs->simulation, runs->reference, *options);
   if (!report.ok()) return report.status();
   report->input_notes = runs->notes;
+  report->labels = *std::move(labels);
+  AddSources(*runs, *report);
   absl::StatusOr<std::string> page = RenderIfAsked(args, *report, *runs);
   if (!page.ok()) return page.status();
   return WriteResults(args, *std::move(report), *page, start);
@@ -108,8 +128,9 @@ absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point
 
 // `options` gives the verdict, quantities and matrices asked for; `parameters` the rest.
 v1::ValidateRequest RequestFor(const v1::ValidationParameters& parameters,
-                               const ValidationOptions& options) {
+                               const ValidationOptions& options, const Labels& labels) {
   v1::ValidateRequest request;
+  request.mutable_labels()->insert(labels.begin(), labels.end());
   *request.mutable_parameters() = parameters;
   request.set_include_cost_matrix(options.keep_cost_matrix);
   request.set_include_pooled_cost_matrix(options.keep_pooled_cost_matrix);
@@ -123,6 +144,8 @@ absl::StatusOr<Judgement> ValidateOneOff(const ParsedArgs& args, Clock::time_poi
   if (absl::Status status = RequireRuns(args); !status.ok()) return status;
   absl::StatusOr<ValidationOptions> options = ReadOptions(args);
   if (!options.ok()) return options.status();
+  absl::StatusOr<Labels> labels = ReadLabels(args);
+  if (!labels.ok()) return labels.status();
   absl::StatusOr<RunSets> runs = ReadRunFlags(args);
   if (!runs.ok()) return runs.status();
   absl::StatusOr<std::unique_ptr<client::ValidationClient>> client =
@@ -130,9 +153,18 @@ absl::StatusOr<Judgement> ValidateOneOff(const ParsedArgs& args, Clock::time_poi
   if (!client.ok()) return client.status();
   // Every parameter, defaults included, so that the server computes exactly what this
   // command would compute without --server.
-  absl::StatusOr<ValidationReport> report = ValidateInOneOffSession(
-      **client, runs->simulation, runs->reference, runs->simulation_weights,
-      runs->reference_weights, RequestFor(wire::ParametersOf(*options), *options));
+  const client::RunSources sources = {runs->simulation_sources, runs->reference_sources};
+  absl::StatusOr<v1::ValidationReport> proto =
+      ValidateProtoInOneOffSession(**client,
+                                   {runs->simulation,
+                                    runs->reference,
+                                    runs->simulation_weights,
+                                    runs->reference_weights,
+                                    {},
+                                    &sources},
+                                   RequestFor(wire::ParametersOf(*options), *options, *labels));
+  if (!proto.ok()) return proto.status();
+  absl::StatusOr<ValidationReport> report = (*client)->Converted(*proto, nullptr);
   if (!report.ok()) return report.status();
   report->input_notes = runs->notes;
   absl::StatusOr<std::string> page = RenderIfAsked(args, *report, *runs);
@@ -154,10 +186,12 @@ absl::StatusOr<Judgement> ValidateSession(const ParsedArgs& args, Clock::time_po
   if (!overrides.ok()) return overrides.status();
   absl::StatusOr<ValidationOptions> options = ReadOptions(args);
   if (!options.ok()) return options.status();
+  absl::StatusOr<Labels> labels = ReadLabels(args);
+  if (!labels.ok()) return labels.status();
   absl::StatusOr<std::unique_ptr<client::ValidationClient>> client =
       ConnectToServer(args, "validate");
   if (!client.ok()) return client.status();
-  v1::ValidateRequest request = RequestFor(*overrides, *options);
+  v1::ValidateRequest request = RequestFor(*overrides, *options, *labels);
   request.set_include_html_report(args.Has(kReportFlag.name));
   if (args.Has(kDetachFlag.name)) {
     absl::StatusOr<v1::Validation> created =
@@ -220,7 +254,7 @@ std::vector<FlagSection> ValidateSections() {
       {"verdict (exit status 0 on PASS, 1 on FAIL)", VerdictFlags()},
       {"server", server},
       {"output",
-       {kJsonFlag, kReportFlag, kCostMatrixFlag, kExhaustiveFlag,
+       {kJsonFlag, kReportFlag, kCostMatrixFlag, kExhaustiveFlag, kLabelFlag,
         DescribedAs(kThreadsFlag, "worker threads (default: every core; not with --server)")}},
   };
 }

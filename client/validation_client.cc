@@ -142,7 +142,7 @@ absl::StatusOr<v1::UploadSeriesResponse> ValidationClient::UploadRuns(
     absl::string_view session_id, const std::vector<Series>& simulation,
     const std::vector<Series>& reference, const std::vector<double>& simulation_weights,
     const std::vector<double>& reference_weights,
-    const std::vector<SimulationInputs>& simulation_inputs) {
+    const std::vector<SimulationInputs>& simulation_inputs, const RunSources& sources) {
   if (simulation.empty() && reference.empty()) {
     return absl::InvalidArgumentError("no runs to upload");
   }
@@ -152,14 +152,20 @@ absl::StatusOr<v1::UploadSeriesResponse> ValidationClient::UploadRuns(
     const std::vector<Series>& runs;
     const std::vector<double>& weights;
     const std::vector<SimulationInputs>& inputs;
+    const std::vector<RunSource>& sources;
   };
   const std::vector<SimulationInputs> measured;
   const Side sides[] = {
-      {v1::ROLE_SIMULATION, "simulated", simulation, simulation_weights, simulation_inputs},
-      {v1::ROLE_REFERENCE, "reference", reference, reference_weights, measured}};
+      {v1::ROLE_SIMULATION, "simulated", simulation, simulation_weights, simulation_inputs,
+       sources.simulation},
+      {v1::ROLE_REFERENCE, "reference", reference, reference_weights, measured, sources.reference}};
   for (const Side& side : sides) {
     if (!side.weights.empty() && side.weights.size() != side.runs.size()) {
       return absl::InvalidArgumentError(absl::StrCat(side.weights.size(), " weights for ",
+                                                     side.runs.size(), " ", side.name, " runs"));
+    }
+    if (!side.sources.empty() && side.sources.size() != side.runs.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(side.sources.size(), " sources for ",
                                                      side.runs.size(), " ", side.name, " runs"));
     }
     if (!side.inputs.empty() && side.inputs.size() != side.runs.size()) {
@@ -191,7 +197,10 @@ absl::StatusOr<v1::UploadSeriesResponse> ValidationClient::UploadRuns(
     for (size_t i = 0; open && i < side.runs.size(); ++i) {
       const RunHeader header{.role = side.role,
                              .weight = WeightAt(side.weights, i),
-                             .inputs = side.inputs.empty() ? SimulationInputs() : side.inputs[i]};
+                             .inputs = side.inputs.empty() ? SimulationInputs() : side.inputs[i],
+                             .source = side.sources.empty()
+                                           ? std::nullopt
+                                           : std::optional<RunSource>(side.sources[i])};
       open = WriteRunMessages(side.runs[i], header, options_.chunk_bytes, write);
     }
   }

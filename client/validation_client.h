@@ -22,6 +22,7 @@
 #include "absl/time/time.h"
 #include "channel_security.h"
 #include "upload_messages.h"
+#include "wasserwarp/run_source.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.grpc.pb.h"
 #include "wasserwarp/v1/validation.pb.h"
@@ -53,6 +54,12 @@ struct ClientOptions {
 
 using ProgressCallback = std::function<void(const v1::ValidateProgress&)>;
 
+// Where uploaded runs came from: each vector empty or one per run of its side.
+struct RunSources {
+  std::vector<RunSource> simulation;
+  std::vector<RunSource> reference;
+};
+
 class ValidationClient {
  public:
   // Connects to `target` (HOST:PORT), over TLS when options.tls is set. Unavailable, saying
@@ -78,12 +85,12 @@ class ValidationClient {
   // empty (the service weighs runs alike) or holds one raw weight per run;
   // `simulation_inputs` is empty or holds the parameters and trial of each simulated run.
   // Runs are checked here first (ValidateSeries), so that a bad file is named before anything
-  // is sent.
+  // is sent. `sources`' vectors are empty or hold where each run came from.
   absl::StatusOr<v1::UploadSeriesResponse> UploadRuns(
       absl::string_view session_id, const std::vector<Series>& simulation,
       const std::vector<Series>& reference, const std::vector<double>& simulation_weights = {},
       const std::vector<double>& reference_weights = {},
-      const std::vector<SimulationInputs>& simulation_inputs = {});
+      const std::vector<SimulationInputs>& simulation_inputs = {}, const RunSources& sources = {});
 
   // Validates what the session holds, with `overrides` over the session's default parameters.
   // `on_progress`, when set, sees each progress event on the calling thread.

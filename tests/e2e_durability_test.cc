@@ -22,9 +22,9 @@
 #include "random_runs.h"
 #include "scratch_dir.h"
 #include "sessions/session_database.h"
-#include "storage/byte_encoding.h"
 #include "validation_client.h"
 #include "wasserwarp/report_json.h"
+#include "wasserwarp/run_checksum.h"
 
 namespace wasserwarp {
 namespace {
@@ -153,7 +153,7 @@ TEST_F(E2eDurabilityTest, AcknowledgedRunsSurviveSigkillAtRandomMoments) {
     std::set<std::string> held;
     for (const service::StoredRun& run : session.runs) {
       const Series& sent = ledger.sent[session.id].at(run.series->id);
-      EXPECT_EQ(service::RunChecksum(*run.series), service::RunChecksum(sent)) << run.series->id;
+      EXPECT_EQ(RunChecksum(*run.series), RunChecksum(sent)) << run.series->id;
       EXPECT_EQ(run.series->times, sent.times) << run.series->id;
       EXPECT_EQ(run.series->values, sent.values) << run.series->id;
       held.insert(run.series->id);

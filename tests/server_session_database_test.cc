@@ -23,6 +23,7 @@
 #include "sessions/session_store.h"
 #include "sessions/sqlite_session_backend.h"
 #include "storage/byte_encoding.h"
+#include "wasserwarp/run_checksum.h"
 #include "wire/parameters.h"
 
 namespace wasserwarp::service {
@@ -239,6 +240,36 @@ TEST_F(SessionDatabaseTest, AFileWrittenBeforeRunInputsGainsTheirTable) {
   ASSERT_TRUE(db->DeleteSessions({(*loaded)[0].key}).ok());
   db.reset();
   EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM run_inputs"), 0);
+}
+
+TEST_F(SessionDatabaseTest, AFileWrittenBeforeRunSourcesGainsTheirTable) {
+  WriteOneRun(10);
+  // What a server from before run sources left: the same format version, no table.
+  ExecSql(path_, "DROP TABLE run_sources");
+  StoredRun sourced = RunOf(RunRole::kReference, Walk("measured", 10, 1, 5), now_);
+  sourced.source = RunSource{"rig/measured.csv", std::string(64, 'a')};
+  {
+    std::unique_ptr<SessionDatabase> db = OpenOrDie();
+    ASSERT_NE(db, nullptr);
+    absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(now_, absl::Hours(1));
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    ASSERT_EQ(loaded->size(), 1u);
+    ASSERT_EQ((*loaded)[0].runs.size(), 1u);
+    // The run from before has none.
+    EXPECT_FALSE((*loaded)[0].runs[0].source.has_value());
+    ASSERT_TRUE(db->InsertRun((*loaded)[0].key, sourced).ok());
+  }
+  EXPECT_EQ(QueryInt(path_, "PRAGMA user_version"), kSessionDatabaseFormatVersion);
+  std::unique_ptr<SessionDatabase> db = OpenOrDie();
+  ASSERT_NE(db, nullptr);
+  absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(now_, absl::Hours(1));
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ((*loaded)[0].runs.size(), 2u);
+  EXPECT_FALSE((*loaded)[0].runs[0].source.has_value());
+  EXPECT_EQ((*loaded)[0].runs[1].source, sourced.source);
+  ASSERT_TRUE(db->DeleteSessions({(*loaded)[0].key}).ok());
+  db.reset();
+  EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM run_sources"), 0);
 }
 
 TEST_F(SessionDatabaseTest, RunInputsThatDoNotDecodeAreNamed) {

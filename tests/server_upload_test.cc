@@ -305,6 +305,49 @@ TEST_F(UploadTest, ASimulatedRunKeepsItsParametersAndTrialInNameOrder) {
   EXPECT_EQ(snapshot->simulation[0].inputs.trial, "road 3/seed=17");
 }
 
+TEST_F(UploadTest, ARunKeepsItsSourceAndShowsIt) {
+  std::vector<v1::UploadSeriesRequest> messages;
+  AppendRun(kSession, v1::ROLE_SIMULATION, RandomWalkRuns("sim", 1, 50, 50, 2, 13)[0], messages);
+  AppendRun(kSession, v1::ROLE_REFERENCE, RandomWalkRuns("ref", 1, 50, 50, 2, 14)[0], messages);
+  const std::string sha256(64, 'c');
+  messages[0].mutable_header()->mutable_source()->set_file("runs/sim0.csv");
+  messages[0].mutable_header()->mutable_source()->set_sha256(sha256);
+  v1::UploadSeriesResponse response;
+  const grpc::Status status = UploadMessages(messages, &response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(response.committed_runs_size(), 2);
+  EXPECT_EQ(response.committed_runs(0).source().file(), "runs/sim0.csv");
+
+  absl::StatusOr<v1::Session> session = GetSession(kSession);
+  ASSERT_TRUE(session.ok()) << session.status();
+  EXPECT_TRUE(session->runs(0).has_source());
+  EXPECT_EQ(session->runs(0).source().file(), "runs/sim0.csv");
+  EXPECT_EQ(session->runs(0).source().sha256(), sha256);
+  EXPECT_FALSE(session->runs(1).has_source());
+  absl::StatusOr<SessionSnapshot> snapshot = server_->sessions().Snapshot("up");
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+  EXPECT_EQ(snapshot->simulation[0].source, (RunSource{"runs/sim0.csv", sha256}));
+  EXPECT_FALSE(snapshot->reference[0].source.has_value());
+}
+
+TEST_F(UploadTest, BadSourcesNameTheirField) {
+  const auto refused = [&](const std::string& file, const std::string& sha256) {
+    v1::UploadSeriesRequest header = Header("sim");
+    header.mutable_header()->mutable_source()->set_file(file);
+    header.mutable_header()->mutable_source()->set_sha256(sha256);
+    return UploadMessages({header, Chunk({0, 1}, {1, 2}), End()});
+  };
+  const grpc::Status bad_hash = refused("a.csv", "ABC");
+  EXPECT_EQ(bad_hash.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(bad_hash.error_message(),
+            "series[0].header.source.sha256: simulation run \"sim\": is not 64 lowercase "
+            "hexadecimal digits");
+  const grpc::Status long_file = refused(std::string(1025, 'f'), "");
+  EXPECT_EQ(long_file.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(long_file.error_message(), HasSubstr("series[0].header.source.file: "));
+  EXPECT_TRUE(refused(std::string(1024, 'f'), std::string(64, '0')).ok());
+}
+
 TEST_F(UploadTest, ParametersAndTrialAtTheirLimitsAreTaken) {
   v1::UploadSeriesRequest header = Header("a");
   for (int k = 0; k < 64; ++k) {

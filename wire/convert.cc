@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "wasserwarp/field_error.h"
+#include "wire/evidence.h"
 #include "wire/repeated_fields.h"
 
 namespace wasserwarp::wire {
@@ -21,6 +22,7 @@ void ToProto(const std::vector<RunSummary>& runs,
     summary->set_id(run.id);
     summary->set_samples(static_cast<int64_t>(run.samples));
     summary->set_weight(run.weight);
+    if (run.source.has_value()) RunSourceToProto(*run.source, *summary->mutable_source());
   }
 }
 
@@ -28,7 +30,8 @@ std::vector<RunSummary> FromProto(const google::protobuf::RepeatedPtrField<v1::R
   std::vector<RunSummary> out;
   out.reserve(runs.size());
   for (const v1::RunSummary& run : runs) {
-    out.push_back({run.id(), static_cast<uint64_t>(run.samples()), run.weight()});
+    out.push_back({run.id(), static_cast<uint64_t>(run.samples()), run.weight(),
+                   RunSourceFromProto(run.has_source(), run.source())});
   }
   return out;
 }
@@ -374,6 +377,7 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
   if (report.pooled_cost_matrix.has_value()) {
     MatrixToProto(*report.pooled_cost_matrix, *proto.mutable_pooled_cost_matrix());
   }
+  EvidenceToProto(report, proto);
 }
 
 absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& proto) {
@@ -480,6 +484,7 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
     if (!pooled.ok()) return pooled.status();
     report.pooled_cost_matrix = *std::move(pooled);
   }
+  EvidenceFromProto(proto, report);
   return report;
 }
 

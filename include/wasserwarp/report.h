@@ -8,14 +8,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "wasserwarp/cost_matrix.h"
+#include "wasserwarp/engine_info.h"
 #include "wasserwarp/pair_metrics.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/quantity_of_interest.h"
+#include "wasserwarp/run_source.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/verdict.h"
@@ -26,6 +29,8 @@ struct RunSummary {
   std::string id;
   uint64_t samples = 0;
   double weight = 0.0;  // normalised
+  // The file the run was read from, when the front end that read it says.
+  std::optional<RunSource> source;
 };
 
 // Diagnostics of one pair (sim, ref) of the transport plan.
@@ -90,6 +95,12 @@ struct ValidationReport {
   // groups interpolated onto the first channel's times, invalid samples dropped. The front
   // end that read the files fills it in.
   std::vector<std::string> input_notes;
+  // What was validated, as evidence: the request's labels (wasserwarp/labels.h), the build that
+  // computed it, and the digest of the effective request and the runs' checksums
+  // (wasserwarp/request_digest.h; empty when unknown, as in reports stored before it).
+  std::map<std::string, std::string> labels;
+  std::optional<EngineInfo> engine;
+  std::string request_digest;
 };
 
 struct ComparisonReport {

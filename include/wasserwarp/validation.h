@@ -112,7 +112,9 @@ class CostMatrixSource {
 absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t simulation_runs,
                                        size_t reference_runs);
 
-// InvalidArgument, before any work, when ValidateValidationOptions fails.
+// InvalidArgument, before any work, when ValidateValidationOptions fails. The report's engine is
+// ThisEngine() and its request_digest RequestDigest(options, simulation, reference); its labels
+// and run sources are left to the caller.
 absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const RunsView& reference,
                                           const ValidationOptions& options);
 

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "storage/byte_encoding.h"
+#include "wasserwarp/run_checksum.h"
 #include "wire/resource_names.h"
 
 namespace wasserwarp::service {

@@ -9,11 +9,15 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "jobs/validated_runs.h"
+#include "wasserwarp/engine_info.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/html_report.h"
+#include "wasserwarp/labels.h"
 #include "wasserwarp/quantity_of_interest.h"
+#include "wasserwarp/request_digest.h"
 #include "wasserwarp/study_costs.h"
 #include "wire/convert.h"
+#include "wire/evidence.h"
 #include "wire/parameters.h"
 #include "wire/request_fields.h"
 #include "wire/resource_names.h"
@@ -68,6 +72,8 @@ absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
                                       const ValidationLimits& limits) {
   if (absl::Status status = CheckSessionHoldsRuns(snapshot); !status.ok()) return status;
   ValidationJob job;
+  job.labels = wire::LabelsFromProto(request.labels());
+  if (absl::Status status = CheckLabels(job.labels, "labels"); !status.ok()) return status;
   ValidationOptions& options = job.options;
   absl::StatusOr<ParameterOverrides> parameters = wire::OverridesFromProto(request.parameters());
   if (!parameters.ok()) return parameters.status();
@@ -115,6 +121,10 @@ absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
       !status.ok()) {
     return status;
   }
+  // A study's own settings are not among the options: its request's text stands for them.
+  job.request_digest =
+      RequestDigest(options, ViewOf(snapshot.simulation), ViewOf(snapshot.reference),
+                    job.study.has_value() ? request.study().ShortDebugString() : std::string());
   ValidationLimits job_limits = limits;
   job_limits.html_report = job.include_html_report;
   const std::vector<RunShape> simulation = Shapes(snapshot.simulation);
@@ -142,6 +152,32 @@ absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
   return job;
 }
 
+// Where each run came from, as its upload said; the report lists the runs in the snapshot's order.
+void AddSources(const std::vector<StoredRun>& runs, std::vector<RunSummary>& summaries) {
+  if (runs.size() != summaries.size()) return;
+  for (size_t i = 0; i < runs.size(); ++i) summaries[i].source = runs[i].source;
+}
+
+void AddSources(const std::vector<StoredRun>& runs,
+                google::protobuf::RepeatedPtrField<v1::RunSummary>& summaries) {
+  if (runs.size() != static_cast<size_t>(summaries.size())) return;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].source.has_value()) {
+      wire::RunSourceToProto(*runs[i].source, *summaries[static_cast<int>(i)].mutable_source());
+    }
+  }
+}
+
+// A study's report is made as a proto (study_job.h): its evidence goes there.
+void AddEvidence(const ValidationJob& job, const SessionSnapshot& snapshot,
+                 v1::ValidationReport& proto) {
+  wire::LabelsToProto(job.labels, *proto.mutable_labels());
+  wire::EngineToProto(ThisEngine(), *proto.mutable_engine());
+  proto.set_request_digest(job.request_digest);
+  AddSources(snapshot.simulation, *proto.mutable_simulation());
+  AddSources(snapshot.reference, *proto.mutable_reference());
+}
+
 HtmlReportOptions HtmlReportOptionsNow() {
   HtmlReportOptions options;
   options.tool_version = WASSERWARP_VERSION;
@@ -162,11 +198,18 @@ absl::StatusOr<v1::ValidationReport> RunValidationJob(const ValidationJob& job,
         RunStudyJob(*job.study, simulation, reference, job.options, job.include_cost_matrix,
                     job.include_html_report ? &page : nullptr);
     on_computed();
+    if (proto.ok()) AddEvidence(job, snapshot, *proto);
     return proto;
   }
   absl::StatusOr<ValidationReport> report = Validate(simulation, reference, job.options);
   on_computed();
   if (!report.ok()) return report.status();
+  // Validate computed the digest from the same options and runs; the labels and sources are the
+  // request's and the uploads'.
+  report->labels = job.labels;
+  report->request_digest = job.request_digest;
+  AddSources(snapshot.simulation, report->simulation);
+  AddSources(snapshot.reference, report->reference);
   std::string page;
   if (job.include_html_report) {
     absl::StatusOr<std::string> rendered =

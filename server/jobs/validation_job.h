@@ -8,7 +8,9 @@
 #define WASSERWARP_SERVER_JOBS_VALIDATION_JOB_H_
 
 #include <functional>
+#include <map>
 #include <optional>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "jobs/study_job.h"
@@ -31,6 +33,10 @@ struct ValidationJob {
   bool include_html_report = false;
   // A parameter study instead of a plain validation (ValidateRequest.study).
   std::optional<StudyJob> study;
+  // The request's labels, checked (CheckLabels), and the digest of what it validates
+  // (RequestDigest): both go into the report.
+  std::map<std::string, std::string> labels;
+  std::string request_digest;
 };
 
 // FailedPrecondition (with a PreconditionFailure) for a session without simulated or

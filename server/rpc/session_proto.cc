@@ -3,6 +3,7 @@
 #include <string>
 
 #include "wire/convert.h"
+#include "wire/evidence.h"
 #include "wire/parameters.h"
 #include "wire/resource_names.h"
 
@@ -39,6 +40,7 @@ v1::RunInfo ToProto(const RunRecord& run) {
   if (run.weight.has_value()) info.set_weight(*run.weight);
   info.mutable_parameters()->insert(run.inputs.parameters.begin(), run.inputs.parameters.end());
   info.set_trial(run.inputs.trial);
+  if (run.source.has_value()) wire::RunSourceToProto(*run.source, *info.mutable_source());
   *info.mutable_commit_time() = wire::ToProtoTime(run.commit_time);
   return info;
 }

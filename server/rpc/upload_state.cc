@@ -12,9 +12,12 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "rpc/session_proto.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/run_parameters.h"
+#include "wasserwarp/run_source.h"
+#include "wire/evidence.h"
 #include "wire/resource_names.h"
 
 namespace wasserwarp::service {
@@ -190,6 +193,16 @@ absl::Status UploadState::BeginRun(const v1::SeriesHeader& header) {
   }
   absl::StatusOr<SimulationInputs> inputs = InputsOf(header, *role, label);
   if (!inputs.ok()) return inputs.status();
+  const std::optional<RunSource> source =
+      wire::RunSourceFromProto(header.has_source(), header.source());
+  if (source.has_value()) {
+    if (absl::Status status = CheckRunSource(*source, "header.source"); !status.ok()) {
+      // Said of the run, as every error about a header is.
+      const std::string field = ErrorField(status);
+      return InvalidFieldError(
+          field, absl::StrCat(label, ": ", absl::StripPrefix(status.message(), field + ": ")));
+    }
+  }
   if (absl::Status status = store_.CheckNewRun(*session_, *role, header.series_id());
       !status.ok()) {
     return status.code() == absl::StatusCode::kAlreadyExists ? WithField(status, "header.series_id")
@@ -201,6 +214,7 @@ absl::Status UploadState::BeginRun(const v1::SeriesHeader& header) {
   run.series.channels.assign(header.channels().begin(), header.channels().end());
   if (header.has_weight()) run.weight = header.weight();
   run.inputs = *std::move(inputs);
+  run.source = source;
   // The header's text is held as long as the samples, so it counts against
   // the same limits; otherwise names alone could fill the server.
   const int64_t bytes = HeaderBytes(run.series.id, run.series.channels, run.inputs);
@@ -265,6 +279,7 @@ absl::Status UploadState::End(const v1::SeriesEnd& end) {
   stored.role = run_->role;
   stored.weight = run_->weight;
   stored.inputs = std::move(run_->inputs);
+  stored.source = std::move(run_->source);
   stored.bytes = run_->reserved_bytes;
   stored.series = std::make_shared<const Series>(std::move(run_->series));
   absl::StatusOr<RunRecord> committed = store_.Commit(*session_, std::move(stored));

@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "ops/server_config.h"
 #include "sessions/session_store.h"
+#include "wasserwarp/run_source.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
 
@@ -47,6 +48,7 @@ class UploadState {
     Series series;
     std::optional<double> weight;
     SimulationInputs inputs;
+    std::optional<RunSource> source;
     int64_t reserved_bytes = 0;
   };
 

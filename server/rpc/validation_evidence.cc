@@ -6,7 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "jobs/validation_outcome.h"
 #include "rpc/session_proto.h"
-#include "storage/byte_encoding.h"
+#include "wasserwarp/run_checksum.h"
 #include "wire/convert.h"
 #include "wire/resource_names.h"
 
@@ -43,6 +43,10 @@ v1::ValidatedRun DetailsOf(const StoredRun& run) {
   if (run.weight.has_value()) out.set_weight(*run.weight);
   for (const auto& [name, value] : run.inputs.parameters) (*out.mutable_parameters())[name] = value;
   out.set_trial(run.inputs.trial);
+  if (run.source.has_value()) {
+    out.mutable_source()->set_file(run.source->file);
+    out.mutable_source()->set_sha256(run.source->sha256);
+  }
   return out;
 }
 

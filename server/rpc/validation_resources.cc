@@ -18,8 +18,8 @@
 #include "rpc/session_proto.h"
 #include "rpc/validation_evidence.h"
 #include "wire/status_to_grpc.h"
-#include "storage/byte_encoding.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/run_checksum.h"
 #include "wire/convert.h"
 #include "wire/parameters.h"
 #include "wire/resource_names.h"
@@ -130,8 +130,8 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
           .series_id = run.series->id, .role = run.role, .checksum = RunChecksum(*run.series)});
     }
   }
-  record.labels = std::map<std::string, std::string>(request.labels().begin(),
-                                                     request.labels().end());
+  record.labels = job->labels;
+  record.request_digest = job->request_digest;
   record.evidence = EvidenceOf(*snapshot);
   v1::ValidateProgress queued_progress;
   queued_progress.set_phase(v1::PHASE_QUEUED);

@@ -15,6 +15,7 @@
 #include "storage/byte_encoding.h"
 #include "storage/postgres.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/run_checksum.h"
 #include "wire/resource_names.h"
 
 namespace wasserwarp::service {
@@ -201,7 +202,8 @@ absl::StatusOr<std::vector<StoredRun>> PostgresSessions::LoadRuns(
         runs.clear();
         absl::StatusOr<Result> result = connection.Exec(
             "SELECT key, role, series_id, channels, weight, samples, commit_time_ns, checksum, "
-            "bytes, parameters, trial FROM runs WHERE key = ANY($1::bigint[]) ORDER BY key",
+            "bytes, parameters, trial, source_file, source_sha256 FROM runs "
+            "WHERE key = ANY($1::bigint[]) ORDER BY key",
             {Param::Text(key_array)}, "reading runs");
         if (!result.ok()) return result.status();
         for (int row = 0; row < result->rows(); ++row) {
@@ -259,6 +261,10 @@ absl::StatusOr<std::vector<StoredRun>> PostgresSessions::LoadRuns(
             run.weight = *weight;
           }
           run.inputs = {*std::move(parameters), std::string(result->GetText(row, 10))};
+          if (!result->IsNull(row, 11)) {
+            run.source = RunSource{std::string(result->GetText(row, 11)),
+                                   std::string(result->GetText(row, 12))};
+          }
           run.commit_time = absl::FromUnixNanos(*commit_time);
           run.bytes = *bytes;
           run.database_key = *key;
@@ -344,12 +350,14 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
             Param::Int64(checksum),
             Param::Int64(run.bytes),
             Param::Bytes(parameters),
-            Param::Text(run.inputs.trial)};
+            Param::Text(run.inputs.trial),
+            run.source.has_value() ? Param::Text(run.source->file) : Param::Null(),
+            run.source.has_value() ? Param::Text(run.source->sha256) : Param::Null()};
         absl::StatusOr<Result> inserted = exec(
             "INSERT INTO runs (session_key, role, series_id, channels, weight, samples, "
-            "commit_time_ns, checksum, bytes, parameters, trial) VALUES ($1, $2, $3, $4, $5, $6, "
-            "$7, $8, $9, $10, $11) ON CONFLICT (session_key, role, series_id) DO NOTHING "
-            "RETURNING key",
+            "commit_time_ns, checksum, bytes, parameters, trial, source_file, source_sha256) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) "
+            "ON CONFLICT (session_key, role, series_id) DO NOTHING RETURNING key",
             params);
         if (!inserted.ok()) return inserted.status();
         if (inserted->rows() == 0) {

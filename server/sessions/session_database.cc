@@ -26,6 +26,7 @@
 #include "storage/byte_encoding.h"
 #include "storage/data_directory.h"
 #include "storage/sqlite.h"
+#include "wasserwarp/run_checksum.h"
 #include "wire/resource_names.h"
 
 namespace wasserwarp::service {
@@ -106,6 +107,16 @@ CREATE TABLE IF NOT EXISTS run_inputs (
   run_key INTEGER PRIMARY KEY REFERENCES runs(key) ON DELETE CASCADE,
   parameters BLOB NOT NULL,
   trial TEXT NOT NULL);
+)sql";
+
+// Where runs came from (SeriesHeader.source), for the runs whose client said: a table of its
+// own for the same reasons as run_inputs, so that a file of format version 1 written before run
+// sources gains it at its first Open, its runs without a source.
+constexpr char kRunSourcesSchema[] = R"sql(
+CREATE TABLE IF NOT EXISTS run_sources (
+  run_key INTEGER PRIMARY KEY REFERENCES runs(key) ON DELETE CASCADE,
+  file TEXT NOT NULL,
+  sha256 TEXT NOT NULL);
 )sql";
 
 absl::string_view View(std::string_view s) { return absl::string_view(s.data(), s.size()); }
@@ -257,7 +268,8 @@ absl::StatusOr<std::unique_ptr<SessionDatabase>> SessionDatabase::Open(
   if (absl::Status status = CheckFormat(db, path); !status.ok()) return status;
   if (absl::Status status = Configure(db, path); !status.ok()) return status;
   if (absl::Status status = CheckIntegrity(db, path); !status.ok()) return status;
-  if (absl::Status status = Exec(db, path, kRunInputsSchema, "adding the run inputs table");
+  if (absl::Status status = Exec(db, path, absl::StrCat(kRunInputsSchema, kRunSourcesSchema),
+                                 "adding the run inputs and sources tables");
       !status.ok()) {
     return status;
   }
@@ -321,8 +333,10 @@ absl::StatusOr<std::vector<PersistedSession>> SessionDatabase::Load(
 
   Statement runs(db_, path_,
                  "SELECT key, role, series_id, channels, weight, samples, commit_time_ns, "
-                 "checksum, ifnull(parameters, x''), ifnull(trial, '') FROM runs "
-                 "LEFT JOIN run_inputs ON run_key = key WHERE session_key = ? ORDER BY key");
+                 "checksum, ifnull(parameters, x''), ifnull(trial, ''), file, sha256 FROM runs "
+                 "LEFT JOIN run_inputs ON run_inputs.run_key = key "
+                 "LEFT JOIN run_sources ON run_sources.run_key = key "
+                 "WHERE session_key = ? ORDER BY key");
   Statement samples(db_, path_,
                     "SELECT first_sample, time_data, value_data FROM run_samples "
                     "WHERE run_key = ? ORDER BY first_sample");
@@ -354,6 +368,9 @@ absl::StatusOr<std::vector<PersistedSession>> SessionDatabase::Load(
       run.role = *role;
       if (!runs.IsNull(4)) run.weight = runs.Double(4);
       run.inputs = {*std::move(parameters), std::string(runs.Bytes(9))};
+      if (!runs.IsNull(10)) {
+        run.source = RunSource{std::string(runs.Bytes(10)), std::string(runs.Bytes(11))};
+      }
       const int64_t expected_samples = runs.Int(5);
       run.commit_time = FromNanos(runs.Int(6));
       const uint64_t expected_checksum = std::bit_cast<uint64_t>(runs.Int(7));
@@ -460,6 +477,14 @@ absl::Status SessionDatabase::InsertRun(int64_t session_key, const StoredRun& ru
     inputs.BindBlob(2, parameters);
     inputs.BindText(3, run.inputs.trial);
     if (absl::Status status = inputs.Run(doing); !status.ok()) return status;
+  }
+  if (run.source.has_value()) {
+    Statement source(db_, path_,
+                     "INSERT INTO run_sources (run_key, file, sha256) VALUES (?, ?, ?)");
+    source.Bind(1, run_key);
+    source.BindText(2, run.source->file);
+    source.BindText(3, run.source->sha256);
+    if (absl::Status status = source.Run(doing); !status.ok()) return status;
   }
 
   const size_t width = series.num_channels();

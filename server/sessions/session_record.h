@@ -15,6 +15,7 @@
 #include "wasserwarp/parameter_overrides.h"
 #include "wasserwarp/run_parameters.h"
 #include "wasserwarp/run_role.h"
+#include "wasserwarp/run_source.h"
 
 namespace wasserwarp::service {
 
@@ -26,6 +27,7 @@ struct RunRecord {
   std::vector<std::string> channels;
   std::optional<double> weight;
   SimulationInputs inputs;
+  std::optional<RunSource> source;
   absl::Time commit_time;
 };
 

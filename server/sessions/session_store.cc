@@ -523,6 +523,7 @@ RunRecord SessionStore::RecordOf(const StoredRun& run) {
   record.channels = run.series->channels;
   record.weight = run.weight;
   record.inputs = run.inputs;
+  record.source = run.source;
   record.commit_time = run.commit_time;
   return record;
 }

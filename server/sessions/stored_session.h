@@ -16,6 +16,7 @@
 #include "wasserwarp/parameter_overrides.h"
 #include "wasserwarp/run_parameters.h"
 #include "wasserwarp/run_role.h"
+#include "wasserwarp/run_source.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp::service {
@@ -26,6 +27,8 @@ struct StoredRun {
   std::optional<double> weight;
   // Simulated runs only; kept with the run for the validations of a parameter study.
   SimulationInputs inputs;
+  // Where the run came from, as the uploading client said (SeriesHeader.source).
+  std::optional<RunSource> source;
   absl::Time commit_time;
   int64_t bytes = 0;
   // The shared database's key of the run (0 without one): runs are in the order of their keys.

@@ -1,6 +1,7 @@
 // The byte encodings the stores write, with no knowledge of what they hold: strings as
 // length-prefixed lists, parameters as such lists, samples as little-endian IEEE doubles whatever
-// the machine's byte order, and the checksum of a run's samples.
+// the machine's byte order. The checksum of a run's samples is the core's
+// (wasserwarp/run_checksum.h), since the CLI computes it too.
 
 #ifndef WASSERWARP_SERVER_STORAGE_BYTE_ENCODING_H_
 #define WASSERWARP_SERVER_STORAGE_BYTE_ENCODING_H_
@@ -12,8 +13,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "wasserwarp/series.h"
 
 namespace wasserwarp::service {
 
@@ -34,11 +33,6 @@ std::optional<std::map<std::string, double>> DecodeParameters(std::string_view b
 std::string_view DoubleBytes(const double* values, size_t count, std::string& scratch);
 // Appends the doubles of `bytes` (a multiple of 8) to `out`.
 void AppendDoubles(std::string_view bytes, std::vector<double>& out);
-
-// A 64-bit checksum of a run's samples (count, channels, times and values as
-// IEEE bit patterns), stored with each run and checked on loading. It finds
-// damage, not deliberate tampering.
-uint64_t RunChecksum(const Series& series);
 
 }  // namespace wasserwarp::service
 

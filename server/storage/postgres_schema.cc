@@ -125,6 +125,15 @@ const Migration kMigration4 = {
         " SELECT key, 1, create_time_ns, owner, '' FROM validations ORDER BY key",
     }};
 
+// Where a run came from (SeriesHeader.source): NULL for runs whose client said nothing, as for
+// every run committed before.
+const Migration kMigration5 = {
+    5,
+    "run sources",
+    {
+        "ALTER TABLE runs ADD COLUMN source_file text, ADD COLUMN source_sha256 text",
+    }};
+
 absl::Status Refusal(Connection& connection, const std::string& why) {
   return absl::FailedPreconditionError(absl::StrCat("PostgreSQL database \"", connection.database(),
                                                     "\" at ", connection.redacted_url(), ": ",
@@ -162,7 +171,8 @@ absl::Status MigrateLocked(Connection& connection) {
 
 const std::vector<Migration>& Migrations() {
   static const std::vector<Migration>* const migrations =
-      new std::vector<Migration>{kMigration1, kMigration2, kMigration3, kMigration4};
+      new std::vector<Migration>{kMigration1, kMigration2, kMigration3, kMigration4,
+                                 kMigration5};
   return *migrations;
 }
 

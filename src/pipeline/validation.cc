@@ -18,6 +18,8 @@
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 #include "twed/pair_requests.h"
+#include "wasserwarp/engine_info.h"
+#include "wasserwarp/request_digest.h"
 
 namespace wasserwarp {
 namespace {
@@ -416,6 +418,10 @@ absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const Runs
   report.certificate = std::move(transport.certificate);
   report.weight_rounding_bound = transport.weight_rounding_bound;
   if (options.keep_cost_matrix) report.cost_matrix = std::move(costs);
+  // What the report is evidence of, the same wherever it is computed; labels and run sources are
+  // the front end's to add.
+  report.engine = ThisEngine();
+  report.request_digest = RequestDigest(options, simulation, reference);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }

@@ -1,7 +1,9 @@
 #include "wasserwarp/report_json.h"
 
 #include <cmath>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nlohmann/json.hpp"
@@ -14,9 +16,21 @@ using Json = nlohmann::ordered_json;
 Json RunsJson(const std::vector<RunSummary>& runs) {
   Json list = Json::array();
   for (const RunSummary& run : runs) {
-    list.push_back({{"id", run.id}, {"samples", run.samples}, {"weight", run.weight}});
+    Json entry = {{"id", run.id}, {"samples", run.samples}, {"weight", run.weight}};
+    if (run.source.has_value()) {
+      entry["source"] = {{"file", run.source->file}, {"sha256", run.source->sha256}};
+    }
+    list.push_back(std::move(entry));
   }
   return list;
+}
+
+Json EngineJson(const std::optional<EngineInfo>& engine) {
+  if (!engine.has_value()) return nullptr;
+  return {{"version", engine->version},
+          {"commit", engine->commit},
+          {"build_type", engine->build_type},
+          {"simd_target", engine->simd_target}};
 }
 
 Json ParamsJson(const ValidationReport& report) {
@@ -194,6 +208,11 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   json["pair_metrics_average"] = PairMetricsAverageJson(report);
   json["qoi"] = QuantitiesJson(report.quantities);
   json["input_notes"] = report.input_notes;
+  json["labels"] = Json::object();
+  for (const auto& [key, value] : report.labels) json["labels"][key] = value;
+  json["engine"] = EngineJson(report.engine);
+  json["request_digest"] =
+      report.request_digest.empty() ? Json(nullptr) : Json(report.request_digest);
 
   if (report.cost_matrix.has_value()) json["cost_matrix"] = MatrixJson(*report.cost_matrix);
   if (report.pooled_cost_matrix.has_value()) {

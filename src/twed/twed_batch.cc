@@ -95,6 +95,9 @@ HWY_BEFORE_NAMESPACE();
 namespace wasserwarp::twed_internal::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// The target this copy was compiled for: the one the dispatcher chose, when it runs.
+int64_t DispatchedTargetImpl() { return HWY_TARGET; }
+
 #if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
 
 // Emulated lanes are slower than the scalar kernel: callers use Twed().
@@ -373,8 +376,15 @@ namespace wasserwarp::twed_internal {
 HWY_EXPORT(BatchLanesImpl);
 HWY_EXPORT(BatchTwedImpl);
 HWY_EXPORT(LaneSqrtForTestImpl);
+HWY_EXPORT(DispatchedTargetImpl);
 
 size_t BatchLanes() { return HWY_DYNAMIC_DISPATCH(BatchLanesImpl)(); }
+
+const char* BatchTargetName() {
+  // Emulated lanes leave every distance to the scalar kernel.
+  if (BatchLanes() == 0) return "scalar";
+  return hwy::TargetName(HWY_DYNAMIC_DISPATCH(DispatchedTargetImpl)());
+}
 
 bool BatchSupports(size_t channels, const TwedParams& params) {
   return !params.time_window && (channels == 1 || params.p == 1.0 || params.p == 2.0);

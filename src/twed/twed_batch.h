@@ -28,6 +28,10 @@ namespace wasserwarp::twed_internal {
 // that target is the portable scalar one.
 size_t BatchLanes();
 
+// Highway's name of that target ("AVX2", "AVX3"), or "scalar" when BatchLanes() is 0: what a
+// report says computed its distances.
+const char* BatchTargetName();
+
 // Whether BatchTwed computes pairs of `channels`-channel series under
 // `params`: not with a time window (banded pairs stay on the scalar kernel,
 // whose bands skip the forbidden cells) and not for Lp norms other than
