@@ -14,6 +14,7 @@
 #include "embedded_limits.h"
 #include "execution_flags.h"
 #include "flag_definition.h"
+#include "label_flags.h"
 #include "one_off_validation.h"
 #include "output_file.h"
 #include "report_output.h"
@@ -60,6 +61,11 @@ absl::StatusOr<ValidationOptions> ReadOptions(const ParsedArgs& args) {
   options.keep_cost_matrix = args.Has(kCostMatrixFlag.name) || args.Has(kReportFlag.name);
   options.keep_pooled_cost_matrix = options.keep_cost_matrix;
   options.exhaustive = args.Has(kExhaustiveFlag.name);
+  // Checked with the other flags, before any run is read or the server is called.
+  google::protobuf::Map<std::string, std::string> labels;
+  if (absl::Status status = ReadLabels(kLabelFlag.name, args, labels); !status.ok()) {
+    return status;
+  }
   return options;
 }
 
@@ -81,6 +87,10 @@ absl::StatusOr<std::string> RenderIfAsked(const ParsedArgs& args, const Validati
 }
 
 absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point start) {
+  if (args.Has(kLabelFlag.name)) {
+    return FlagError(kLabelFlag.name,
+                     "needs --server: labels find a validation record the server keeps");
+  }
   if (absl::Status status = RequireRuns(args); !status.ok()) return status;
   absl::StatusOr<ValidationOptions> options = ReadOptions(args);
   if (!options.ok()) return options.status();
@@ -106,10 +116,12 @@ absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point
   return WriteResults(args, *std::move(report), *page, start);
 }
 
-// `options` gives the verdict, quantities and matrices asked for; `parameters` the rest.
-v1::ValidateRequest RequestFor(const v1::ValidationParameters& parameters,
+// `options` gives the verdict, quantities and matrices asked for; `parameters` the rest; the
+// labels are --label's, already checked by ReadOptions.
+v1::ValidateRequest RequestFor(const ParsedArgs& args, const v1::ValidationParameters& parameters,
                                const ValidationOptions& options) {
   v1::ValidateRequest request;
+  ReadLabels(kLabelFlag.name, args, *request.mutable_labels()).IgnoreError();
   *request.mutable_parameters() = parameters;
   request.set_include_cost_matrix(options.keep_cost_matrix);
   request.set_include_pooled_cost_matrix(options.keep_pooled_cost_matrix);
@@ -132,7 +144,7 @@ absl::StatusOr<Judgement> ValidateOneOff(const ParsedArgs& args, Clock::time_poi
   // command would compute without --server.
   absl::StatusOr<ValidationReport> report = ValidateInOneOffSession(
       **client, runs->simulation, runs->reference, runs->simulation_weights,
-      runs->reference_weights, RequestFor(wire::ParametersOf(*options), *options));
+      runs->reference_weights, RequestFor(args, wire::ParametersOf(*options), *options));
   if (!report.ok()) return report.status();
   report->input_notes = runs->notes;
   absl::StatusOr<std::string> page = RenderIfAsked(args, *report, *runs);
@@ -157,7 +169,7 @@ absl::StatusOr<Judgement> ValidateSession(const ParsedArgs& args, Clock::time_po
   absl::StatusOr<std::unique_ptr<client::ValidationClient>> client =
       ConnectToServer(args, "validate");
   if (!client.ok()) return client.status();
-  v1::ValidateRequest request = RequestFor(*overrides, *options);
+  v1::ValidateRequest request = RequestFor(args, *overrides, *options);
   request.set_include_html_report(args.Has(kReportFlag.name));
   if (args.Has(kDetachFlag.name)) {
     absl::StatusOr<v1::Validation> created =
@@ -208,7 +220,11 @@ std::vector<FlagSection> ValidateSections() {
       DescribedAs(kServerFlag,
                   "validate on this wasserwarp-server; a progress bar shows on\n"
                   "stderr when it is a terminal"),
-      DescribedAs(kSessionFlag, "validate the runs this session on the server holds"), kDetachFlag};
+      DescribedAs(kSessionFlag, "validate the runs this session on the server holds"), kDetachFlag,
+      DescribedAs(kLabelFlag,
+                  "label the validation record the server keeps, e.g.\n"
+                  "--label model=vdyn --label version=4.9.2, to find it with\n"
+                  "'validations list --filter' and 'validations history'")};
   const std::vector<DocumentedFlag> security = SecurityFlags();
   server.insert(server.end(), security.begin(), security.end());
   return {
