@@ -190,14 +190,10 @@ absl::StatusOr<Action> List(const ParsedArgs& args) {
   };
 }
 
-// Where the text goes beside the JSON: stderr when the JSON takes stdout.
-std::FILE* TextStream(const ParsedArgs& args) {
-  const std::string* json = args.Value(kJsonFlag.name);
-  return json != nullptr && *json == "-" ? stderr : stdout;
-}
-
-// `validations show` of the record GetValidation returned: its record fields, then what
-// validate would have printed, with its exit status.
+// `validations show` of the record GetValidation returned: an ended one exactly as validate
+// would have printed it, with its exit status, so that a stored validation reads like a fresh
+// one (its record's own fields are in 'validations list --json'); one still queued or running
+// with its record's fields.
 absl::StatusOr<Judgement> ShowRecord(const ParsedArgs& args, Client& client,
                                      const v1::Validation& validation, Clock::time_point start) {
   if (!HasEnded(validation)) {
@@ -208,8 +204,6 @@ absl::StatusOr<Judgement> ShowRecord(const ParsedArgs& args, Client& client,
     std::fputs(FormatRecordFields(validation).c_str(), *stream);
     return Judgement::kNotEnded;
   }
-  std::fprintf(TextStream(args), "validation %s\n%s", validation.name().c_str(),
-               FormatRecordFields(validation).c_str());
   if (validation.state() != v1::VALIDATION_STATE_SUCCEEDED) return StoredError(validation);
   if (absl::Status asked = CheckPageAsked(args, validation); !asked.ok()) return asked;
   // GetValidation's report lacks the values of the matrices and the page; the stream of an
@@ -252,6 +246,9 @@ absl::StatusOr<Action> Latest(const ParsedArgs& args) {
     // The listing leaves out the report; show reads it whole.
     absl::StatusOr<v1::Validation> validation = client.GetValidation(newest->front().name());
     if (!validation.ok()) return validation.status();
+    // Which record the gate judged, on stderr, so that stdout stays what show prints.
+    std::fprintf(stderr, "latest: %s\n%s", validation->name().c_str(),
+                 FormatRecordFields(*validation).c_str());
     return ShowRecord(args, client, *validation, start);
   };
 }
