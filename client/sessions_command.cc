@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -14,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "flag_definition.h"
+#include "label_flags.h"
 #include "resource_format.h"
 #include "server_flags.h"
 #include "validation_client.h"
@@ -52,14 +54,6 @@ std::string FormatBytes(int64_t bytes) {
     }
   }
   return "";
-}
-
-std::string FormatLabels(const google::protobuf::Map<std::string, std::string>& labels) {
-  // The map's own order is unspecified; people read labels sorted.
-  std::vector<std::string> pairs;
-  for (const auto& [key, value] : labels) pairs.push_back(absl::StrCat(key, "=", value));
-  std::sort(pairs.begin(), pairs.end());
-  return pairs.empty() ? "-" : absl::StrJoin(pairs, ",");
 }
 
 // The parameters a session sets; the others are the server's defaults.
@@ -104,14 +98,11 @@ absl::Status ReadTtl(absl::string_view flag, const ParsedArgs& args, v1::Session
   return absl::OkStatus();
 }
 
-absl::Status ReadLabels(absl::string_view flag, const ParsedArgs& args, v1::Session& settings) {
-  for (const std::string& label : args.Values(flag)) {
-    const size_t equals = label.find('=');
-    if (equals == 0 || equals == std::string::npos) {
-      return FlagError(flag, absl::StrCat("expected KEY=VALUE, got \"", label, "\""));
-    }
-    (*settings.mutable_labels())[label.substr(0, equals)] = label.substr(equals + 1);
-  }
+absl::Status ReadSessionLabels(absl::string_view flag, const ParsedArgs& args,
+                               v1::Session& settings) {
+  Labels labels;
+  if (absl::Status status = kLabelFlag.read(flag, args, labels); !status.ok()) return status;
+  settings.mutable_labels()->insert(labels.begin(), labels.end());
   return absl::OkStatus();
 }
 
@@ -121,8 +112,8 @@ constexpr FlagDefinition<v1::Session> kSettingFlags[] = {
      "create: delete the session after it has been idle this long,\n"
      "e.g. 90m or 720h (default: the server's)",
      &ReadTtl},
-    {"--label", Arity::kMany, "KEY=VALUE...", "create: labels to tell sessions apart; repeatable",
-     &ReadLabels},
+    {kLabelFlag.name, kLabelFlag.arity, kLabelFlag.value_name,
+     "create: labels to tell sessions apart; repeatable", &ReadSessionLabels},
 };
 
 absl::Status ReadSettings(const ParsedArgs& args, v1::Session& settings) {
@@ -146,21 +137,35 @@ absl::StatusOr<Action> Create(const ParsedArgs& args) {
   };
 }
 
-absl::StatusOr<Action> List(const ParsedArgs&) {
-  return [](Client& client) -> absl::Status {
-    absl::StatusOr<std::vector<v1::Session>> sessions = client.ListSessions();
+constexpr DocumentedFlag kShowDeletedFlag = {
+    "--show-deleted", Arity::kSwitch, "",
+    "list: the tombstones of expired and deleted sessions too, which\n"
+    "keep their validation records readable, with a state column"};
+
+absl::StatusOr<Action> List(const ParsedArgs& args) {
+  const bool show_deleted = args.Has(kShowDeletedFlag.name);
+  return [show_deleted](Client& client) -> absl::Status {
+    absl::StatusOr<std::vector<v1::Session>> sessions = client.ListSessions(show_deleted);
     if (!sessions.ok()) return sessions.status();
     if (sessions->empty()) {
       std::puts("no sessions");
       return absl::OkStatus();
     }
+    // A tombstone's expiry is when it went, so that column says "deleted" for it.
     std::vector<Row> rows = {{"session", "simulated", "reference", "held", "expires", "labels"}};
+    if (show_deleted) rows[0].insert(rows[0].begin() + 1, "state");
     for (const v1::Session& session : *sessions) {
-      rows.push_back({std::string(wire::SessionIdOf(session.name())),
-                      absl::StrCat(session.simulation_run_count()),
-                      absl::StrCat(session.reference_run_count()),
-                      FormatBytes(session.bytes_held()), FormatTimestamp(session.expire_time()),
-                      FormatLabels(session.labels())});
+      const bool tombstone =
+          session.state() == v1::Session::EXPIRED || session.state() == v1::Session::DELETED;
+      Row row = {std::string(wire::SessionIdOf(session.name())),
+                 absl::StrCat(session.simulation_run_count()),
+                 absl::StrCat(session.reference_run_count()),
+                 FormatBytes(session.bytes_held()),
+                 tombstone ? absl::StrCat("gone ", FormatTimestamp(session.delete_time()))
+                           : FormatTimestamp(session.expire_time()),
+                 FormatLabels(session.labels())};
+      if (show_deleted) row.insert(row.begin() + 1, std::string(SessionStateName(session.state())));
+      rows.push_back(std::move(row));
     }
     std::fputs(FormatTable(rows).c_str(), stdout);
     return absl::OkStatus();
@@ -170,6 +175,12 @@ absl::StatusOr<Action> List(const ParsedArgs&) {
 std::string FormatSession(const v1::Session& session) {
   std::string out = absl::StrFormat("session: %s\n", wire::SessionIdOf(session.name()));
   absl::StrAppendFormat(&out, "created: %s\n", FormatTimestamp(session.create_time()));
+  if (session.state() == v1::Session::EXPIRED || session.state() == v1::Session::DELETED) {
+    // A tombstone: its runs are listed as of its last validation, without their samples.
+    absl::StrAppendFormat(&out, "state: %s at %s; its validation records stay readable\n",
+                          SessionStateName(session.state()),
+                          FormatTimestamp(session.delete_time()));
+  }
   absl::StrAppendFormat(&out, "expires: %s (after %s idle)\n",
                         FormatTimestamp(session.expire_time()), FormatDuration(session.idle_ttl()));
   absl::StrAppendFormat(&out, "labels: %s\n", FormatLabels(session.labels()));
@@ -222,7 +233,7 @@ std::vector<DocumentedFlag> CreateFlags() {
 const std::vector<Subcommand>& Subcommands() {
   static const std::vector<Subcommand>* const subcommands = new std::vector<Subcommand>{
       {"create", CreateFlags(), &Create},
-      {"list", {}, &List},
+      {"list", {kShowDeletedFlag}, &List},
       {"show", {kSessionFlag}, &Show},
       {"delete", {kSessionFlag}, &Delete},
   };
@@ -282,7 +293,7 @@ absl::Status RunSessions(const ParsedArgs& args) {
 
 // The parser takes SessionsFlags(); these are the same flags, as a person reads them.
 std::vector<FlagSection> SessionsSections() {
-  std::vector<DocumentedFlag> options = {kServerFlag, kSessionFlag};
+  std::vector<DocumentedFlag> options = {kServerFlag, kSessionFlag, kShowDeletedFlag};
   const std::vector<DocumentedFlag> settings = Documented<v1::Session>(kSettingFlags);
   options.insert(options.end(), settings.begin(), settings.end());
   const std::vector<DocumentedFlag> security = SecurityFlags();
@@ -306,7 +317,7 @@ Command SessionsCommand() {
           "[--session ID] [options]",
       .usage = HelpText("usage: wasserwarp sessions create --server HOST:PORT [--session ID] "
                         "[options]\n"
-                        "       wasserwarp sessions list --server HOST:PORT\n"
+                        "       wasserwarp sessions list --server HOST:PORT [--show-deleted]\n"
                         "       wasserwarp sessions show --server HOST:PORT --session ID\n"
                         "       wasserwarp sessions delete --server HOST:PORT --session ID\n"
                         "\n"
@@ -322,10 +333,14 @@ Command SessionsCommand() {
                         "  create   creates a session and prints its id; without --session "
                         "the server\n"
                         "           chooses one\n"
-                        "  list     one line per session: runs, bytes held, expiry, labels\n"
+                        "  list     one line per session: runs, bytes held, expiry, labels; with\n"
+                        "           --show-deleted also the tombstones and each one's state\n"
                         "  show     the session's settings and the runs it holds, with "
                         "samples and channels\n"
-                        "  delete   deletes the session and its runs\n",
+                        "  delete   deletes the session's runs; one with validation records "
+                        "stays as a\n"
+                        "           tombstone that keeps them readable (deleting the "
+                        "tombstone purges them)\n",
                         SessionsSections()),
       .flags = SessionsFlags(),
       .run = &RunSessions,

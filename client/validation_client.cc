@@ -110,10 +110,11 @@ absl::StatusOr<v1::Session> ValidationClient::GetSession(absl::string_view sessi
   return std::move(*response.mutable_session());
 }
 
-absl::StatusOr<std::vector<v1::Session>> ValidationClient::ListSessions() {
+absl::StatusOr<std::vector<v1::Session>> ValidationClient::ListSessions(bool show_deleted) {
   std::vector<v1::Session> sessions;
   v1::ListSessionsRequest request;
   request.set_page_size(options_.list_page_size);
+  request.set_show_deleted(show_deleted);
   do {
     v1::ListSessionsResponse response;
     grpc::ClientContext context;
@@ -304,10 +305,22 @@ absl::StatusOr<v1::Validation> ValidationClient::GetValidation(absl::string_view
 
 absl::StatusOr<std::vector<v1::Validation>> ValidationClient::ListValidations(
     absl::string_view session_id, v1::ValidationState state, int limit) {
+  ValidationQuery query;
+  query.session_id = std::string(session_id);
+  query.state = state;
+  query.limit = limit;
+  return ListValidations(query);
+}
+
+absl::StatusOr<std::vector<v1::Validation>> ValidationClient::ListValidations(
+    const ValidationQuery& query) {
+  const int limit = query.limit;
   std::vector<v1::Validation> validations;
   v1::ListValidationsRequest request;
-  request.set_parent(wire::SessionName(session_id));
-  request.set_state(state);
+  request.set_parent(query.session_id.empty() ? "sessions/-" : wire::SessionName(query.session_id));
+  request.set_state(query.state);
+  request.set_filter(query.filter);
+  request.set_order_by(query.order_by);
   do {
     const int wanted = limit > 0 ? limit - static_cast<int>(validations.size()) : 0;
     request.set_page_size(wanted > 0 ? std::min(wanted, options_.list_page_size)
@@ -338,6 +351,15 @@ absl::StatusOr<v1::Validation> ValidationClient::CancelValidation(absl::string_v
     return FromGrpc(status);
   }
   return std::move(*response.mutable_validation());
+}
+
+absl::Status ValidationClient::DeleteValidation(absl::string_view name) {
+  v1::DeleteValidationRequest request;
+  request.set_name(std::string(name));
+  v1::DeleteValidationResponse response;
+  grpc::ClientContext context;
+  SetCallDeadline(context);
+  return FromGrpc(stub_->DeleteValidation(&context, request, &response));
 }
 
 absl::StatusOr<v1::Validation> ValidationClient::WatchValidation(

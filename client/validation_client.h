@@ -54,6 +54,19 @@ struct ClientOptions {
 
 using ProgressCallback = std::function<void(const v1::ValidateProgress&)>;
 
+// Which validation records ListValidations returns.
+struct ValidationQuery {
+  // A session's id; empty: every session of the caller (`sessions/-`), tombstones included.
+  std::string session_id;
+  // UNSPECIFIED: every state.
+  v1::ValidationState state = v1::VALIDATION_STATE_UNSPECIFIED;
+  // ListValidationsRequest.filter and order_by; empty: none, newest first.
+  std::string filter;
+  std::string order_by;
+  // At most this many, over as many pages as that takes; 0: every one.
+  int limit = 0;
+};
+
 // Where uploaded runs came from: each vector empty or one per run of its side.
 struct RunSources {
   std::vector<RunSource> simulation;
@@ -76,8 +89,9 @@ class ValidationClient {
                                             const v1::Session& settings);
   // The session with the runs it holds.
   absl::StatusOr<v1::Session> GetSession(absl::string_view session_id);
-  // Every session, in the order of their ids (all pages).
-  absl::StatusOr<std::vector<v1::Session>> ListSessions();
+  // Every session, in the order of their ids (all pages); with `show_deleted`, the tombstones
+  // of expired and deleted sessions too.
+  absl::StatusOr<std::vector<v1::Session>> ListSessions(bool show_deleted = false);
   absl::Status DeleteSession(absl::string_view session_id);
 
   // Uploads the runs in one stream, simulated runs first, in the given order; the session's
@@ -128,8 +142,12 @@ class ValidationClient {
   absl::StatusOr<std::vector<v1::Validation>> ListValidations(absl::string_view session_id,
                                                               v1::ValidationState state,
                                                               int limit = 0);
+  // The validations `query` selects, in its order, without their reports.
+  absl::StatusOr<std::vector<v1::Validation>> ListValidations(const ValidationQuery& query);
   // The validation after the request: CANCELLED when it was queued, as it was when it ended.
   absl::StatusOr<v1::Validation> CancelValidation(absl::string_view name);
+  // Deletes an ended validation's record; FailedPrecondition for one still queued or running.
+  absl::Status DeleteValidation(absl::string_view name);
   // Follows the validation until it ends, `on_progress` seeing each progress event on the
   // calling thread, and returns it with its complete report: the matrices with their values,
   // html_report with the page.

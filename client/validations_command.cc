@@ -22,6 +22,8 @@
 #include "resource_format.h"
 #include "server_flags.h"
 #include "validation_client.h"
+#include "validation_query_flags.h"
+#include "validations_history.h"
 #include "wire/resource_names.h"
 
 namespace wasserwarp::cli {
@@ -34,12 +36,6 @@ constexpr DocumentedFlag kValidationFlag = {
     "--validation", Arity::kOne, "V",
     "the validation: its id, or its name sessions/ID/validations/V\n"
     "(as 'validate --detach' prints it)"};
-constexpr DocumentedFlag kLimitFlag = {"--limit", Arity::kOne, "N",
-                                       "list: only the N newest (default: every one)"};
-constexpr DocumentedFlag kStateFlag = {
-    "--state", Arity::kOne, "STATE",
-    "list: only those in this state: queued, running, succeeded,\n"
-    "failed or cancelled"};
 
 // What a subcommand does on the server, once its flags have been read and checked: a usage
 // error should not depend on the server being up.
@@ -58,9 +54,11 @@ bool HasEnded(const v1::Validation& validation) {
          validation.state() == v1::VALIDATION_STATE_CANCELLED;
 }
 
-// The validation's full name from --validation, an id or a full name, and --session.
+// The validation's full name from --validation (or the argument after the subcommand), an id
+// or a full name, and --session.
 absl::StatusOr<std::string> ValidationNameOf(const ParsedArgs& args, absl::string_view command) {
   const std::string* validation = args.Value(kValidationFlag.name);
+  if (validation == nullptr && args.positional().size() > 1) validation = &args.positional()[1];
   if (validation == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat(command, ": ", kValidationFlag.name, " ",
                                                    kValidationFlag.value_name, " is required"));
@@ -154,48 +152,65 @@ absl::StatusOr<Judgement> ShowEnded(const ParsedArgs& args, Client& client,
 }
 
 absl::StatusOr<Action> List(const ParsedArgs& args) {
-  absl::StatusOr<std::string> session_id = RequiredSession(args, "validations list");
-  if (!session_id.ok()) return session_id.status();
-  absl::StatusOr<std::optional<int>> limit = args.Integer(kLimitFlag.name);
-  if (!limit.ok()) return limit.status();
-  if (limit->has_value() && **limit < 1) {
-    return FlagError(kLimitFlag.name, absl::StrCat("must be at least 1, got ", **limit));
-  }
-  v1::ValidationState state = v1::VALIDATION_STATE_UNSPECIFIED;
-  if (const std::string* name = args.Value(kStateFlag.name)) {
-    std::optional<v1::ValidationState> named = ValidationStateNamed(*name);
-    if (!named.has_value()) {
-      return FlagError(kStateFlag.name,
-                       absl::StrCat("expected queued, running, succeeded, failed or cancelled, "
-                                    "got \"",
-                                    *name, "\""));
-    }
-    state = *named;
-  }
-  return [&args, session_id = *std::move(session_id), limit = limit->value_or(0),
-          state](Client& client) -> absl::StatusOr<Judgement> {
-    absl::StatusOr<std::vector<v1::Validation>> validations =
-        client.ListValidations(session_id, state, limit);
+  absl::StatusOr<client::ValidationQuery> query =
+      ReadValidationQuery(args, "validations list", /*all_by_default=*/false, kDefaultListLimit);
+  if (!query.ok()) return query.status();
+  return [&args, query = *std::move(query)](Client& client) -> absl::StatusOr<Judgement> {
+    absl::StatusOr<std::vector<v1::Validation>> validations = client.ListValidations(query);
     if (!validations.ok()) return validations.status();
     absl::StatusOr<std::FILE*> table_stream =
         WriteJsonIfAsked(args, [&] { return ValidationsToJson(*validations); });
     if (!table_stream.ok()) return table_stream.status();
+    NoteLimitReached(query, validations->size(), stderr);
     if (validations->empty()) {
       std::fputs("no validations\n", *table_stream);
       return Judgement::kPass;
     }
-    // ListValidations gives no reports, so no distance or verdict: the state says how it ended.
-    std::vector<Row> rows = {{"id", "state", "created", "ended", "attempts", "error"}};
+    // The outcome is kept beside the report, so the list shows how each ended without reading
+    // reports. Across sessions the id alone does not name a record.
+    const bool across = query.session_id.empty();
+    std::vector<Row> rows = {
+        {across ? "name" : "id", "state", "created", "ended", "W", "verdict", "labels", "error"}};
     for (const v1::Validation& validation : *validations) {
-      rows.push_back({std::string(validation.name().substr(validation.name().rfind('/') + 1)),
-                      std::string(ValidationStateName(validation.state())),
-                      FormatTimestamp(validation.create_time()),
-                      FormatTimestamp(validation.end_time()), absl::StrCat(validation.attempts()),
-                      validation.has_error() ? validation.error().message() : "-"});
+      const v1::ValidationOutcome& outcome = validation.outcome();
+      rows.push_back(
+          {across ? validation.name()
+                  : std::string(validation.name().substr(validation.name().rfind('/') + 1)),
+           std::string(ValidationStateName(validation.state())),
+           FormatTimestamp(validation.create_time()), FormatTimestamp(validation.end_time()),
+           validation.has_outcome() ? absl::StrFormat("%.6g", outcome.distance()) : "-",
+           !outcome.has_passed() ? "-"
+           : outcome.passed()    ? "PASS"
+                                 : "FAIL",
+           FormatLabels(validation.labels()),
+           validation.has_error() ? validation.error().message() : "-"});
     }
     std::fputs(FormatTable(rows).c_str(), *table_stream);
     return Judgement::kPass;
   };
+}
+
+// `validations show` of the record GetValidation returned: an ended one exactly as validate
+// would have printed it, with its exit status, so that a stored validation reads like a fresh
+// one (its record's own fields are in 'validations list --json'); one still queued or running
+// with its record's fields.
+absl::StatusOr<Judgement> ShowRecord(const ParsedArgs& args, Client& client,
+                                     const v1::Validation& validation, Clock::time_point start) {
+  if (!HasEnded(validation)) {
+    absl::StatusOr<std::FILE*> stream =
+        WriteJsonIfAsked(args, [&] { return ValidationToJson(validation); });
+    if (!stream.ok()) return stream.status();
+    std::fputs(FormatPending(validation).c_str(), *stream);
+    std::fputs(FormatRecordFields(validation).c_str(), *stream);
+    return Judgement::kNotEnded;
+  }
+  if (validation.state() != v1::VALIDATION_STATE_SUCCEEDED) return StoredError(validation);
+  if (absl::Status asked = CheckPageAsked(args, validation); !asked.ok()) return asked;
+  // GetValidation's report lacks the values of the matrices and the page; the stream of an
+  // ended validation has them, at once.
+  absl::StatusOr<v1::Validation> full = client.WatchValidation(validation.name());
+  if (!full.ok()) return full.status();
+  return ShowEnded(args, client, *std::move(full), start);
 }
 
 absl::StatusOr<Action> Show(const ParsedArgs& args) {
@@ -205,20 +220,46 @@ absl::StatusOr<Action> Show(const ParsedArgs& args) {
   return [&args, name = *std::move(name), start](Client& client) -> absl::StatusOr<Judgement> {
     absl::StatusOr<v1::Validation> validation = client.GetValidation(name);
     if (!validation.ok()) return validation.status();
-    if (!HasEnded(*validation)) {
-      absl::StatusOr<std::FILE*> stream =
-          WriteJsonIfAsked(args, [&] { return ValidationToJson(*validation); });
-      if (!stream.ok()) return stream.status();
-      std::fputs(FormatPending(*validation).c_str(), *stream);
-      return Judgement::kNotEnded;
+    return ShowRecord(args, client, *validation, start);
+  };
+}
+
+// The newest record the query finds, shown as `show` shows it, so that its exit status is
+// validate's: a pipeline gates on a validation run earlier.
+absl::StatusOr<Action> Latest(const ParsedArgs& args) {
+  const Clock::time_point start = Clock::now();
+  absl::StatusOr<client::ValidationQuery> query =
+      ReadValidationQuery(args, "validations latest", /*all_by_default=*/true, 1);
+  if (!query.ok()) return query.status();
+  query->limit = 1;
+  query->order_by = "create_time desc";
+  return [&args, query = *std::move(query), start](Client& client) -> absl::StatusOr<Judgement> {
+    absl::StatusOr<std::vector<v1::Validation>> newest = client.ListValidations(query);
+    if (!newest.ok()) return newest.status();
+    if (newest->empty()) {
+      return absl::NotFoundError(absl::StrCat(
+          "validations latest: no validation ",
+          query.session_id.empty() ? "of any session"
+                                   : absl::StrCat("of session ", query.session_id),
+          query.filter.empty() ? "" : absl::StrCat(" matches the filter ", query.filter)));
     }
-    if (validation->state() != v1::VALIDATION_STATE_SUCCEEDED) return StoredError(*validation);
-    if (absl::Status asked = CheckPageAsked(args, *validation); !asked.ok()) return asked;
-    // GetValidation's report lacks the values of the matrices and the page; the stream of an
-    // ended validation has them, at once.
-    absl::StatusOr<v1::Validation> full = client.WatchValidation(name);
-    if (!full.ok()) return full.status();
-    return ShowEnded(args, client, *std::move(full), start);
+    // The listing leaves out the report; show reads it whole.
+    absl::StatusOr<v1::Validation> validation = client.GetValidation(newest->front().name());
+    if (!validation.ok()) return validation.status();
+    // Which record the gate judged, on stderr, so that stdout stays what show prints.
+    std::fprintf(stderr, "latest: %s\n%s", validation->name().c_str(),
+                 FormatRecordFields(*validation).c_str());
+    return ShowRecord(args, client, *validation, start);
+  };
+}
+
+absl::StatusOr<Action> Delete(const ParsedArgs& args) {
+  absl::StatusOr<std::string> name = ValidationNameOf(args, "validations delete");
+  if (!name.ok()) return name.status();
+  return [name = *std::move(name)](Client& client) -> absl::StatusOr<Judgement> {
+    if (absl::Status deleted = client.DeleteValidation(name); !deleted.ok()) return deleted;
+    std::printf("deleted validation %s\n", name.c_str());
+    return Judgement::kPass;
   };
 }
 
@@ -252,10 +293,25 @@ absl::StatusOr<Action> Cancel(const ParsedArgs& args) {
   };
 }
 
+constexpr absl::string_view kSubcommandNames =
+    "list, show, history, latest, cancel, watch or delete";
+
 const std::vector<Subcommand>& Subcommands() {
   static const std::vector<Subcommand>* const subcommands = new std::vector<Subcommand>{
-      {"list", {kSessionFlag, kLimitFlag, kStateFlag, kJsonFlag}, &List},
+      {"list",
+       {kSessionFlag, kAllSessionsFlag, kFilterFlag, kOrderByFlag, kLimitFlag, kStateFlag,
+        kJsonFlag},
+       &List},
       {"show", {kSessionFlag, kValidationFlag, kJsonFlag, kReportFlag, kCostMatrixFlag}, &Show},
+      {"history",
+       {kSessionFlag, kAllSessionsFlag, kFilterFlag, kByFlag, kLimitFlag, kStateFlag, kJsonFlag,
+        kReportFlag},
+       &PrepareHistory},
+      {"latest",
+       {kSessionFlag, kAllSessionsFlag, kFilterFlag, kStateFlag, kJsonFlag, kReportFlag,
+        kCostMatrixFlag},
+       &Latest},
+      {"delete", {kSessionFlag, kValidationFlag}, &Delete},
       {"cancel", {kSessionFlag, kValidationFlag, kJsonFlag}, &Cancel},
       {"watch", {kSessionFlag, kValidationFlag, kJsonFlag, kReportFlag, kCostMatrixFlag}, &Watch},
   };
@@ -287,12 +343,21 @@ absl::StatusOr<Judgement> RunValidations(const ParsedArgs& args) {
                                              });
   if (subcommand == Subcommands().end()) {
     return absl::InvalidArgumentError(
-        positional.empty() ? "validations: expected list, show, cancel or watch"
+        positional.empty() ? absl::StrCat("validations: expected ", kSubcommandNames)
                            : absl::StrCat("validations: unknown subcommand \"", positional[0],
-                                          "\"; expected list, show, cancel or watch"));
+                                          "\"; expected ", kSubcommandNames));
   }
   const std::string command = absl::StrCat("validations ", subcommand->name);
-  if (positional.size() > 1) {
+  // A subcommand on one validation takes its name as an argument too.
+  const bool takes_name =
+      std::any_of(subcommand->flags.begin(), subcommand->flags.end(),
+                  [](const DocumentedFlag& flag) { return flag.name == kValidationFlag.name; });
+  if (takes_name && positional.size() == 2 && args.Has(kValidationFlag.name)) {
+    return absl::InvalidArgumentError(absl::StrCat(command, ": give the validation as ",
+                                                   kValidationFlag.name,
+                                                   " or as an argument, not both"));
+  }
+  if (positional.size() > (takes_name ? 2u : 1u)) {
     return absl::InvalidArgumentError(
         absl::StrCat(command, ": unexpected argument \"", positional[1], "\""));
   }
@@ -318,23 +383,39 @@ std::vector<FlagSection> ValidationsSections() {
       kServerFlag,
       DescribedAs(kSessionFlag,
                   "the session the validations belong to (required, but for a\n"
-                  "--validation that gives the full name)"),
-      kValidationFlag, kLimitFlag, kStateFlag};
+                  "--validation that gives the full name, and for list with\n"
+                  "--all-sessions; history and latest: every session without it)"),
+      DescribedAs(kValidationFlag,
+                  "show, watch, cancel, delete: the validation: its id, or its\n"
+                  "name sessions/ID/validations/V (as 'validate --detach' prints\n"
+                  "it); also as the argument after the subcommand")};
   const std::vector<DocumentedFlag> security = SecurityFlags();
   options.insert(options.end(), security.begin(), security.end());
   return {
       {"options", options},
+      {"which records (list, history, latest)",
+       {kAllSessionsFlag, kFilterFlag, kStateFlag,
+        DescribedAs(kOrderByFlag,
+                    "list: \"create_time desc\" (the default: newest first) or\n"
+                    "\"create_time\""),
+        DescribedAs(kLimitFlag,
+                    "list, history: at most N validations, the first in their\n"
+                    "order (default 1000)"),
+        kByFlag}},
       {"output",
        {DescribedAs(kJsonFlag,
-                    "show, watch: write the JSON report as 'validate --json' does;\n"
-                    "list: the validations as a JSON array; cancel: the validation\n"
-                    "as JSON (FILE, or - for stdout and the text on stderr)"),
+                    "show, watch, latest: write the JSON report as 'validate --json'\n"
+                    "does; list: the validations as a JSON array (name, state,\n"
+                    "labels, outcome, principal, times, ...); history: the records\n"
+                    "in order as a JSON array; cancel: the validation as JSON\n"
+                    "(FILE, or - for stdout and the text on stderr)"),
         DescribedAs(kReportFlag,
-                    "show, watch: write the HTML page, which the validation\n"
-                    "must have asked for ('validate --report')"),
+                    "show, watch, latest: write the HTML page, which the validation\n"
+                    "must have asked for ('validate --report'); history: a page\n"
+                    "plotting W and the ratio over the --by label's values"),
         DescribedAs(kCostMatrixFlag,
-                    "show, watch: include the cost matrices the validation asked\n"
-                    "for in the JSON report")}},
+                    "show, watch, latest: include the cost matrices the validation\n"
+                    "asked for in the JSON report")}},
   };
 }
 
@@ -343,36 +424,52 @@ std::vector<FlagSection> ValidationsSections() {
 Command ValidationsCommand() {
   return {
       .name = "validations",
-      .synopsis = "validations list|show|cancel|watch --server HOST:PORT --session ID [options]",
+      .synopsis =
+          "validations list|show|history|latest|cancel|watch|delete --server HOST:PORT "
+          "[options]",
       .usage = HelpText(
-          "usage: wasserwarp validations list --server HOST:PORT --session ID [--limit N]\n"
+          "usage: wasserwarp validations list --server HOST:PORT (--session ID | "
+          "--all-sessions)\n"
+          "                                   [--filter F] [--order-by ORDER] [--limit N]\n"
           "                                   [--state STATE] [--json FILE|-]\n"
-          "       wasserwarp validations show|watch --server HOST:PORT --session ID\n"
-          "                                   --validation V [--json FILE|-] [--report FILE]\n"
-          "                                   [--cost-matrix]\n"
-          "       wasserwarp validations cancel --server HOST:PORT --session ID --validation V\n"
+          "       wasserwarp validations show|watch --server HOST:PORT [--session ID]\n"
+          "                                   (--validation V | V) [--json FILE|-]\n"
+          "                                   [--report FILE] [--cost-matrix]\n"
+          "       wasserwarp validations history --server HOST:PORT --filter F --by "
+          "labels.KEY\n"
+          "                                   [--session ID] [--json FILE|-] [--report "
+          "FILE.html]\n"
+          "       wasserwarp validations latest --server HOST:PORT --filter F [--session ID]\n"
+          "                                   [--json FILE|-] [--report FILE]\n"
+          "       wasserwarp validations cancel|delete --server HOST:PORT [--session ID]\n"
+          "                                   (--validation V | V)\n"
           "\n"
-          "A server keeps each validation of a session, with its report, as long as the "
-          "session:\n"
-          "those of 'validate --session' and those queued with 'validate --detach', which "
-          "prints\n"
-          "the validation's name and ends at once.\n"
+          "A server keeps each validation, with its report, as a record: those of 'validate\n"
+          "--session' and those queued with 'validate --detach', which prints the "
+          "validation's\n"
+          "name and ends at once. Records stay when their session's runs go, until they are\n"
+          "deleted; 'validate --label KEY=VALUE' labels them so that they can be found.\n"
           "\n"
-          "  list     the session's validations, newest first: id, state, times, attempts, "
-          "error\n"
-          "  show     an ended validation's report, exactly as 'validate' prints it, with its "
-          "exit\n"
-          "           status: 0 PASS (or no verdict), 1 FAIL; a failed or cancelled one's "
-          "error,\n"
-          "           with the exit status validate gives it (2 or 3); a validation still "
-          "queued\n"
-          "           or running: its state and progress, exit status 4\n"
+          "  list     validations newest first: id, state, times, W, verdict, labels, error\n"
+          "  show     an ended validation's record and report, exactly as 'validate' prints "
+          "it,\n"
+          "           with its exit status: 0 PASS (or no verdict), 1 FAIL; a failed or\n"
+          "           cancelled one's error, with the exit status validate gives it (2 or 3); "
+          "a\n"
+          "           validation still queued or running: its state and progress, exit "
+          "status 4\n"
+          "  history  the matching records in the order of the --by label's values: W, "
+          "ratio\n"
+          "           and interval, p, verdict and name\n"
+          "  latest   the newest matching record, shown and with the exit status as 'show',\n"
+          "           so that a pipeline can gate on a validation run earlier\n"
           "  watch    follows the validation with a progress bar (on a terminal) until it "
           "ends,\n"
           "           then shows it as 'show' does\n"
           "  cancel   cancels the validation and prints its state: a queued one ends "
           "cancelled at\n"
-          "           once, a running one when its job stops\n",
+          "           once, a running one when its job stops\n"
+          "  delete   deletes an ended validation's record\n",
           ValidationsSections()),
       .flags = ValidationsFlags(),
       .judge = &RunValidations,

@@ -106,7 +106,7 @@ TEST_F(CliTest, DetachNeedsAServerAndASession) {
   ExpectBadInput({"validations", "show", "--server", "127.0.0.1:1", "--session", "s"},
                  "validations show: --validation V is required");
   ExpectBadInput({"validations", "list", "--server", "127.0.0.1:1"},
-                 "validations list: --session ID is required");
+                 "validations list: --session ID or --all-sessions is required");
 }
 
 // A CSV run file as inspect shows MDF 4 and MATLAB files: one group, the time its master.

@@ -28,6 +28,7 @@
 #include "process_runner.h"
 #include "scratch_dir.h"
 #include "study_reports.h"
+#include "wasserwarp/history_html.h"
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/run_files.h"
@@ -99,6 +100,11 @@ window.addEventListener('load', () => setTimeout(() => {
     blank: blank,
     errors: window.__reportErrors,
     drawn: Number(document.documentElement.dataset.chartsDrawn || 0),
+    // Per canvas, the values its chart's first data set plots (gaps left out).
+    points: canvases.map((canvas) => {
+      const chart = window.Chart && Chart.getChart(canvas);
+      return chart ? chart.data.datasets[0].data.filter((v) => v !== null).length : -1;
+    }),
     height: document.documentElement.scrollHeight,
   });
   document.body.appendChild(result);
@@ -145,8 +151,9 @@ class BrowserTest : public ::testing::TestWithParam<const char*> {
 
   // Loads `page` with the checks added: no error, every canvas drawn by the page's script, and
   // `charts` canvases. Leaves the page and its full-page screenshot in the build directory as
-  // `name`.html and .png.
-  void ExpectDrawsCleanly(const std::string& page, const std::string& name, size_t charts) {
+  // `name`.html and .png. Returns what the check script found.
+  nlohmann::json ExpectDrawsCleanly(const std::string& page, const std::string& name,
+                                    size_t charts) {
     const std::string stem = absl::StrCat(WASSERWARP_BUILD_DIR, "/", name);
     std::ofstream(stem + ".html", std::ios::binary) << page;
     const std::string checked_path = scratch_.Path("checked.html");
@@ -155,9 +162,10 @@ class BrowserTest : public ::testing::TestWithParam<const char*> {
     // The screenshot's width, so that the measured height is the screenshot's too.
     const ProgramResult dump =
         Browse({"--dump-dom", "--window-size=1360,1000"}, "file://" + checked_path);
-    ASSERT_EQ(dump.exit_code, 0) << dump.err;
+    EXPECT_EQ(dump.exit_code, 0) << dump.err;
     const size_t begin = dump.out.find("<pre id=\"browser-check\">");
-    ASSERT_NE(begin, std::string::npos) << "the check script did not run; stderr:\n" << dump.err;
+    EXPECT_NE(begin, std::string::npos) << "the check script did not run; stderr:\n" << dump.err;
+    if (dump.exit_code != 0 || begin == std::string::npos) return nullptr;
     const size_t text = dump.out.find('>', begin) + 1;
     const std::string escaped = dump.out.substr(text, dump.out.find("</pre>", text) - text);
     const nlohmann::json check = nlohmann::json::parse(absl::StrReplaceAll(
@@ -185,10 +193,11 @@ class BrowserTest : public ::testing::TestWithParam<const char*> {
     const ProgramResult shot = Browse(
         {absl::StrCat("--screenshot=", screenshot), absl::StrCat("--window-size=1360,", height)},
         "file://" + stem + ".html");
-    ASSERT_EQ(shot.exit_code, 0) << shot.err;
-    ASSERT_TRUE(fs::exists(screenshot)) << shot.err;
-    EXPECT_GT(fs::file_size(screenshot), 50'000u);
+    EXPECT_EQ(shot.exit_code, 0) << shot.err;
+    EXPECT_TRUE(fs::exists(screenshot)) << shot.err;
+    if (fs::exists(screenshot)) EXPECT_GT(fs::file_size(screenshot), 50'000u);
     std::cout << "screenshot: " << screenshot << "\n";
+    return check;
   }
 
   ProgramResult Browse(const std::vector<std::string>& extra_args, const std::string& url) {
@@ -278,6 +287,46 @@ TEST_P(StudyHtmlBrowserTest, LoadsCleanlyDrawsEveryChartAndIsScreenshotted) {
 INSTANTIATE_TEST_SUITE_P(StudyPages, StudyHtmlBrowserTest,
                          ::testing::Values("sensitivity_1", "sensitivity_2", "identification_1",
                                            "identification_2"));
+
+// A model's history over five versions (issue 38): W with its thresholds, the ratio with its
+// intervals where a record had a baseline, PASS and FAIL marks.
+class HistoryHtmlBrowserTest : public BrowserTest {};
+
+TEST_F(HistoryHtmlBrowserTest, PlotsEveryRecordInVersionOrder) {
+  ValidationHistory history;
+  history.by = "version";
+  history.filter = "labels.model = \"vdyn\"";
+  const char* versions[] = {"4.2.0-rc1", "4.2.0", "4.9.2", "4.10.0", "5.0.0"};
+  for (int i = 0; i < 5; ++i) {
+    HistoryPoint point;
+    point.name = absl::StrCat("sessions/s", i, "/validations/v");
+    point.by = versions[i];
+    point.labels = {{"model", "vdyn"}, {"version", versions[i]}};
+    point.distance = 0.1 + 0.05 * i;
+    point.passed = i != 3;
+    point.max_distance = 0.3;
+    point.max_ratio = 1.5;
+    point.create_time = absl::StrCat("2026-03-0", i + 1, "T00:00:00Z");
+    // The first record had a single reference run, so no baseline.
+    if (i > 0) {
+      point.ratio = 1.0 + 0.1 * i;
+      point.ratio_interval_lo = 0.8 + 0.1 * i;
+      point.ratio_interval_hi = 1.3 + 0.1 * i;
+      point.p_value = 0.2;
+    }
+    history.points.push_back(point);
+  }
+  history.without_label = 2;
+  const std::string page =
+      RenderHistoryHtml(history, {.tool_version = "test", .generated_at = "2024-06-11T12:00:00Z"});
+  // W over the versions, and the ratio.
+  const nlohmann::json check = ExpectDrawsCleanly(page, "html-history", 2);
+  ASSERT_TRUE(check.is_object());
+  EXPECT_EQ(check["points"], nlohmann::json::array({5, 4}));
+  EXPECT_LT(page.find("4.9.2"), page.find("4.10.0"));
+  EXPECT_NE(page.find("verdict-pass"), std::string::npos);
+  EXPECT_NE(page.find("2 without the label"), std::string::npos);
+}
 
 }  // namespace
 }  // namespace wasserwarp

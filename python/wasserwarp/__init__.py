@@ -10,8 +10,11 @@ results whose to_dict() is the CLI's `validate --json` report.
 
 from .client import Client, Progress, RunInfo, Session, TwedResult
 from .errors import WasserwarpError
+from .records import Outcome, ValidationRecord, history
 from .report import ValidationResult, Verdict
-from .runs import Run
+from .runs import Run, RunSource
+from .version_order import compare_versions
 
-__all__ = ["Client", "Progress", "Run", "RunInfo", "Session", "TwedResult", "ValidationResult",
-           "Verdict", "WasserwarpError"]
+__all__ = ["Client", "Outcome", "Progress", "Run", "RunInfo", "RunSource", "Session",
+           "TwedResult", "ValidationRecord", "ValidationResult", "Verdict", "WasserwarpError",
+           "compare_versions", "history"]

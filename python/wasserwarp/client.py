@@ -12,8 +12,10 @@ import grpc
 from .errors import WasserwarpError
 from .parameters import (split_study_options, study_parameters, validate_request,
                          validation_parameters)
+from .records import ValidationRecord, history
 from .report import ReportAssembler, ValidationResult
-from .runs import DEFAULT_CHUNK_BYTES, Run, RunLike, as_run, role_value, upload_messages
+from .runs import (DEFAULT_CHUNK_BYTES, Run, RunLike, RunSource, as_run, role_value,
+                   upload_messages)
 from .v1 import validation_pb2 as pb
 from .v1 import validation_pb2_grpc as pb_grpc
 
@@ -22,6 +24,14 @@ PHASES = {pb.PHASE_QUEUED: "queued", pb.PHASE_PREPARING: "preparing",
           pb.PHASE_DIAGNOSTICS: "diagnostics", pb.PHASE_POOLED_COST_MATRIX: "pooled_cost_matrix",
           pb.PHASE_RESAMPLING: "resampling"}
 ROLE_NAMES = {pb.ROLE_SIMULATION: "simulation", pb.ROLE_REFERENCE: "reference"}
+# A server from before tombstones sends no state: its sessions are all live.
+SESSION_STATES = {pb.Session.ACTIVE: "active", pb.Session.EXPIRED: "expired",
+                  pb.Session.DELETED: "deleted"}
+VALIDATION_STATES = {"queued": pb.VALIDATION_STATE_QUEUED,
+                     "running": pb.VALIDATION_STATE_RUNNING,
+                     "succeeded": pb.VALIDATION_STATE_SUCCEEDED,
+                     "failed": pb.VALIDATION_STATE_FAILED,
+                     "cancelled": pb.VALIDATION_STATE_CANCELLED}
 
 
 @dataclass(frozen=True)
@@ -36,13 +46,16 @@ class RunInfo:
     weight: Optional[float]
     parameters: Dict[str, float]
     trial: str
+    # The file it was read from and its SHA-256, when the uploader said.
+    source: Optional[RunSource] = None
 
     @classmethod
     def from_proto(cls, run: pb.RunInfo) -> "RunInfo":
+        source = RunSource(run.source.file, run.source.sha256) if run.HasField("source") else None
         return cls(run.series_id, ROLE_NAMES.get(run.role, "unknown"), run.samples,
                    tuple(run.channels), run.weight if run.HasField("weight") else None,
                    dict(sorted(run.parameters.items())),  # in name order, not the map's
-                   run.trial)
+                   run.trial, source)
 
 
 @dataclass(frozen=True)
@@ -60,6 +73,10 @@ class Session:
     simulation_run_count: int
     reference_run_count: int
     bytes_held: int
+    # "active"; a tombstone, which keeps its validation records readable: "expired" or
+    # "deleted", since delete_time.
+    state: str = "active"
+    delete_time: Optional[datetime.datetime] = None
 
     @property
     def name(self) -> str:
@@ -69,12 +86,14 @@ class Session:
     @classmethod
     def from_proto(cls, session: pb.Session) -> "Session":
         runs = tuple(RunInfo.from_proto(run) for run in session.runs)
+        deleted = session.HasField("delete_time")
         return cls(session.name.removeprefix("sessions/"), session.default_parameters,
                    dict(session.labels), session.idle_ttl.ToTimedelta(),
                    session.create_time.ToDatetime(datetime.timezone.utc),
                    session.expire_time.ToDatetime(datetime.timezone.utc), runs,
                    session.simulation_run_count, session.reference_run_count,
-                   session.bytes_held)
+                   session.bytes_held, SESSION_STATES.get(session.state, "active"),
+                   session.delete_time.ToDatetime(datetime.timezone.utc) if deleted else None)
 
 
 @dataclass(frozen=True)
@@ -184,20 +203,23 @@ class Client:
         request = pb.GetSessionRequest(name=session_name(session))
         return Session.from_proto(self._call(self._stub.GetSession, request).session)
 
-    def list_sessions(self, page_size: int = 1000) -> List[Session]:
-        """Every session this caller may see, in the order of their ids."""
+    def list_sessions(self, page_size: int = 1000, show_deleted: bool = False) -> List[Session]:
+        """Every session this caller may see, in the order of their ids; with show_deleted,
+        the tombstones of expired and deleted sessions too (their `state` says which)."""
         sessions: List[Session] = []
         token = ""
         while True:
             response = self._call(self._stub.ListSessions,
-                                  pb.ListSessionsRequest(page_size=page_size, page_token=token))
+                                  pb.ListSessionsRequest(page_size=page_size, page_token=token,
+                                                         show_deleted=show_deleted))
             sessions.extend(Session.from_proto(s) for s in response.sessions)
             token = response.next_page_token
             if not token:
                 return sessions
 
     def delete_session(self, session: SessionRef) -> None:
-        """Deletes the session and every run in it."""
+        """Deletes the session's runs; one with validation records stays as a tombstone that
+        keeps them readable, and deleting the tombstone purges them."""
         self._call(self._stub.DeleteSession, pb.DeleteSessionRequest(name=session_name(session)))
 
     # --- runs ---
@@ -223,6 +245,7 @@ class Client:
     # --- validation ---
 
     def validate(self, session: SessionRef, progress: Optional[Callable[[Progress], None]] = None,
+                 labels: Optional[Mapping[str, str]] = None,
                  **overrides: Any) -> ValidationResult:
         """Validates what the session holds. `overrides` replace the session's defaults for
         this call (the names of create_session); a verdict is computed when any of
@@ -230,13 +253,81 @@ class Client:
         ratio_rule ("interval"/"median") or ratio_confidence is given; also quantities
         (["channel:quantity", ...]), include_cost_matrix, include_pooled_cost_matrix,
         include_html_report and exhaustive (compute every pair: the same distance, see
-        ValidationResult.pairs_computed). `progress` is called with each Progress event."""
+        ValidationResult.pairs_computed). `progress` is called with each Progress event.
+        `labels` label the validation record the server keeps, to find it later
+        (list_validations(filter=...), history())."""
         request = validate_request(session_name(session), overrides)
+        request.labels.update(labels or {})
         try:
             return assemble(self._stub.Validate(request, timeout=self.timeout,
                                                 metadata=self._metadata), progress)
         except grpc.RpcError as error:
             raise WasserwarpError.from_rpc_error(error) from None
+
+    # --- validation records ---
+
+    def create_validation(self, session: SessionRef,
+                          labels: Optional[Mapping[str, str]] = None,
+                          **overrides: Any) -> ValidationRecord:
+        """Queues a validation of what the session holds now (validate()'s options) and
+        returns its record at once, QUEUED; its name finds it later."""
+        request = validate_request(session_name(session), overrides)
+        request.labels.update(labels or {})
+        response = self._call(self._stub.CreateValidation,
+                              pb.CreateValidationRequest(request=request))
+        return ValidationRecord.from_proto(response.validation)
+
+    def get_validation(self, name: str) -> ValidationRecord:
+        """The record `sessions/{session}/validations/{id}` names."""
+        response = self._call(self._stub.GetValidation, pb.GetValidationRequest(name=name))
+        return ValidationRecord.from_proto(response.validation)
+
+    def list_validations(self, session: Optional[SessionRef] = None,
+                         filter: Optional[str] = None,  # noqa: A002  (the API's name)
+                         order_by: Optional[str] = None, all_sessions: bool = False,
+                         state: Optional[str] = None,
+                         page_size: int = 1000) -> Iterator[ValidationRecord]:
+        """The validation records of `session`, or with all_sessions of every session of
+        the caller (tombstones included), newest first unless order_by is "create_time",
+        fetched a page at a time as the generator is read. `filter` is the server's AIP-160
+        subset: `labels.model = "vdyn" AND outcome.passed = true AND create_time >=
+        "2026-03-01T00:00:00Z"`; `state` one of queued, running, succeeded, failed,
+        cancelled."""
+        if (session is None) == (not all_sessions):
+            raise ValueError("give a session or all_sessions=True, not both or neither")
+        if state is not None and state not in VALIDATION_STATES:
+            raise ValueError(f"state must be one of {', '.join(VALIDATION_STATES)}, "
+                             f"got {state!r}")
+        request = pb.ListValidationsRequest(
+            parent="sessions/-" if all_sessions else session_name(session),
+            page_size=page_size, filter=filter or "", order_by=order_by or "",
+            state=VALIDATION_STATES.get(state or "", pb.VALIDATION_STATE_UNSPECIFIED))
+        # A generator of its own, so that a bad argument raises here, not at the first read.
+        return self._validation_pages(request)
+
+    def _validation_pages(self, request: pb.ListValidationsRequest
+                          ) -> Iterator[ValidationRecord]:
+        while True:
+            response = self._call(self._stub.ListValidations, request)
+            for validation in response.validations:
+                yield ValidationRecord.from_proto(validation)
+            if not response.next_page_token:
+                return
+            request.page_token = response.next_page_token
+
+    def history(self, filter: str, by: str,  # noqa: A002  (the API's name)
+                session: Optional[SessionRef] = None) -> List[Dict[str, Any]]:
+        """The records matching `filter` (of `session`, else of every session) that have the
+        label `by` ("labels.version" or "version") and an outcome, in the order of its
+        values, versions as versions (4.10.0 after 4.9.2): the list of dicts of `wasserwarp
+        validations history --json`."""
+        records = self.list_validations(session, filter=filter, all_sessions=session is None)
+        return history(records, by)
+
+    def delete_validation(self, name: str) -> None:
+        """Deletes an ended validation's record; FAILED_PRECONDITION while it is queued or
+        running (cancel it first)."""
+        self._call(self._stub.DeleteValidation, pb.DeleteValidationRequest(name=name))
 
     def sensitivity(self, session: SessionRef, nominal: Mapping[str, float],
                     progress: Optional[Callable[[Progress], None]] = None,

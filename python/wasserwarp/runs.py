@@ -3,6 +3,9 @@ UploadSeries stream: a header, chunks of samples under the message limit, an end
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, Mapping, Optional, Sequence, Tuple, Union
 
@@ -17,6 +20,25 @@ ROLES = {"simulation": pb.ROLE_SIMULATION, "reference": pb.ROLE_REFERENCE}
 
 # (run_id, times, values, channels) or (run_id, DataFrame).
 RunLike = Union[Tuple[str, Any, Any, Sequence[str]], Tuple[str, Any]]
+
+
+@dataclass(frozen=True)
+class RunSource:
+    """Where a run came from: the file it was read from and the SHA-256 of that file's bytes
+    (64 lowercase hexadecimal digits). The server keeps it with the run and with every
+    validation of it, so that a record says which files it judged."""
+
+    file: str
+    sha256: str
+
+    @classmethod
+    def of_file(cls, path: Union[str, "os.PathLike[str]"]) -> "RunSource":
+        """The source of a run read from `path`: its name as given, and its bytes' hash."""
+        digest = hashlib.sha256()
+        with open(path, "rb") as stream:
+            for block in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(block)
+        return cls(os.fspath(path), digest.hexdigest())
 
 
 @dataclass(frozen=True)
@@ -35,6 +57,8 @@ class Run:
     channels: Tuple[str, ...]
     parameters: Dict[str, float] = field(default_factory=dict)
     trial: str = ""
+    # The file it was read from (with_source), sent with it; None: not from a file.
+    source: Optional[RunSource] = None
 
     @classmethod
     def of(cls, run_id: str, times: Any, values: Any, channels: Sequence[str],
@@ -55,6 +79,11 @@ class Run:
         return cls(str(run_id), times, values, channels,
                    {str(name): float(value) for name, value in (parameters or {}).items()},
                    str(trial))
+
+    def with_source(self, path: Union[str, "os.PathLike[str]"]) -> "Run":
+        """This run, said to be read from the file at `path`: its upload sends the file's
+        name and SHA-256 (RunSource.of_file)."""
+        return dataclasses.replace(self, source=RunSource.of_file(path))
 
     @classmethod
     def from_frame(cls, run_id: str, frame: Any, time_column: str = "time",
@@ -149,6 +178,9 @@ def upload_messages(session_name: str, wire_role: int, runs: Sequence[Run],
                                  parameters=run.parameters, trial=run.trial)
         if weights is not None:
             header.weight = float(weights[index])
+        if run.source is not None:
+            header.source.file = run.source.file
+            header.source.sha256 = run.source.sha256
         yield pb.UploadSeriesRequest(session=session_name if index == 0 else "",
                                      header=header).SerializeToString()
         samples = run.times.size

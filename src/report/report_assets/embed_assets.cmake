@@ -2,7 +2,7 @@
 # each returns the text of one file, compiled in as raw string literals.
 #
 #   cmake -DOUTPUT=html_assets.cc -DCHART_JS=... -DCHARTS_JS=... -DREPORT_JS=... \
-#         -DSTUDY_JS=... -DREPORT_CSS=... -P embed_assets.cmake
+#         -DSTUDY_JS=... -DHISTORY_JS=... -DREPORT_CSS=... -P embed_assets.cmake
 #
 # Every literal stays under 64 KiB, the longest a conforming compiler must
 # accept (GCC's -Wpedantic warns beyond), and they are joined once at run time.
@@ -45,6 +45,7 @@ append_asset(ChartJs "${CHART_JS}")
 append_asset(ChartsScript "${CHARTS_JS}")
 append_asset(ReportScript "${REPORT_JS}")
 append_asset(StudyScript "${STUDY_JS}")
+append_asset(HistoryScript "${HISTORY_JS}")
 append_asset(ReportStyle "${REPORT_CSS}")
 file(APPEND "${OUTPUT}.tmp" "}  // namespace wasserwarp::html_assets\n")
 file(RENAME "${OUTPUT}.tmp" "${OUTPUT}")
