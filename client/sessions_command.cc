@@ -107,7 +107,7 @@ absl::Status ReadSessionLabels(absl::string_view flag, const ParsedArgs& args,
 }
 
 // What `create` sets besides the default parameters.
-constexpr FlagDefinition<v1::Session> kSettingFlags[] = {
+const FlagDefinition<v1::Session> kSettingFlags[] = {
     {"--ttl", Arity::kOne, "DURATION",
      "create: delete the session after it has been idle this long,\n"
      "e.g. 90m or 720h (default: the server's)",

@@ -38,7 +38,7 @@ inline constexpr absl::Duration kLease = absl::Seconds(30);
 inline ValidationRecord Queued(int64_t session_key, const std::string& id, absl::Time created) {
   ValidationRecord record;
   record.session_key = session_key;
-  record.session_id = "bench";
+  record.session_id = absl::StrCat("bench-", session_key);
   record.id = id;
   record.owner = "alice";
   record.request = "request bytes";
@@ -47,6 +47,57 @@ inline ValidationRecord Queued(int64_t session_key, const std::string& id, absl:
                  {.series_id = "ref0", .role = RunRole::kReference, .checksum = ~0ULL}};
   record.create_time = created;
   return record;
+}
+
+// The session a Queued record belongs to, as the store keeps it.
+inline RecordedSession Kept(int64_t session_key) {
+  RecordedSession session;
+  session.key = session_key;
+  session.id = absl::StrCat("bench-", session_key);
+  session.owner = "alice";
+  session.create_time = kStart;
+  session.summary = "session summary";
+  return session;
+}
+
+inline ValidationResult Result(ValidationState state, const absl::Status& error,
+                               std::string_view report) {
+  ValidationResult result;
+  result.state = state;
+  result.error = error;
+  result.report = std::string(report);
+  if (state == ValidationState::kSucceeded) result.outcome.distance = 1.5;
+  return result;
+}
+
+inline ValidationQuery OfSession(int64_t session_key,
+                                 ValidationOrder order = ValidationOrder::kNewestFirst,
+                                 std::optional<ValidationState> state = std::nullopt) {
+  ValidationQuery query;
+  query.session_key = session_key;
+  query.order = order;
+  query.state = state;
+  return query;
+}
+
+inline ValidationQuery OfOwner(const std::string& owner) {
+  ValidationQuery query;
+  query.owner = owner;
+  return query;
+}
+
+// The records a query of one session selects, all of them, in order.
+inline std::vector<std::string> IdsOf(ValidationStore& store, const ValidationQuery& query,
+                                      int page_size = 2) {
+  std::vector<std::string> ids;
+  std::optional<ValidationCursor> after;
+  do {
+    absl::StatusOr<ValidationPage> page = store.List(query, after, page_size);
+    if (!page.ok()) return {absl::StrCat("error: ", page.status().ToString())};
+    for (const ValidationRecord& record : page->validations) ids.push_back(record.id);
+    after = page->next;
+  } while (after.has_value());
+  return ids;
 }
 
 // `data_dir` as SqliteValidationStore::Open takes it: "" for one in memory.

@@ -31,11 +31,16 @@ namespace {
 using store_test::AddPostgresSession;
 using store_test::Backend;
 using store_test::BackendName;
+using store_test::IdsOf;
 using store_test::InMemory;
+using store_test::Kept;
 using store_test::kLease;
 using store_test::kStart;
 using store_test::NewPostgresDatabase;
+using store_test::OfOwner;
+using store_test::OfSession;
 using store_test::Queued;
+using store_test::Result;
 using store_test::ValidationStoreTest;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -45,14 +50,14 @@ INSTANTIATE_TEST_SUITE_P(Backends, ValidationStoreTest,
 
 TEST_P(ValidationStoreTest, ClaimsInCreationOrderAndEachOnce) {
   AddSession(1);
-  ASSERT_TRUE(store().Insert(Queued(1, "a", kStart)).ok());
-  ASSERT_TRUE(store().Insert(Queued(1, "b", kStart + absl::Seconds(1))).ok());
-  EXPECT_TRUE(absl::IsAlreadyExists(store().Insert(Queued(1, "a", kStart))));
+  ASSERT_TRUE(store().Insert(Queued(1, "a", kStart), Kept(1)).ok());
+  ASSERT_TRUE(store().Insert(Queued(1, "b", kStart + absl::Seconds(1)), Kept(1)).ok());
+  EXPECT_TRUE(absl::IsAlreadyExists(store().Insert(Queued(1, "a", kStart), Kept(1))));
 
   absl::StatusOr<std::optional<ValidationRecord>> first = store().Claim("w1", kStart, kLease);
   ASSERT_TRUE(first.ok() && first->has_value()) << first.status();
   EXPECT_EQ((*first)->id, "a");
-  EXPECT_EQ((*first)->session_id, "bench");
+  EXPECT_EQ((*first)->session_id, "bench-1");
   EXPECT_EQ((*first)->effective_parameters, "parameters");
   EXPECT_EQ((*first)->request, "request bytes");
   EXPECT_EQ((*first)->state, ValidationState::kRunning);
@@ -75,7 +80,7 @@ TEST_P(ValidationStoreTest, ClaimsInCreationOrderAndEachOnce) {
 
 TEST_P(ValidationStoreTest, AnExpiredLeaseIsClaimedAgainAndOnlyTheNewHolderEndsIt) {
   AddSession(1);
-  ASSERT_TRUE(store().Insert(Queued(1, "a", kStart)).ok());
+  ASSERT_TRUE(store().Insert(Queued(1, "a", kStart), Kept(1)).ok());
   ASSERT_TRUE(store().Claim("lost", kStart, kLease).ok());
   // Within the lease nobody else gets it.
   EXPECT_FALSE(store().Claim("w2", kStart + kLease / 2, kLease)->has_value());
@@ -87,8 +92,8 @@ TEST_P(ValidationStoreTest, AnExpiredLeaseIsClaimedAgainAndOnlyTheNewHolderEndsI
 
   const absl::Time later = kStart + kLease + absl::Seconds(1);
   EXPECT_TRUE(absl::IsAborted(store().Renew(1, "a", "lost", later, kLease, "").status()));
-  const absl::Status stale = store().Finish(1, "a", "lost", ValidationState::kSucceeded,
-                                            absl::OkStatus(), "stale report", later);
+  const absl::Status stale = store().Finish(
+      1, "a", "lost", Result(ValidationState::kSucceeded, absl::OkStatus(), "stale report"), later);
   EXPECT_TRUE(absl::IsAborted(stale)) << stale;
   // Told at once, not after retries of a transaction that cannot succeed.
   EXPECT_THAT(std::string(stale.message()), HasSubstr("no longer this worker's"));
@@ -98,10 +103,10 @@ TEST_P(ValidationStoreTest, AnExpiredLeaseIsClaimedAgainAndOnlyTheNewHolderEndsI
   EXPECT_FALSE(renewed->cancel_requested);
   EXPECT_EQ(store().Get(1, "a", false)->progress, "progress");
   const std::string report("the\0report", 10);
-  ASSERT_TRUE(
-      store()
-          .Finish(1, "a", "w2", ValidationState::kSucceeded, absl::OkStatus(), report, later)
-          .ok());
+  ASSERT_TRUE(store()
+                  .Finish(1, "a", "w2",
+                          Result(ValidationState::kSucceeded, absl::OkStatus(), report), later)
+                  .ok());
   absl::StatusOr<ValidationRecord> done = store().Get(1, "a", /*with_report=*/true);
   ASSERT_TRUE(done.ok());
   EXPECT_EQ(done->state, ValidationState::kSucceeded);
@@ -113,16 +118,17 @@ TEST_P(ValidationStoreTest, AnExpiredLeaseIsClaimedAgainAndOnlyTheNewHolderEndsI
   EXPECT_TRUE(store().Get(1, "a", /*with_report=*/false)->report.empty());
   // Ended: nobody claims it again, nor ends it twice.
   EXPECT_FALSE(store().Claim("w3", later + 10 * kLease, kLease)->has_value());
-  EXPECT_TRUE(absl::IsAborted(
-      store().Finish(1, "a", "w2", ValidationState::kFailed, absl::InternalError("x"), "", later)));
+  EXPECT_TRUE(absl::IsAborted(store().Finish(
+      1, "a", "w2", Result(ValidationState::kFailed, absl::InternalError("x"), ""), later)));
 }
 
 TEST_P(ValidationStoreTest, AFailureKeepsItsError) {
   AddSession(1);
-  ASSERT_TRUE(store().Insert(Queued(1, "a", kStart)).ok());
+  ASSERT_TRUE(store().Insert(Queued(1, "a", kStart), Kept(1)).ok());
   ASSERT_TRUE(store().Claim("w", kStart, kLease).ok());
   const absl::Status error = absl::ResourceExhaustedError("too big");
-  ASSERT_TRUE(store().Finish(1, "a", "w", ValidationState::kFailed, error, "ignored", kStart).ok());
+  ASSERT_TRUE(
+      store().Finish(1, "a", "w", Result(ValidationState::kFailed, error, "ignored"), kStart).ok());
   absl::StatusOr<ValidationRecord> failed = store().Get(1, "a", /*with_report=*/true);
   ASSERT_TRUE(failed.ok());
   EXPECT_EQ(failed->state, ValidationState::kFailed);
@@ -132,30 +138,31 @@ TEST_P(ValidationStoreTest, AFailureKeepsItsError) {
 
 TEST_P(ValidationStoreTest, CancellingEndsQueuedAtOnceAndTellsTheRunningWorker) {
   AddSession(1);
-  ASSERT_TRUE(store().Insert(Queued(1, "running", kStart)).ok());
-  ASSERT_TRUE(store().Insert(Queued(1, "queued", kStart + absl::Seconds(1))).ok());
+  ASSERT_TRUE(store().Insert(Queued(1, "running", kStart), Kept(1)).ok());
+  ASSERT_TRUE(store().Insert(Queued(1, "queued", kStart + absl::Seconds(1)), Kept(1)).ok());
   ASSERT_TRUE(store().Claim("w1", kStart, kLease).ok());
   const absl::Status reason = absl::CancelledError("the validation was cancelled");
 
-  absl::StatusOr<ValidationRecord> queued = store().RequestCancel(1, "queued", reason, kStart);
+  absl::StatusOr<ValidationRecord> queued = store().RequestCancel(1, "queued", reason, "", kStart);
   ASSERT_TRUE(queued.ok());
   EXPECT_EQ(queued->state, ValidationState::kCancelled);
   EXPECT_EQ(queued->error, reason);
   EXPECT_EQ(*store().CountQueued(), 0);
 
-  absl::StatusOr<ValidationRecord> running = store().RequestCancel(1, "running", reason, kStart);
+  absl::StatusOr<ValidationRecord> running =
+      store().RequestCancel(1, "running", reason, "", kStart);
   ASSERT_TRUE(running.ok());
   EXPECT_EQ(running->state, ValidationState::kRunning);
   EXPECT_TRUE(running->cancel_requested);
   absl::StatusOr<LeaseRenewal> renewal = store().Renew(1, "running", "w1", kStart, kLease, "");
   ASSERT_TRUE(renewal.ok());
   EXPECT_TRUE(renewal->cancel_requested);
-  EXPECT_TRUE(absl::IsNotFound(store().RequestCancel(1, "unknown", reason, kStart).status()));
+  EXPECT_TRUE(absl::IsNotFound(store().RequestCancel(1, "unknown", reason, "", kStart).status()));
 }
 
 TEST_P(ValidationStoreTest, ReleaseHandsRunningWorkBack) {
   AddSession(1);
-  ASSERT_TRUE(store().Insert(Queued(1, "a", kStart)).ok());
+  ASSERT_TRUE(store().Insert(Queued(1, "a", kStart), Kept(1)).ok());
   ASSERT_TRUE(store().Claim("stopping", kStart, kLease).ok());
   ASSERT_TRUE(store().Release("stopping").ok());
   EXPECT_EQ(store().Get(1, "a", false)->state, ValidationState::kQueued);
@@ -168,30 +175,21 @@ TEST_P(ValidationStoreTest, ListsNewestFirstInPagesAndByState) {
   AddSession(1);
   AddSession(2);
   for (int i = 0; i < 5; ++i) {
-    ASSERT_TRUE(store().Insert(Queued(1, absl::StrCat("v", i), kStart + absl::Seconds(i))).ok());
+    ASSERT_TRUE(
+        store().Insert(Queued(1, absl::StrCat("v", i), kStart + absl::Seconds(i)), Kept(1)).ok());
   }
-  ASSERT_TRUE(store().Insert(Queued(2, "other-session", kStart)).ok());
+  ASSERT_TRUE(store().Insert(Queued(2, "other-session", kStart), Kept(2)).ok());
   ASSERT_TRUE(store().Claim("w", kStart, kLease).ok());  // v0
 
-  absl::StatusOr<ValidationPage> page = store().List(1, std::nullopt, std::nullopt, 2);
-  ASSERT_TRUE(page.ok()) << page.status();
-  ASSERT_EQ(page->validations.size(), 2u);
-  EXPECT_EQ(page->validations[0].id, "v4");
-  EXPECT_EQ(page->validations[1].id, "v3");
-  ASSERT_TRUE(page->next_key.has_value());
-  std::vector<std::string> rest;
-  std::optional<int64_t> next = page->next_key;
-  while (next.has_value()) {
-    absl::StatusOr<ValidationPage> more = store().List(1, std::nullopt, next, 2);
-    ASSERT_TRUE(more.ok());
-    for (const ValidationRecord& record : more->validations) rest.push_back(record.id);
-    next = more->next_key;
-  }
-  EXPECT_EQ(rest, (std::vector<std::string>{"v2", "v1", "v0"}));
-  absl::StatusOr<ValidationPage> running = store().List(1, ValidationState::kRunning, {}, 10);
-  ASSERT_TRUE(running.ok());
-  ASSERT_EQ(running->validations.size(), 1u);
-  EXPECT_EQ(running->validations[0].id, "v0");
+  EXPECT_EQ(IdsOf(store(), OfSession(1)), (std::vector<std::string>{"v4", "v3", "v2", "v1", "v0"}));
+  EXPECT_EQ(IdsOf(store(), OfSession(1, ValidationOrder::kOldestFirst), 3),
+            (std::vector<std::string>{"v0", "v1", "v2", "v3", "v4"}));
+  EXPECT_EQ(IdsOf(store(), OfOwner("alice"), 4),
+            // Created at the same time as v0, later by key.
+            (std::vector<std::string>{"v4", "v3", "v2", "v1", "other-session", "v0"}));
+  EXPECT_TRUE(IdsOf(store(), OfOwner("bob")).empty());
+  EXPECT_EQ(IdsOf(store(), OfSession(1, ValidationOrder::kNewestFirst, ValidationState::kRunning)),
+            (std::vector<std::string>{"v0"}));
 
   absl::StatusOr<ValidationStore::Counts> counts = store().CountAll(kStart);
   ASSERT_TRUE(counts.ok()) << counts.status();
@@ -200,22 +198,41 @@ TEST_P(ValidationStoreTest, ListsNewestFirstInPagesAndByState) {
   EXPECT_EQ(counts->leases_held, 1);
   EXPECT_EQ(store().CountAll(kStart + kLease)->leases_held, 0);
 
-  ASSERT_TRUE(store().DeleteSession(1).ok());
-  EXPECT_TRUE(store().List(1, std::nullopt, std::nullopt, 10)->validations.empty());
+  // A deleted session's records stay, its tombstone answers for it, until it is purged.
+  ASSERT_TRUE(store().SessionGone(1, RecordedSessionState::kDeleted, "alice", kStart).ok());
+  absl::StatusOr<ValidationRecord> kept = store().Get(1, "v3", false);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  ASSERT_FALSE(kept->events.empty());
+  EXPECT_EQ(kept->events.back().kind, ValidationEventKind::kSessionDelete);
+  EXPECT_EQ(kept->events.back().principal, "alice");
+  absl::StatusOr<std::optional<RecordedSession>> tombstone = store().FindSession("bench-1");
+  ASSERT_TRUE(tombstone.ok() && tombstone->has_value());
+  EXPECT_EQ((*tombstone)->state, RecordedSessionState::kDeleted);
+  EXPECT_EQ((*tombstone)->summary, "session summary");
+  EXPECT_EQ(store().ListTombstones("alice", "", 10)->size(), 1u);
+  EXPECT_TRUE(store().ListTombstones("bob", "", 10)->empty());
+  ASSERT_TRUE(store().PurgeSession(1).ok());
+  EXPECT_TRUE(IdsOf(store(), OfSession(1)).empty());
+  EXPECT_FALSE(store().FindSession("bench-1")->has_value());
+  EXPECT_TRUE(absl::IsNotFound(store().PurgeSession(1)));
   EXPECT_TRUE(store().Get(2, "other-session", false).ok());
 }
 
 // --- SQLite only ---
 
-TEST(SqliteValidationStoreTest, DeletesTheValidationsOfSessionsNotLive) {
+TEST(SqliteValidationStoreTest, KeepsTheRecordsOfSessionsNotLiveAsTombstones) {
   std::unique_ptr<SqliteValidationStore> store = InMemory();
   for (int i = 0; i < 5; ++i)
-    ASSERT_TRUE(store->Insert(Queued(1, absl::StrCat("v", i), kStart)).ok());
-  ASSERT_TRUE(store->Insert(Queued(2, "other-session", kStart)).ok());
-  absl::StatusOr<int64_t> dropped = store->DeleteAllBut({2});
-  ASSERT_TRUE(dropped.ok());
-  EXPECT_EQ(*dropped, 5);
-  EXPECT_TRUE(store->Get(2, "other-session", false).ok());
+    ASSERT_TRUE(store->Insert(Queued(1, absl::StrCat("v", i), kStart), Kept(1)).ok());
+  ASSERT_TRUE(store->Insert(Queued(2, "other-session", kStart), Kept(2)).ok());
+  absl::StatusOr<int64_t> expired = store->SessionsExpired({2}, kStart);
+  ASSERT_TRUE(expired.ok()) << expired.status();
+  EXPECT_EQ(*expired, 1);
+  EXPECT_EQ(store->SessionsExpired({2}, kStart).value(), 0);
+  EXPECT_EQ(IdsOf(*store, OfSession(1)).size(), 5u);
+  EXPECT_EQ(store->Get(1, "v0", false)->events.back().kind, ValidationEventKind::kSessionExpire);
+  EXPECT_EQ(store->FindSession("bench-1").value()->state, RecordedSessionState::kExpired);
+  EXPECT_EQ(store->FindSession("bench-2").value()->state, RecordedSessionState::kActive);
 }
 
 TEST(SqliteValidationStoreTest, AFileKeepsReportsAndRequeuesWhatRanWhenItWasClosed) {
@@ -224,13 +241,13 @@ TEST(SqliteValidationStoreTest, AFileKeepsReportsAndRequeuesWhatRanWhenItWasClos
     absl::StatusOr<std::unique_ptr<SqliteValidationStore>> store =
         SqliteValidationStore::Open(dir.root().string());
     ASSERT_TRUE(store.ok()) << store.status();
-    ASSERT_TRUE((*store)->Insert(Queued(1, "done", kStart)).ok());
-    ASSERT_TRUE((*store)->Insert(Queued(1, "cut-off", kStart + absl::Seconds(1))).ok());
+    ASSERT_TRUE((*store)->Insert(Queued(1, "done", kStart), Kept(1)).ok());
+    ASSERT_TRUE((*store)->Insert(Queued(1, "cut-off", kStart + absl::Seconds(1)), Kept(1)).ok());
     ASSERT_TRUE((*store)->Claim("w", kStart, kLease).ok());
-    ASSERT_TRUE(
-        (*store)
-            ->Finish(1, "done", "w", ValidationState::kSucceeded, absl::OkStatus(), "kept", kStart)
-            .ok());
+    ASSERT_TRUE((*store)
+                    ->Finish(1, "done", "w",
+                             Result(ValidationState::kSucceeded, absl::OkStatus(), "kept"), kStart)
+                    .ok());
     ASSERT_TRUE((*store)->Claim("w", kStart, kLease).ok());
   }
   absl::StatusOr<std::unique_ptr<SqliteValidationStore>> reopened =
@@ -280,7 +297,8 @@ TEST_F(PostgresReplicasTest, RacingReplicasClaimEachValidationExactlyOnce) {
   Replica a(url_), b(url_);
   AddPostgresSession(a.pool, 1);
   for (int i = 0; i < kValidations; ++i) {
-    ASSERT_TRUE(a.store.Insert(Queued(1, absl::StrCat("v", i), kStart + absl::Seconds(i))).ok());
+    ASSERT_TRUE(
+        a.store.Insert(Queued(1, absl::StrCat("v", i), kStart + absl::Seconds(i)), Kept(1)).ok());
   }
   std::vector<std::string> claimed[2];
   absl::Status errors[2];
@@ -323,7 +341,7 @@ TEST_F(PostgresReplicasTest, RacingReplicasClaimEachValidationExactlyOnce) {
 TEST_F(PostgresReplicasTest, AnExpiredLeaseGoesToTheOtherReplica) {
   Replica a(url_), b(url_);
   AddPostgresSession(a.pool, 1);
-  ASSERT_TRUE(a.store.Insert(Queued(1, "a", kStart)).ok());
+  ASSERT_TRUE(a.store.Insert(Queued(1, "a", kStart), Kept(1)).ok());
   ASSERT_TRUE(a.store.Claim("a", kStart, kLease)->has_value());
   EXPECT_FALSE(b.store.Claim("b", kStart + kLease - absl::Nanoseconds(1), kLease)->has_value());
   absl::StatusOr<std::optional<ValidationRecord>> taken =
@@ -333,31 +351,36 @@ TEST_F(PostgresReplicasTest, AnExpiredLeaseGoesToTheOtherReplica) {
   EXPECT_EQ((*taken)->lease_owner, "b");
   const absl::Time later = kStart + kLease + absl::Seconds(1);
   EXPECT_TRUE(absl::IsAborted(a.store.Renew(1, "a", "a", later, kLease, "").status()));
-  EXPECT_TRUE(absl::IsAborted(
-      a.store.Finish(1, "a", "a", ValidationState::kSucceeded, absl::OkStatus(), "stale", later)));
-  ASSERT_TRUE(
-      b.store.Finish(1, "a", "b", ValidationState::kSucceeded, absl::OkStatus(), "fresh", later)
-          .ok());
+  EXPECT_TRUE(absl::IsAborted(a.store.Finish(
+      1, "a", "a", Result(ValidationState::kSucceeded, absl::OkStatus(), "stale"), later)));
+  ASSERT_TRUE(b.store
+                  .Finish(1, "a", "b",
+                          Result(ValidationState::kSucceeded, absl::OkStatus(), "fresh"), later)
+                  .ok());
   EXPECT_EQ(a.store.Get(1, "a", /*with_report=*/true)->report, "fresh");
   // Even ending it just as the new holder did, the old one is refused.
-  EXPECT_TRUE(absl::IsAborted(
-      a.store.Finish(1, "a", "a", ValidationState::kSucceeded, absl::OkStatus(), "stale", later)));
+  EXPECT_TRUE(absl::IsAborted(a.store.Finish(
+      1, "a", "a", Result(ValidationState::kSucceeded, absl::OkStatus(), "stale"), later)));
   EXPECT_EQ(a.store.Get(1, "a", /*with_report=*/true)->report, "fresh");
 }
 
-TEST_F(PostgresReplicasTest, ValidationsNeedTheirSessionAndGoWithIt) {
+TEST_F(PostgresReplicasTest, ValidationsNeedTheirSessionAndOutliveIt) {
   Replica a(url_);
-  EXPECT_TRUE(absl::IsNotFound(a.store.Insert(Queued(7, "a", kStart))));
+  EXPECT_TRUE(absl::IsNotFound(a.store.Insert(Queued(7, "a", kStart), Kept(7))));
   AddPostgresSession(a.pool, 7);
-  ASSERT_TRUE(a.store.Insert(Queued(7, "a", kStart)).ok());
-  // Every session's validations stay: another replica may hold the sessions this one lacks.
-  EXPECT_EQ(a.store.DeleteAllBut({}).value(), 0);
+  ASSERT_TRUE(a.store.Insert(Queued(7, "a", kStart), Kept(7)).ok());
+  // The shared sessions table, not this replica's live keys, says which sessions expired.
+  EXPECT_EQ(a.store.SessionsExpired({}, kStart).value(), 0);
   EXPECT_TRUE(a.store.Get(7, "a", false).ok());
   const absl::Status deleted = postgres::RunTransaction(a.pool, "deleting", [](auto& c) {
     return c.Exec("DELETE FROM sessions WHERE key = 7", "deleting").status();
   });
   ASSERT_TRUE(deleted.ok()) << deleted;
-  EXPECT_TRUE(absl::IsNotFound(a.store.Get(7, "a", false).status()));
+  EXPECT_EQ(a.store.SessionsExpired({7}, kStart).value(), 1);
+  absl::StatusOr<ValidationRecord> kept = a.store.Get(7, "a", false);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_EQ(kept->events.back().kind, ValidationEventKind::kSessionExpire);
+  EXPECT_EQ(a.store.FindSession("bench-7").value()->state, RecordedSessionState::kExpired);
 }
 
 TEST_F(PostgresReplicasTest, AStoppedDatabaseIsUnavailableUntilItIsBack) {
@@ -365,7 +388,7 @@ TEST_F(PostgresReplicasTest, AStoppedDatabaseIsUnavailableUntilItIsBack) {
   options.acquire_wait = absl::Seconds(1);
   Replica a(url_, options);
   AddPostgresSession(a.pool, 1);
-  ASSERT_TRUE(a.store.Insert(Queued(1, "a", kStart)).ok());
+  ASSERT_TRUE(a.store.Insert(Queued(1, "a", kStart), Kept(1)).ok());
   ASSERT_TRUE(postgres::server->Stop());
   const absl::StatusOr<ValidationRecord> get = a.store.Get(1, "a", false);
   EXPECT_TRUE(absl::IsUnavailable(get.status())) << get.status();

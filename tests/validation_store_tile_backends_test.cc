@@ -26,6 +26,7 @@ namespace wasserwarp::service {
 namespace {
 
 using store_test::AddPostgresSession;
+using store_test::Kept;
 using store_test::kHolder;
 using store_test::kLease;
 using store_test::kSimRef;
@@ -46,7 +47,7 @@ TEST(SqliteValidationTilesTest, AReopenedFileQueuesWhatRanAndKeepsWhatWasDone) {
   {
     std::unique_ptr<SqliteValidationStore> store = OpenSqlite(dir.root().string());
     ASSERT_NE(store, nullptr);
-    ASSERT_TRUE(store->Insert(Queued(1, "a", kStart)).ok());
+    ASSERT_TRUE(store->Insert(Queued(1, "a", kStart), Kept(1)).ok());
     ASSERT_TRUE(store->Claim(kHolder, kStart, kLease).ok());
     ASSERT_TRUE(store->InsertTiles(1, "a", {Tile(kSimRef, 0), Tile(kSimRef, 1)}).ok());
     ASSERT_TRUE(store->ClaimTile("w", kStart, kLease, {})->has_value());
@@ -76,7 +77,7 @@ TEST(SqliteValidationTilesTest, AFileWrittenBeforeTilesGainsTheirTable) {
   {
     std::unique_ptr<SqliteValidationStore> store = OpenSqlite(dir.root().string());
     ASSERT_NE(store, nullptr);
-    ASSERT_TRUE(store->Insert(Queued(1, "a", kStart)).ok());
+    ASSERT_TRUE(store->Insert(Queued(1, "a", kStart), Kept(1)).ok());
   }
   // What a server without tiles wrote: the same format version, no table.
   sqlite3* db = nullptr;
@@ -94,14 +95,15 @@ TEST(SqliteValidationTilesTest, TheTilesOfSessionsNotLiveGoWithTheirValidations)
   test_support::ScratchDir dir("validation_tiles");
   std::unique_ptr<SqliteValidationStore> store = OpenSqlite(dir.root().string());
   ASSERT_NE(store, nullptr);
-  ASSERT_TRUE(store->Insert(Queued(1, "a", kStart)).ok());
-  ASSERT_TRUE(store->Insert(Queued(2, "b", kStart)).ok());
+  ASSERT_TRUE(store->Insert(Queued(1, "a", kStart), Kept(1)).ok());
+  ASSERT_TRUE(store->Insert(Queued(2, "b", kStart), Kept(2)).ok());
   ASSERT_TRUE(store->Claim(kHolder, kStart, kLease).ok());
   ASSERT_TRUE(store->Claim(kHolder, kStart, kLease).ok());
   ASSERT_TRUE(store->InsertTiles(1, "a", {Tile(kSimRef, 0)}).ok());
   ASSERT_TRUE(store->InsertTiles(2, "b", {Tile(kSimRef, 0)}).ok());
   ASSERT_EQ(SqliteTileRows(dir.Path("validations.db")), 2);
-  ASSERT_EQ(store->DeleteAllBut({2}).value(), 1);
+  ASSERT_EQ(store->SessionsExpired({2}, kStart).value(), 1);
+  ASSERT_TRUE(store->PurgeSession(1).ok());
   EXPECT_EQ(SqliteTileRows(dir.Path("validations.db")), 1);
   EXPECT_EQ(store->CountTiles(2, "b", std::nullopt)->tiles, 1);
 }
@@ -115,7 +117,7 @@ TEST(PostgresValidationTilesTest, RacingReplicasClaimEachTileExactlyOnce) {
   postgres::Pool pool_a(url, 2), pool_b(url, 2);
   PostgresValidationStore a(pool_a), b(pool_b);
   AddPostgresSession(pool_a, 1);
-  ASSERT_TRUE(a.Insert(Queued(1, "v", kStart)).ok());
+  ASSERT_TRUE(a.Insert(Queued(1, "v", kStart), Kept(1)).ok());
   ASSERT_TRUE(a.Claim(kHolder, kStart, kLease).ok());
   std::vector<CostTile> tiles;
   for (int i = 0; i < kTiles; ++i) tiles.push_back(Tile(i % 2 == 0 ? kSimRef : kSimSim, i / 2));

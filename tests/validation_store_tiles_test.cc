@@ -27,6 +27,7 @@ namespace {
 
 using store_test::Backend;
 using store_test::BackendName;
+using store_test::Kept;
 using store_test::kHolder;
 using store_test::kLease;
 using store_test::kSimRef;
@@ -35,6 +36,7 @@ using store_test::kStart;
 using store_test::OpenSqlite;
 using store_test::Place;
 using store_test::Queued;
+using store_test::Result;
 using store_test::SqliteTileRows;
 using store_test::Tile;
 using store_test::Values;
@@ -64,7 +66,7 @@ class ValidationTilesTest : public store_test::ValidationStoreTest {
                        const std::vector<CostTile>& tiles, const std::string& holder = kHolder) {
     if (!session_added_) AddSession(1);
     session_added_ = true;
-    ASSERT_TRUE(store().Insert(Queued(1, id, created)).ok());
+    ASSERT_TRUE(store().Insert(Queued(1, id, created), Kept(1)).ok());
     absl::StatusOr<std::optional<ValidationRecord>> claimed = store().Claim(holder, kStart, kLease);
     ASSERT_TRUE(claimed.ok() && claimed->has_value()) << claimed.status();
     ASSERT_EQ((*claimed)->id, id);
@@ -196,7 +198,7 @@ TEST_P(ValidationTilesTest, ClaimsNoTileOfAValidationNotRunningOrToBeCancelled) 
   StartValidation("cancelled", kStart, {Tile(kSimRef, 0)});
   StartValidation("released", kStart + absl::Seconds(1), {Tile(kSimRef, 0)}, "stopping");
   StartValidation("running", kStart + absl::Seconds(2), {Tile(kSimRef, 0)});
-  ASSERT_TRUE(store().RequestCancel(1, "cancelled", absl::CancelledError("stop"), kStart).ok());
+  ASSERT_TRUE(store().RequestCancel(1, "cancelled", absl::CancelledError("stop"), "", kStart).ok());
   ASSERT_TRUE(store().Release("stopping").ok());
   absl::StatusOr<std::optional<TileRecord>> claimed = store().ClaimTile("w", kStart, kLease, {});
   ASSERT_TRUE(claimed.ok() && claimed->has_value()) << claimed.status();
@@ -372,7 +374,7 @@ TEST_P(ValidationTilesTest, ARenewalSaysWhenTheValidationIsToStop) {
   StartValidation("a", kStart, {Tile(kSimRef, 0), Tile(kSimRef, 1)});
   ASSERT_TRUE(store().ClaimTile("w", kStart, kLease, {})->has_value());
   EXPECT_FALSE(store().RenewTile(1, "a", kSimRef, 0, "w", kStart, kLease, 1)->cancel_requested);
-  ASSERT_TRUE(store().RequestCancel(1, "a", absl::CancelledError("stop"), kStart).ok());
+  ASSERT_TRUE(store().RequestCancel(1, "a", absl::CancelledError("stop"), "", kStart).ok());
   absl::StatusOr<LeaseRenewal> renewal =
       store().RenewTile(1, "a", kSimRef, 0, "w", kStart, kLease, 2);
   ASSERT_TRUE(renewal.ok()) << renewal.status();
@@ -387,10 +389,10 @@ TEST_P(ValidationTilesTest, AValidationsEndTakesItsTilesAlong) {
   ASSERT_TRUE(store().FinishTile(1, "a", kSimRef, 0, "w", "r", Values(1)).ok());
   ASSERT_TRUE(store().ClaimTile("w", kStart, kLease, {})->has_value());  // a's tile 1
   EXPECT_EQ(TileRows(), 3);
-  ASSERT_TRUE(
-      store()
-          .Finish(1, "a", kHolder, ValidationState::kSucceeded, absl::OkStatus(), "report", kStart)
-          .ok());
+  ASSERT_TRUE(store()
+                  .Finish(1, "a", kHolder,
+                          Result(ValidationState::kSucceeded, absl::OkStatus(), "report"), kStart)
+                  .ok());
   EXPECT_EQ(store().CountTiles(1, "a", std::nullopt)->tiles, 0);
   EXPECT_TRUE(store().ReadTiles(1, "a", kSimRef)->empty());
   EXPECT_TRUE(store().TileShares(1, "a")->empty());
@@ -403,20 +405,21 @@ TEST_P(ValidationTilesTest, AValidationsEndTakesItsTilesAlong) {
 
   // A validation cancelled while queued ends too.
   ASSERT_TRUE(store().Release(kHolder).ok());
-  ASSERT_TRUE(store().RequestCancel(1, "b", absl::CancelledError("stop"), kStart).ok());
+  ASSERT_TRUE(store().RequestCancel(1, "b", absl::CancelledError("stop"), "", kStart).ok());
   EXPECT_EQ(TileRows(), 0);
 }
 
-TEST_P(ValidationTilesTest, DeletingTheSessionDeletesTheTiles) {
+TEST_P(ValidationTilesTest, PurgingTheSessionsTombstoneDeletesTheTiles) {
   StartValidation("a", kStart, {Tile(kSimRef, 0), Tile(kSimRef, 1)});
   AddSession(2);
-  ASSERT_TRUE(store().Insert(Queued(2, "other", kStart)).ok());
+  ASSERT_TRUE(store().Insert(Queued(2, "other", kStart), Kept(2)).ok());
   ASSERT_EQ(store().Claim(kHolder, kStart, kLease).value()->id, "other");
   ASSERT_TRUE(store().InsertTiles(2, "other", {Tile(kSimRef, 0)}).ok());
   ASSERT_TRUE(store().ClaimTile("w", kStart, kLease, {})->has_value());
   ASSERT_TRUE(store().FinishTile(1, "a", kSimRef, 0, "w", "r", Values(1)).ok());
   EXPECT_EQ(TileRows(), 3);
-  ASSERT_TRUE(store().DeleteSession(1).ok());
+  ASSERT_TRUE(store().SessionGone(1, RecordedSessionState::kDeleted, "alice", kStart).ok());
+  ASSERT_TRUE(store().PurgeSession(1).ok());
   EXPECT_EQ(TileRows(), 1);
   EXPECT_TRUE(absl::IsNotFound(store().CountTiles(1, "a", std::nullopt).status()));
   EXPECT_EQ(store().CountTiles(2, "other", std::nullopt)->tiles, 1);

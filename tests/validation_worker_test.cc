@@ -243,9 +243,10 @@ TEST_F(ValidationWorkerTest, AValidationWhoseWorkerDiedRunsAgainOnceItsLeaseIsOu
   ASSERT_TRUE(record.start_time.has_value());
   EXPECT_GE(*record.start_time - killed, kShortLease - absl::Milliseconds(50));
   // The dead worker's late result is refused.
-  EXPECT_TRUE(
-      absl::IsAborted(validations_->Finish(session_key_, id, "dead", ValidationState::kFailed,
-                                           absl::InternalError("late"), "", absl::Now())));
+  EXPECT_TRUE(absl::IsAborted(validations_->Finish(
+      session_key_, id, "dead",
+      ValidationResult{.state = ValidationState::kFailed, .error = absl::InternalError("late")},
+      absl::Now())));
 
   // The same request run by one process alone gives the same report.
   absl::StatusOr<v1::Validation> alone = survivor.resources.Create(Request(3), "");
@@ -289,7 +290,8 @@ TEST_F(ValidationWorkerTest, ACancellationRecordedInTheStoreReachesTheRunningJob
   }
   // Recorded by another replica: only the store carries it to the runner.
   ASSERT_TRUE(
-      validations_->RequestCancel(ref->key, id, absl::CancelledError("stop"), absl::Now()).ok());
+      validations_->RequestCancel(ref->key, id, absl::CancelledError("stop"), "", absl::Now())
+          .ok());
   const absl::Time give_up = absl::Now() + absl::Seconds(10);
   absl::StatusOr<ValidationRecord> record = validations_->Get(ref->key, id, false);
   while (record.ok() && !IsFinal(record->state) && absl::Now() < give_up) {

@@ -420,7 +420,10 @@ void ValidationWorker::End(const std::shared_ptr<Active>& active, absl::Status s
     ValidationResult result{.state = status.ok()                 ? ValidationState::kSucceeded
                                      : absl::IsCancelled(status) ? ValidationState::kCancelled
                                                                  : ValidationState::kFailed,
-                            .error = status};
+                            .error = status,
+                            .report = {},
+                            .outcome = {},
+                            .engine = {}};
     if (status.ok() && report != nullptr) {
       result.report = report->SerializeAsString();
       result.outcome = OutcomeOf(*report);

@@ -17,12 +17,12 @@
 #include "jobs/validation_job.h"
 #include "rpc/session_proto.h"
 #include "rpc/validation_evidence.h"
-#include "wire/status_to_grpc.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/run_checksum.h"
 #include "wire/convert.h"
 #include "wire/parameters.h"
 #include "wire/resource_names.h"
+#include "wire/status_to_grpc.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -74,8 +74,7 @@ void LeaveOutBulkyParts(v1::ValidationReport& report) {
 
 ValidationResources::ValidationResources(SessionStore& sessions, ValidationStore& validations,
                                          ValidationWorker& worker, const JobLimits& jobs,
-                                         const ValidationLimits& limits,
-                                         absl::Duration retention)
+                                         const ValidationLimits& limits, absl::Duration retention)
     : sessions_(sessions),
       validations_(validations),
       worker_(worker),
@@ -140,8 +139,10 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
   queued_progress.set_cells_total(static_cast<int64_t>(job->size.dp_cells));
   record.progress = queued_progress.SerializeAsString();
   record.create_time = absl::Now();
-  record.events.push_back(ValidationEvent{
-      .kind = ValidationEventKind::kCreate, .time = record.create_time, .principal = principal});
+  record.events.push_back(ValidationEvent{.kind = ValidationEventKind::kCreate,
+                                          .time = record.create_time,
+                                          .principal = principal,
+                                          .replica = ""});
   const RecordedSession kept = RecordedSessionOf(*session, snapshot->key, principal);
   // Handed to the worker before it can claim the validation, so that a claim finds it.
   worker_.Queued(record.session_key, record.id,
@@ -265,9 +266,8 @@ absl::StatusOr<v1::ListValidationsResponse> ValidationResources::List(
 
 absl::StatusOr<v1::Validation> ValidationResources::CancelWith(const ValidationHandle& handle,
                                                                const absl::Status& reason) {
-  absl::StatusOr<ValidationRecord> record =
-      validations_.RequestCancel(handle.session_key, handle.id, reason, handle.principal,
-                                 absl::Now());
+  absl::StatusOr<ValidationRecord> record = validations_.RequestCancel(
+      handle.session_key, handle.id, reason, handle.principal, absl::Now());
   if (absl::IsNotFound(record.status())) return NotFound(handle.session_id, handle.id);
   if (!record.ok()) return record.status();
   // A job running here stops now rather than at its next renewal.
@@ -337,8 +337,26 @@ absl::Status ValidationResources::PurgeTombstone(const RecordedSession& tombston
   return validations_.PurgeSession(tombstone.key);
 }
 
-void ValidationResources::SessionDeleting(int64_t session_key, const std::string& principal) {
+void ValidationResources::SessionDeleting(int64_t session_key, const std::string& session_id,
+                                          const std::string& principal) {
   worker_.ForgetSession(session_key);
+  // Its queued and running validations end CANCELLED, saying why.
+  const absl::Status reason = absl::CancelledError(
+      absl::StrCat("session ", wire::SessionName(session_id), " was deleted"));
+  for (ValidationState state : {ValidationState::kQueued, ValidationState::kRunning}) {
+    ValidationQuery query;
+    query.session_key = session_key;
+    query.state = state;
+    absl::StatusOr<ValidationPage> page = validations_.List(query, std::nullopt, kMaxPageSize);
+    if (!page.ok()) continue;
+    for (const ValidationRecord& record : page->validations) {
+      (void)CancelWith(ValidationHandle{.session_key = session_key,
+                                        .session_id = session_id,
+                                        .id = record.id,
+                                        .principal = principal},
+                       reason);
+    }
+  }
   // Before the session goes, so that no sweep finds it gone first and calls it expired.
   if (absl::Status status = validations_.SessionGone(session_key, RecordedSessionState::kDeleted,
                                                      principal, absl::Now());

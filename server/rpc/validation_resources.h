@@ -81,7 +81,8 @@ class ValidationResources {
   //
   // Session `session_key` is about to be deleted by `principal`: its records stay, their
   // session kept as a tombstone (state DELETED); the job of a running one stops.
-  void SessionDeleting(int64_t session_key, const std::string& principal);
+  void SessionDeleting(int64_t session_key, const std::string& session_id,
+                       const std::string& principal);
   // `principal`'s tombstone of session `session_id` (expired or deleted, with records), unset
   // when there is none.
   absl::StatusOr<std::optional<RecordedSession>> Tombstone(const std::string& session_id,

@@ -296,7 +296,7 @@ grpc::ServerUnaryReactor* ValidationService::DeleteSession(grpc::CallbackServerC
                   }
                   if (!session.ok()) return session.status();
                   // Its records stay with the session as a tombstone; its jobs stop.
-                  validations_.SessionDeleting(session->key, principal);
+                  validations_.SessionDeleting(session->key, *id, principal);
                   if (absl::Status status = store_.Delete(*id, principal); !status.ok()) {
                     return status;
                   }

@@ -14,14 +14,17 @@ absl::StatusOr<ValidationRecord> MeasuredValidationStore::Get(int64_t session_ke
                [&](ValidationStore& store) { return store.Get(session_key, id, with_report); });
 }
 
-absl::StatusOr<ValidationPage> MeasuredValidationStore::List(
-    const ValidationQuery& query, std::optional<ValidationCursor> after, int limit) {
+absl::StatusOr<ValidationPage> MeasuredValidationStore::List(const ValidationQuery& query,
+                                                             std::optional<ValidationCursor> after,
+                                                             int limit) {
   return Timed("List", [&](ValidationStore& store) { return store.List(query, after, limit); });
 }
 
-absl::StatusOr<ValidationRecord> MeasuredValidationStore::RequestCancel(
-    int64_t session_key, std::string_view id, const absl::Status& reason,
-    std::string_view principal, absl::Time now) {
+absl::StatusOr<ValidationRecord> MeasuredValidationStore::RequestCancel(int64_t session_key,
+                                                                        std::string_view id,
+                                                                        const absl::Status& reason,
+                                                                        std::string_view principal,
+                                                                        absl::Time now) {
   return Timed("RequestCancel", [&](ValidationStore& store) {
     return store.RequestCancel(session_key, id, reason, principal, now);
   });
@@ -110,16 +113,15 @@ absl::StatusOr<std::vector<TileShare>> MeasuredValidationStore::TileShares(int64
                [&](ValidationStore& store) { return store.TileShares(session_key, id); });
 }
 
-absl::Status MeasuredValidationStore::SessionGone(int64_t session_key,
-                                                  RecordedSessionState state,
+absl::Status MeasuredValidationStore::SessionGone(int64_t session_key, RecordedSessionState state,
                                                   std::string_view principal, absl::Time now) {
   return Timed("SessionGone", [&](ValidationStore& store) {
     return store.SessionGone(session_key, state, principal, now);
   });
 }
 
-absl::StatusOr<int64_t> MeasuredValidationStore::SessionsExpired(
-    const std::set<int64_t>& live_keys, absl::Time now) {
+absl::StatusOr<int64_t> MeasuredValidationStore::SessionsExpired(const std::set<int64_t>& live_keys,
+                                                                 absl::Time now) {
   return Timed("SessionsExpired",
                [&](ValidationStore& store) { return store.SessionsExpired(live_keys, now); });
 }

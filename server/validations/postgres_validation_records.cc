@@ -178,8 +178,7 @@ using postgres_store_internal::kColumns;
 using postgres_store_internal::RecordOf;
 using postgres_store_internal::ToNanos;
 
-constexpr char kSessionColumns[] =
-    "key, id, owner, state, create_time_ns, delete_time_ns, summary";
+constexpr char kSessionColumns[] = "key, id, owner, state, create_time_ns, delete_time_ns, summary";
 
 absl::StatusOr<std::vector<RecordedSession>> SessionsOf(const Result& result,
                                                         const std::string& database) {
@@ -237,13 +236,12 @@ absl::StatusOr<int64_t> MarkGoneOn(Connection& connection, const std::string& wh
     if (!key.ok()) return key.status();
     if (absl::Status status =
             connection
-                .Exec(
-                    "INSERT INTO validation_events (validation_key, kind, time_ns, principal,"
-                    " replica) SELECT key, $1, $2, $3, '' FROM validations WHERE session_key = $4"
-                    " ORDER BY key",
-                    {Param::Int64(static_cast<int64_t>(kind)), Param::Int64(ToNanos(now)),
-                     Param::Text(principal), Param::Int64(*key)},
-                    "recording that a session went")
+                .Exec("INSERT INTO validation_events (validation_key, kind, time_ns, principal,"
+                      " replica) SELECT key, $1, $2, $3, '' FROM validations WHERE session_key = $4"
+                      " ORDER BY key",
+                      {Param::Int64(static_cast<int64_t>(kind)), Param::Int64(ToNanos(now)),
+                       Param::Text(principal), Param::Int64(*key)},
+                      "recording that a session went")
                 .status();
         !status.ok()) {
       return status;
@@ -254,8 +252,9 @@ absl::StatusOr<int64_t> MarkGoneOn(Connection& connection, const std::string& wh
 
 }  // namespace
 
-absl::StatusOr<ValidationPage> PostgresValidationStore::List(
-    const ValidationQuery& query, std::optional<ValidationCursor> after, int limit) {
+absl::StatusOr<ValidationPage> PostgresValidationStore::List(const ValidationQuery& query,
+                                                             std::optional<ValidationCursor> after,
+                                                             int limit) {
   const bool ascending = query.order == ValidationOrder::kOldestFirst;
   const char* const before_or_after = ascending ? ">" : "<";
   // $1 to $5 are the scope, the state and the cursor, $6 the limit; the filter's follow.
@@ -264,8 +263,8 @@ absl::StatusOr<ValidationPage> PostgresValidationStore::List(
       "SELECT ", kColumns, " FROM validations v WHERE ",
       query.session_key.has_value() ? "v.session_key = $1::bigint" : "v.owner = $1::text",
       " AND ($2::bigint = 0 OR v.state = $2::bigint) AND ($3::bigint = 0 OR v.create_time_ns ",
-      before_or_after, " $4::bigint OR (v.create_time_ns = $4::bigint AND v.key ",
-      before_or_after, " $5::bigint)) AND ", filter.where, " ORDER BY ",
+      before_or_after, " $4::bigint OR (v.create_time_ns = $4::bigint AND v.key ", before_or_after,
+      " $5::bigint)) AND ", filter.where, " ORDER BY ",
       std::string(ValidationOrderSql(query.order)), " LIMIT $6");
   std::vector<Param> params = {
       query.session_key.has_value() ? Param::Int64(*query.session_key) : Param::Text(query.owner),
@@ -359,7 +358,8 @@ absl::StatusOr<int64_t> PostgresValidationStore::SessionsExpired(const std::set<
       pool_, "keeping expired sessions as tombstones",
       [&](Connection& connection) -> absl::Status {
         absl::StatusOr<int64_t> count = MarkGoneOn(
-            connection, "$4::bigint = 0 AND NOT EXISTS (SELECT 1 FROM sessions x WHERE x.key = s.key)",
+            connection,
+            "$4::bigint = 0 AND NOT EXISTS (SELECT 1 FROM sessions x WHERE x.key = s.key)",
             Param::Int64(0), RecordedSessionState::kExpired, "", now);
         if (!count.ok()) return count.status();
         marked = *count;
@@ -403,8 +403,7 @@ absl::StatusOr<std::vector<RecordedSession>> PostgresValidationStore::ListTombst
             absl::StrCat("SELECT ", kSessionColumns,
                          " FROM validation_sessions WHERE owner = $1 AND id > $2 AND state != 1"
                          " ORDER BY id, key LIMIT $3"),
-            {Param::Text(owner), Param::Text(after_id), Param::Int64(limit)},
-            "listing tombstones");
+            {Param::Text(owner), Param::Text(after_id), Param::Int64(limit)}, "listing tombstones");
         if (!result.ok()) return result.status();
         absl::StatusOr<std::vector<RecordedSession>> sessions =
             SessionsOf(*result, connection.redacted_url());

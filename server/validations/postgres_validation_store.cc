@@ -20,11 +20,11 @@ using postgres::Result;
 using postgres_store_internal::Cells;
 using postgres_store_internal::DeleteTilesOn;
 using postgres_store_internal::InsertDetailsOn;
-using postgres_store_internal::kColumns;
-using postgres_store_internal::RecordOf;
 using postgres_store_internal::InsertEventOn;
-using postgres_store_internal::ReadEventsOn;
+using postgres_store_internal::kColumns;
 using postgres_store_internal::NotFound;
+using postgres_store_internal::ReadEventsOn;
+using postgres_store_internal::RecordOf;
 using postgres_store_internal::ReleaseTilesOn;
 using postgres_store_internal::State;
 using postgres_store_internal::ToNanos;
@@ -132,9 +132,11 @@ absl::StatusOr<ValidationRecord> PostgresValidationStore::Get(int64_t session_ke
   return record;
 }
 
-absl::StatusOr<ValidationRecord> PostgresValidationStore::RequestCancel(
-    int64_t session_key, std::string_view id, const absl::Status& reason,
-    std::string_view principal, absl::Time now) {
+absl::StatusOr<ValidationRecord> PostgresValidationStore::RequestCancel(int64_t session_key,
+                                                                        std::string_view id,
+                                                                        const absl::Status& reason,
+                                                                        std::string_view principal,
+                                                                        absl::Time now) {
   const std::string reason_message(reason.message());
   absl::StatusOr<ValidationRecord> record;
   // Run again, it finds the validation cancelled or marked already and changes nothing more.
@@ -151,11 +153,12 @@ absl::StatusOr<ValidationRecord> PostgresValidationStore::RequestCancel(
         if (pending->rows() == 1) {
           absl::StatusOr<int64_t> key = pending->GetInt64(0, 0);
           if (!key.ok()) return key.status();
-          if (absl::Status event = InsertEventOn(
-                  connection, *key,
-                  ValidationEvent{.kind = ValidationEventKind::kCancel,
-                                  .time = now,
-                                  .principal = std::string(principal)});
+          if (absl::Status event =
+                  InsertEventOn(connection, *key,
+                                ValidationEvent{.kind = ValidationEventKind::kCancel,
+                                                .time = now,
+                                                .principal = std::string(principal),
+                                                .replica = ""});
               !event.ok()) {
             return event;
           }
@@ -237,6 +240,7 @@ absl::StatusOr<std::optional<ValidationRecord>> PostgresValidationStore::Claim(
         if (absl::Status event = InsertEventOn(connection, *key,
                                                ValidationEvent{.kind = ValidationEventKind::kStart,
                                                                .time = now,
+                                                               .principal = "",
                                                                .replica = std::string(worker)});
             !event.ok()) {
           return event;
@@ -322,10 +326,11 @@ absl::Status PostgresValidationStore::Finish(int64_t session_key, std::string_vi
         if (finished->rows() == 1) {
           absl::StatusOr<int64_t> key = finished->GetInt64(0, 0);
           if (!key.ok()) return key.status();
-          if (absl::Status event = InsertEventOn(
-                  connection, *key,
-                  ValidationEvent{
-                      .kind = ValidationEventKind::kEnd, .time = now, .replica = std::string(worker)});
+          if (absl::Status event = InsertEventOn(connection, *key,
+                                                 ValidationEvent{.kind = ValidationEventKind::kEnd,
+                                                                 .time = now,
+                                                                 .principal = "",
+                                                                 .replica = std::string(worker)});
               !event.ok()) {
             return event;
           }

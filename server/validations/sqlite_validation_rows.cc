@@ -86,8 +86,6 @@ absl::StatusOr<ValidationRecord> RecordOf(const Statement& row, const std::strin
   return record;
 }
 
-
-
 using sqlite::Statement;
 
 absl::Status InsertEvent(sqlite3* db, const std::string& path, int64_t validation_key,

@@ -22,8 +22,7 @@ using sqlite_store_internal::Damaged;
 using sqlite_store_internal::FromNanos;
 using sqlite_store_internal::ToNanos;
 
-constexpr char kSessionColumns[] =
-    "key, id, owner, state, create_time_ns, delete_time_ns, summary";
+constexpr char kSessionColumns[] = "key, id, owner, state, create_time_ns, delete_time_ns, summary";
 
 absl::StatusOr<RecordedSession> SessionOf(const Statement& row, const std::string& path) {
   RecordedSession session;

@@ -31,8 +31,8 @@ using sqlite_store_internal::FromNanos;
 using sqlite_store_internal::InsertEvent;
 using sqlite_store_internal::kColumns;
 using sqlite_store_internal::PrepareFormat;
-using sqlite_store_internal::RecordOf;
 using sqlite_store_internal::ReadEvents;
+using sqlite_store_internal::RecordOf;
 using sqlite_store_internal::StepToEnd;
 using sqlite_store_internal::ToNanos;
 
@@ -238,9 +238,11 @@ absl::StatusOr<ValidationPage> SqliteValidationStore::List(const ValidationQuery
   return page;
 }
 
-absl::StatusOr<ValidationRecord> SqliteValidationStore::RequestCancel(
-    int64_t session_key, std::string_view id, const absl::Status& reason,
-    std::string_view principal, absl::Time now) {
+absl::StatusOr<ValidationRecord> SqliteValidationStore::RequestCancel(int64_t session_key,
+                                                                      std::string_view id,
+                                                                      const absl::Status& reason,
+                                                                      std::string_view principal,
+                                                                      absl::Time now) {
   absl::MutexLock lock(&mu_);
   Transaction transaction(db_, path_);
   if (absl::Status status = transaction.Begin(); !status.ok()) return status;
@@ -278,7 +280,8 @@ absl::StatusOr<ValidationRecord> SqliteValidationStore::RequestCancel(
     if (absl::Status status = InsertEvent(db_, path_, *key,
                                           ValidationEvent{.kind = ValidationEventKind::kCancel,
                                                           .time = now,
-                                                          .principal = std::string(principal)});
+                                                          .principal = std::string(principal),
+                                                          .replica = ""});
         !status.ok()) {
       return status;
     }
@@ -329,10 +332,11 @@ absl::StatusOr<std::optional<ValidationRecord>> SqliteValidationStore::Claim(
   claim.Bind(5, session_key);
   claim.BindText(6, id);
   if (absl::Status status = claim.Run("claiming a validation"); !status.ok()) return status;
-  if (absl::Status status = InsertEvent(
-          db_, path_, key,
-          ValidationEvent{
-              .kind = ValidationEventKind::kStart, .time = now, .replica = std::string(worker)});
+  if (absl::Status status = InsertEvent(db_, path_, key,
+                                        ValidationEvent{.kind = ValidationEventKind::kStart,
+                                                        .time = now,
+                                                        .principal = "",
+                                                        .replica = std::string(worker)});
       !status.ok()) {
     return status;
   }
@@ -368,8 +372,8 @@ absl::StatusOr<LeaseRenewal> SqliteValidationStore::Renew(int64_t session_key, s
 }
 
 absl::Status SqliteValidationStore::Finish(int64_t session_key, std::string_view id,
-                                           std::string_view worker,
-                                           const ValidationResult& result, absl::Time now) {
+                                           std::string_view worker, const ValidationResult& result,
+                                           absl::Time now) {
   const ValidationState state = result.state;
   const absl::Status& error = result.error;
   absl::MutexLock lock(&mu_);
@@ -427,10 +431,11 @@ absl::Status SqliteValidationStore::Finish(int64_t session_key, std::string_view
   if (absl::Status status = StepToEnd(finish, "storing a validation's result"); !status.ok()) {
     return status;
   }
-  if (absl::Status status = InsertEvent(
-          db_, path_, key,
-          ValidationEvent{
-              .kind = ValidationEventKind::kEnd, .time = now, .replica = std::string(worker)});
+  if (absl::Status status = InsertEvent(db_, path_, key,
+                                        ValidationEvent{.kind = ValidationEventKind::kEnd,
+                                                        .time = now,
+                                                        .principal = "",
+                                                        .replica = std::string(worker)});
       !status.ok()) {
     return status;
   }
