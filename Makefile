@@ -86,6 +86,7 @@ bench: build
 	$(BUILD_DIR)/bench/study_bench
 	$(BUILD_DIR)/bench/service_bench
 	$(BUILD_DIR)/bench/run_files_bench
+	$(BUILD_DIR)/bench/record_list_bench
 
 # SolveAssignment against scipy's linear_sum_assignment on the same matrices, solve only, at
 # 2000 and 5000: one table. Needs python3-scipy, which only this target uses, so it is not in

@@ -89,8 +89,9 @@ TEST_F(CliTest, HelpGoesToStdoutWithSuccess) {
 }
 
 TEST_F(CliTest, ValidationsHelpDocumentsTheNotEndedExitStatus) {
-  EXPECT_THAT(Run({"--help"}).out, AllOf(HasSubstr("validations list|show|cancel|watch --server"),
-                                         HasSubstr("4 the validation has not ended yet")));
+  EXPECT_THAT(Run({"--help"}).out,
+              AllOf(HasSubstr("validations list|show|history|latest|cancel|watch|delete --server"),
+                    HasSubstr("4 the validation has not ended yet")));
   const ProgramResult help = Run({"validations", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, AllOf(StartsWith("usage: wasserwarp validations list"),

@@ -177,6 +177,11 @@ TEST_F(E2eCliTest, SessionWorkflowGivesTheEmbeddedReport) {
   const ProgramResult deleted = CliOnServer({"sessions", "delete", "--session", "bench-1"});
   ASSERT_EQ(deleted.exit_code, 0) << deleted.err;
   EXPECT_EQ(deleted.out, "deleted session bench-1\n");
+  // Its validations are records: the session stays as a tombstone until it is deleted too.
+  const ProgramResult tombstone = CliOnServer({"sessions", "show", "--session", "bench-1"});
+  ASSERT_EQ(tombstone.exit_code, 0) << tombstone.err;
+  EXPECT_THAT(tombstone.out, HasSubstr("deleted"));
+  ASSERT_EQ(CliOnServer({"sessions", "delete", "--session", "bench-1"}).exit_code, 0);
   const ProgramResult gone = CliOnServer({"sessions", "show", "--session", "bench-1"});
   EXPECT_EQ(gone.exit_code, 2);
   EXPECT_THAT(gone.err, AllOf(StartsWith("wasserwarp: "), HasSubstr("bench-1")));

@@ -119,8 +119,13 @@ TEST_F(E2eReplicasTest, ASessionSpreadOverThreeReplicasValidatesAsOneProcessDoes
     EXPECT_EQ(validation.state(), v1::VALIDATION_STATE_SUCCEEDED);
   }
 
-  // Deleted through one replica: gone through every other.
+  // Deleted through one replica: a tombstone through every other, which takes no validation,
+  // until the tombstone is deleted too.
   ASSERT_TRUE(on_b->DeleteSession("bench").ok());
+  EXPECT_EQ(on_a->GetSession("bench")->state(), v1::Session::DELETED);
+  EXPECT_EQ(on_c->Validate("bench", request).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(on_c->DeleteSession("bench").ok());
   EXPECT_EQ(on_a->GetSession("bench").status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(on_c->Validate("bench", request).status().code(), absl::StatusCode::kNotFound);
   // An open channel holds a stopping server for seconds.
@@ -385,6 +390,64 @@ TEST_F(E2eReplicasTest, OneReplicasSweepSparesASessionWhoseValidationRunsOnAnoth
   on_runner.reset();
   EXPECT_EQ(runner->Stop(), 0);
   EXPECT_EQ(sweeper->Stop(), 0);
+}
+
+TEST_F(E2eReplicasTest, RecordsOutliveTheirSessionsAndAnotherReplicaReadsThem) {
+  std::unique_ptr<e2e::ServerProcess> a = StartReplica({"--session_sweep_interval=200ms"});
+  std::unique_ptr<e2e::ServerProcess> b = StartReplica({"--session_sweep_interval=200ms"});
+  ASSERT_TRUE(a && b);
+  std::unique_ptr<client::ValidationClient> on_a = Connect(*a);
+  std::unique_ptr<client::ValidationClient> on_b = Connect(*b);
+  v1::Session brief;
+  brief.mutable_idle_ttl()->set_seconds(1);
+  v1::ValidateRequest request;
+  (*request.mutable_labels())["model"] = "vdyn";
+  request.mutable_verdict()->set_permutations(19);
+  request.mutable_verdict()->set_max_distance(1e12);
+  std::vector<std::string> names;
+  for (const std::string session : {"expiring", "deleted"}) {
+    ASSERT_TRUE(on_a->CreateSession(session, session == "expiring" ? brief : v1::Session()).ok());
+    ASSERT_TRUE(on_a->UploadRuns(session, test_data::RandomWalkRuns("sim", 3, 40, 90, 2, 61),
+                                 test_data::RandomWalkRuns("ref", 3, 40, 90, 2, 62))
+                    .ok());
+    absl::StatusOr<v1::Validation> created = on_a->CreateValidation(session, request);
+    ASSERT_TRUE(created.ok()) << created.status();
+    ASSERT_TRUE(on_a->WatchValidation(created->name()).ok());
+    names.push_back(created->name());
+  }
+  ASSERT_TRUE(on_a->DeleteSession("deleted").ok());
+  // Past the TTL and the sweeps' allowance for clock skew (5 s).
+  absl::StatusOr<v1::Session> expired;
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(30);;) {
+    expired = on_b->GetSession("expiring");
+    if (expired.ok() && expired->state() == v1::Session::EXPIRED) break;
+    ASSERT_LT(absl::Now(), give_up) << "never expired";
+    absl::SleepFor(absl::Milliseconds(200));
+  }
+  EXPECT_EQ(on_b->GetSession("deleted")->state(), v1::Session::DELETED);
+  for (size_t i = 0; i < names.size(); ++i) {
+    absl::StatusOr<v1::Validation> record = on_b->GetValidation(names[i]);
+    ASSERT_TRUE(record.ok()) << record.status();
+    EXPECT_EQ(record->state(), v1::VALIDATION_STATE_SUCCEEDED);
+    EXPECT_TRUE(record->has_report());
+    EXPECT_EQ(record->labels().at("model"), "vdyn");
+    EXPECT_FALSE(record->engine().version().empty());
+    EXPECT_TRUE(record->outcome().passed());
+    ASSERT_GT(record->events_size(), 0);
+    EXPECT_EQ(record->events(record->events_size() - 1).kind(),
+              i == 0 ? v1::ValidationEvent::SESSION_EXPIRE : v1::ValidationEvent::SESSION_DELETE);
+    EXPECT_EQ(record->events(1).kind(), v1::ValidationEvent::START);
+    EXPECT_FALSE(record->events(1).replica().empty());
+  }
+  client::ValidationQuery by_label;
+  by_label.filter = "labels.model = vdyn";
+  absl::StatusOr<std::vector<v1::Validation>> found = on_b->ListValidations(by_label);
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_EQ(found->size(), 2u);
+  on_a.reset();
+  on_b.reset();
+  EXPECT_EQ(a->Stop(), 0);
+  EXPECT_EQ(b->Stop(), 0);
 }
 
 TEST_F(E2eReplicasTest, APrincipalsSessionsArePrivateOnEveryReplica) {

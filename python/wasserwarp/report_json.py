@@ -88,17 +88,23 @@ DEPARTURES: Dict[str, Departures] = {
         # The page and a study's result are results of their own (ValidationResult's
         # html_report, sensitivity, identification), not part of `validate --json`.
         drop=("html_report", "html_report_bytes", "sensitivity", "identification"),
-        null_if_unset=("verdict",),
+        null_if_unset=("verdict", "engine"),
         if_set=("cost_matrix", "pooled_cost_matrix"),
         shape={"cost_matrix": lambda report, _: rows(report.cost_matrix),
                "pooled_cost_matrix": lambda report, _: rows(report.pooled_cost_matrix),
-               "pair_metrics_average": channel_averages},
+               "pair_metrics_average": channel_averages,
+               # An object in key order; the digest null when the report has none.
+               "labels": lambda report, _: dict(sorted(report.labels.items())),
+               "request_digest": lambda report, _: report.request_digest or None},
         # The notes of the CLI's file readers: runs sent as arrays have none.
         add={"input_notes": lambda report, _: []},
         after={"dp_cells": ("dp_cells_full", "pairs_computed", "pairs_total", "int16_cells",
                             "single_cells"),
                "seconds": ("tiles",)},
-        last=("input_notes", "cost_matrix", "pooled_cost_matrix")),
+        last=("input_notes", "labels", "engine", "request_digest", "cost_matrix",
+              "pooled_cost_matrix")),
+    # Where the run came from, when the client said.
+    "RunSummary": Departures(if_set=("source",)),
     "ReportParameters": Departures(
         rename={"deletion_penalty": "lambda"},
         # Meaningful only when resample_rate is unset (see the proto).

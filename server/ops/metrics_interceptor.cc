@@ -113,6 +113,8 @@ ReceivedSizeFunction ReceivedSizeOf(std::string_view method) {
        &SerializedSize<v1::CancelValidationRequest>},
       {"/wasserwarp.v1.ValidationService/WatchValidation",
        &SerializedSize<v1::WatchValidationRequest>},
+      {"/wasserwarp.v1.ValidationService/DeleteValidation",
+       &SerializedSize<v1::DeleteValidationRequest>},
   };
   const auto it = sizes->find(method);
   return it == sizes->end() ? nullptr : it->second;

@@ -17,12 +17,18 @@ void RpcLog::Done(const grpc::Status& handed_status) const {
   const std::string code =
       absl::StatusCodeToString(static_cast<absl::StatusCode>(status.error_code()));
   const double seconds = absl::ToDoubleSeconds(absl::Now() - start_);
+  const std::string resource = resource_.empty() ? "-" : resource_;
   if (status.ok()) {
-    spdlog::info("rpc {} peer={} status={} duration={:.3f}s received={}B sent={}B", method_, peer_,
-                 code, seconds, received_, sent_);
+    spdlog::info(
+        "rpc {} peer={} principal=\"{}\" resource={} status={} duration={:.3f}s received={}B "
+        "sent={}B",
+        method_, peer_, principal_, resource, code, seconds, received_, sent_);
   } else {
-    spdlog::info("rpc {} peer={} status={} duration={:.3f}s received={}B sent={}B error=\"{}\"",
-                 method_, peer_, code, seconds, received_, sent_, status.error_message());
+    spdlog::info(
+        "rpc {} peer={} principal=\"{}\" resource={} status={} duration={:.3f}s received={}B "
+        "sent={}B error=\"{}\"",
+        method_, peer_, principal_, resource, code, seconds, received_, sent_,
+        status.error_message());
   }
 }
 

@@ -11,8 +11,9 @@ UploadReactor::UploadReactor(grpc::CallbackServerContext* context,
                              SessionStore& store, const SessionLimits& limits)
     : context_(context),
       log_(context, "UploadSeries"),
-      state_(store, limits, response, std::move(principal)),
+      state_(store, limits, response, principal),
       response_(response) {
+  log_.Principal(std::move(principal));
   StartRead(&request_);
 }
 
@@ -23,6 +24,7 @@ void UploadReactor::OnReadDone(bool ok) {
     return;
   }
   log_.Received(request_.ByteSizeLong());
+  if (!request_.session().empty()) log_.Resource(request_.session());
   if (absl::Status status = state_.Handle(request_); !status.ok()) {
     Complete(status);
     return;

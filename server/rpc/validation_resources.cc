@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "jobs/job_queue.h"
 #include "jobs/validation_job.h"
+#include "jobs/validation_outcome.h"
 #include "rpc/session_proto.h"
 #include "rpc/validation_evidence.h"
 #include "wasserwarp/field_error.h"
@@ -182,6 +183,10 @@ absl::StatusOr<v1::Validation> ValidationResources::Read(const ValidationHandle&
       return absl::DataLossError(
           absl::StrCat("the stored report of ", validation.name(), " does not parse"));
     }
+    // A record stored before outcomes were kept beside reports (a migrated database).
+    if (!record->outcome.has_value()) {
+      *validation.mutable_outcome() = ToProto(OutcomeOf(validation.report()));
+    }
     LeaveOutBulkyParts(*validation.mutable_report());
   }
   return validation;
@@ -341,8 +346,8 @@ void ValidationResources::SessionDeleting(int64_t session_key, const std::string
                                           const std::string& principal) {
   worker_.ForgetSession(session_key);
   // Its queued and running validations end CANCELLED, saying why.
-  const absl::Status reason = absl::CancelledError(
-      absl::StrCat("session ", wire::SessionName(session_id), " was deleted"));
+  const absl::Status reason =
+      absl::CancelledError(absl::StrCat("session ", wire::SessionName(session_id), " was deleted"));
   for (ValidationState state : {ValidationState::kQueued, ValidationState::kRunning}) {
     ValidationQuery query;
     query.session_key = session_key;

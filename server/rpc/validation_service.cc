@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "ops/call_principal.h"
 #include "ops/rpc_log.h"
+#include "rpc/resource_of_call.h"
 #include "rpc/session_proto.h"
 #include "rpc/twed_reactor.h"
 #include "rpc/upload_reactor.h"
@@ -63,12 +64,14 @@ grpc::ServerUnaryReactor* Answer(grpc::CallbackServerContext* context, std::stri
   return Authenticated<grpc::ServerUnaryReactor>(
       context, method, tokens, [&](const std::string& principal) {
         RpcLog log(context, method);
+        log.Principal(principal);
         log.Received(request.ByteSizeLong());
         const absl::StatusOr<Response> result = handle(principal);
         if (result.ok()) {
           *response = *result;
           log.Sent(response->ByteSizeLong());
         }
+        log.Resource(ResourceOfCall(request, result.ok() ? response : nullptr));
         const grpc::Status status = wire::ToGrpcStatus(result.status());
         log.Done(status);
         grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
@@ -221,9 +224,9 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
     std::sort(response.mutable_sessions()->begin(), response.mutable_sessions()->end(),
               [](const v1::Session& a, const v1::Session& b) { return a.name() < b.name(); });
     const int listed = response.sessions_size();
-    if (listed > page_size) response.mutable_sessions()->DeleteSubrange(page_size, listed - page_size);
-    more = more || listed > page_size ||
-           static_cast<int>(tombstones->size()) == page_size;
+    if (listed > page_size)
+      response.mutable_sessions()->DeleteSubrange(page_size, listed - page_size);
+    more = more || listed > page_size || static_cast<int>(tombstones->size()) == page_size;
   }
   if (more) {
     const std::string& last = response.sessions(response.sessions_size() - 1).name();
@@ -251,8 +254,7 @@ grpc::ServerUnaryReactor* ValidationService::CreateSession(grpc::CallbackServerC
                                                            v1::CreateSessionResponse* response) {
   return Answer(context, "CreateSession", tokens_, *request, response,
                 [&](const std::string& principal) {
-                  return service::CreateSession(store_, validations_, limits_, *request,
-                                                principal);
+                  return service::CreateSession(store_, validations_, limits_, *request, principal);
                 });
 }
 

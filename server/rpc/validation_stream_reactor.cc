@@ -31,9 +31,12 @@ ValidationStreamReactor<Response>::ValidationStreamReactor(grpc::CallbackServerC
                                                            const std::string& principal,
                                                            ValidationResources& resources)
     : resources_(resources), log_(context, "Validate"), call_start_(absl::Now()) {
+  log_.Principal(principal);
+  log_.Resource(request.session());
   log_.Received(request.ByteSizeLong());
   origin_ = call_start_;
   absl::StatusOr<v1::Validation> created = resources_.Create(request, principal);
+  if (created.ok()) log_.Resource(created->name());
   absl::StatusOr<ValidationHandle> handle =
       created.ok() ? resources_.Find(created->name(), principal) : created.status();
   Follow(std::move(handle));
@@ -45,6 +48,8 @@ ValidationStreamReactor<Response>::ValidationStreamReactor(grpc::CallbackServerC
                                                            const std::string& principal,
                                                            ValidationResources& resources)
     : resources_(resources), log_(context, "WatchValidation"), call_start_(absl::Now()) {
+  log_.Principal(principal);
+  log_.Resource(name);
   log_.Received(name.size());
   origin_ = call_start_;
   absl::StatusOr<ValidationHandle> handle = resources_.Find(name, principal);

@@ -228,6 +228,10 @@ class ReflectionClientTest(harness.ServerTestCase):
 
         delete_request, delete = contract.method(channel, SERVICE, "DeleteSession")
         delete(delete_request(name=name), timeout=10)
+        # Its validation is a record: the session stays as a tombstone until deleted too.
+        self.assertEqual(get(get_request(name=name), timeout=10).session.state,
+                         contract.enum_value("wasserwarp.v1.Session.State", "DELETED"))
+        delete(delete_request(name=name), timeout=10)
         with self.assertRaises(grpc.RpcError) as raised:
             get(get_request(name=name), timeout=10)
         self.assertEqual(raised.exception.code(), grpc.StatusCode.NOT_FOUND)
