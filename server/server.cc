@@ -164,10 +164,9 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
                    .max_prepared = config.jobs.max_queued_jobs + config.jobs.max_concurrent_jobs,
                    .metrics = server->metrics_.get()},
       *server->validations_, *server->store_, *server->jobs_, server->validation_limits_);
-  server->resources_ = std::make_unique<ValidationResources>(*server->store_, *server->validations_,
-                                                             *server->worker_, server->config_.jobs,
-                                                             server->validation_limits_,
-                                                             config.validation_retention);
+  server->resources_ = std::make_unique<ValidationResources>(
+      *server->store_, *server->validations_, *server->worker_, server->config_.jobs,
+      server->validation_limits_, config.validation_retention);
   server->service_ = std::make_unique<ValidationService>(
       config.sessions, config.jobs, *server->store_, *server->jobs_, *server->resources_,
       server->auth_tokens_.get());

@@ -249,9 +249,9 @@ TEST_F(PostgresSchemaTest, CreatesTablesOnceAndForAll) {
        " col_begin, col_end, cells, state, tile_values) VALUES ($1, 0, 0, 0, 1, 0, 1, 9, 3, $2)",
        {Param::Int64(validation.GetInt64(0, 0).value()), Param::Bytes(std::string(8, '\0'))});
   Must(connection, "DELETE FROM sessions");
-  EXPECT_EQ(Count(connection,
-                  "SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM run_samples)"),
-            0);
+  EXPECT_EQ(
+      Count(connection, "SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM run_samples)"),
+      0);
   // Validation records outlive their session's row (its tombstone is the validation store's).
   EXPECT_EQ(Count(connection,
                   "SELECT (SELECT count(*) FROM validations) + (SELECT count(*) FROM "

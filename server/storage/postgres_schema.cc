@@ -171,8 +171,7 @@ absl::Status MigrateLocked(Connection& connection) {
 
 const std::vector<Migration>& Migrations() {
   static const std::vector<Migration>* const migrations =
-      new std::vector<Migration>{kMigration1, kMigration2, kMigration3, kMigration4,
-                                 kMigration5};
+      new std::vector<Migration>{kMigration1, kMigration2, kMigration3, kMigration4, kMigration5};
   return *migrations;
 }
 

@@ -71,8 +71,8 @@ inline constexpr char kColumns[] =
     "engine, distance, passed, p_value, ratio, ratio_lo, ratio_hi";
 
 // Row `row` of `result`, selected with kColumns (and the report after them when asked).
-absl::StatusOr<ValidationRecord> RecordOf(const postgres::Result& result, int row,
-                                          bool with_report, const std::string& database);
+absl::StatusOr<ValidationRecord> RecordOf(const postgres::Result& result, int row, bool with_report,
+                                          const std::string& database);
 
 // Within the caller's transaction (postgres_validation_records.cc): an event of the validation
 // with `validation_key`; its events in order; and what Insert writes beside the record's row

@@ -124,8 +124,7 @@ class ValidationStore {
   // At most `limit` validations that `query` selects, after `after` in its order (unset: from
   // the first).
   virtual absl::StatusOr<ValidationPage> List(const ValidationQuery& query,
-                                              std::optional<ValidationCursor> after,
-                                              int limit) = 0;
+                                              std::optional<ValidationCursor> after, int limit) = 0;
   // QUEUED: CANCELLED now, with `reason`. RUNNING: marked, so that its worker stops at its next
   // renewal (the worker on this replica is told at once by the caller). Either way a CANCEL
   // event of `principal`. Ended: unchanged. Returns the validation as it is afterwards.

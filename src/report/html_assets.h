@@ -11,12 +11,12 @@
 
 namespace wasserwarp::html_assets {
 
-std::string_view ChartJs();       // the UMD build, which defines the global Chart
-std::string_view ChartsScript();  // charts.js: what every page's script draws with
-std::string_view ReportScript();  // report.js: a validation's charts
-std::string_view StudyScript();   // study.js: a parameter study's charts
+std::string_view ChartJs();        // the UMD build, which defines the global Chart
+std::string_view ChartsScript();   // charts.js: what every page's script draws with
+std::string_view ReportScript();   // report.js: a validation's charts
+std::string_view StudyScript();    // study.js: a parameter study's charts
 std::string_view HistoryScript();  // history.js: a validation history's charts
-std::string_view ReportStyle();   // src/report/report_assets/report.css
+std::string_view ReportStyle();    // src/report/report_assets/report.css
 
 }  // namespace wasserwarp::html_assets
 
