@@ -3,6 +3,7 @@
 // through another and validated through a third gives the report one process gives; a
 // validation whose replica is killed runs again elsewhere and a watcher on a third replica sees
 // it end; replicas refuse a database of another application.
+// Over 500 lines: every test needs the same PostgreSQL suite, replica processes and clients.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -2,6 +2,7 @@
 // comes out bit for bit, expired and deleted sessions leave the file, and a
 // foreign, newer, damaged or truncated file is refused with an error naming
 // it rather than read.
+// Over 500 lines: every test shares the file fixtures, and the migrations are tested on them.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

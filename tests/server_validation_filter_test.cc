@@ -246,7 +246,7 @@ TEST(ValidationFilterSqlTest, PostgresNumbersItsParametersFromTheFirst) {
       SqlDialect::kPostgres, 3);
   EXPECT_EQ(sql.where,
             "EXISTS (SELECT 1 FROM validation_labels l WHERE l.validation_key = v.key AND "
-            "l.key = $3 AND l.value = $4) AND v.state <> $5 AND "
+            "l.key = $3 AND l.value = $4) AND v.state != $5 AND "
             "v.passed IS DISTINCT FROM $6::boolean AND v.passed = $7::boolean AND "
             "NOT EXISTS (SELECT 1 FROM validation_labels l WHERE l.validation_key = v.key AND "
             "l.key = $8 AND l.value = $9) AND v.create_time_ns >= $10");

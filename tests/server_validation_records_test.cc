@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -336,6 +337,11 @@ TEST_F(ValidationRecordsTest, LabelsAreBoundedAndARunningRecordIsNotDeleted) {
   absl::StatusOr<v1::Validation> ended = Ended(created->name());
   ASSERT_TRUE(ended.ok()) << ended.status();
   EXPECT_EQ(ended->state(), v1::VALIDATION_STATE_CANCELLED);
+  // A validation that ran names the build it ran on, whatever its end.
+  const std::vector<v1::ValidationEvent::Kind> kinds = Kinds(*ended);
+  if (std::find(kinds.begin(), kinds.end(), v1::ValidationEvent::START) != kinds.end()) {
+    EXPECT_FALSE(ended->engine().version().empty());
+  }
   EXPECT_THAT(Kinds(*ended), ::testing::Contains(v1::ValidationEvent::CANCEL));
   EXPECT_TRUE(DeleteValidation(created->name()).ok());
 }

@@ -12,7 +12,9 @@
 #include "jobs/tiled_cost_source.h"
 #include "jobs/validated_runs.h"
 #include "jobs/validation_outcome.h"
+#include "wasserwarp/engine_info.h"
 #include "wire/convert.h"
+#include "wire/evidence.h"
 #include "wire/resource_names.h"
 
 namespace wasserwarp::service {
@@ -428,6 +430,11 @@ void ValidationWorker::End(const std::shared_ptr<Active>& active, absl::Status s
       result.report = report->SerializeAsString();
       result.outcome = OutcomeOf(*report);
       result.engine = report->engine().SerializeAsString();
+    } else {
+      // A validation that failed names the build it failed on too.
+      v1::EngineInfo engine;
+      wire::EngineToProto(ThisEngine(), engine);
+      result.engine = engine.SerializeAsString();
     }
     const ValidationRecord& record = active->record;
     if (absl::Status stored =

@@ -76,24 +76,6 @@ bool IsLabelKeyPart(std::string_view part) {
   return true;
 }
 
-const char* OperatorText(FilterOperator op) {
-  switch (op) {
-    case FilterOperator::kEqual:
-      return "=";
-    case FilterOperator::kNotEqual:
-      return "!=";
-    case FilterOperator::kLess:
-      return "<";
-    case FilterOperator::kLessOrEqual:
-      return "<=";
-    case FilterOperator::kGreater:
-      return ">";
-    case FilterOperator::kGreaterOrEqual:
-      return ">=";
-  }
-  return "?";
-}
-
 std::optional<ValidationState> StateNamed(std::string_view name) {
   if (name.starts_with(kStatePrefix)) name.remove_prefix(kStatePrefix.size());
   if (name == "QUEUED") return ValidationState::kQueued;
@@ -228,8 +210,8 @@ class FilterParser {
     term.op = *op;
     if (term.field != FilterField::kCreateTime && term.op != FilterOperator::kEqual &&
         term.op != FilterOperator::kNotEqual) {
-      return Error(op_at,
-                   absl::StrCat(View(field), " takes only = and !=, not ", OperatorText(term.op)));
+      return Error(op_at, absl::StrCat(View(field), " takes only = and !=, not ",
+                                       FilterOperatorText(term.op)));
     }
 
     SkipSpace();
@@ -277,8 +259,8 @@ class FilterParser {
       const std::string_view word = Word();
       // An unquoted AND is far more likely a missing value than a comparison with "AND".
       if (word.empty() || word == "AND") {
-        return Error(pos_ - word.size(),
-                     absl::StrCat("expected a value after ", OperatorText(op), ", got ", got));
+        return Error(pos_ - word.size(), absl::StrCat("expected a value after ",
+                                                      FilterOperatorText(op), ", got ", got));
       }
       return std::string(word);
     }
@@ -372,6 +354,24 @@ absl::StatusOr<ValidationOrder> ParseValidationOrder(std::string_view order_by) 
       "order_by", absl::StrCat(Quote(order_by),
                                " is not an order; use \"create_time desc\" (the default) or "
                                "\"create_time\""));
+}
+
+const char* FilterOperatorText(FilterOperator op) {
+  switch (op) {
+    case FilterOperator::kEqual:
+      return "=";
+    case FilterOperator::kNotEqual:
+      return "!=";
+    case FilterOperator::kLess:
+      return "<";
+    case FilterOperator::kLessOrEqual:
+      return "<=";
+    case FilterOperator::kGreater:
+      return ">";
+    case FilterOperator::kGreaterOrEqual:
+      return ">=";
+  }
+  return "?";
 }
 
 }  // namespace wasserwarp::service

@@ -69,6 +69,9 @@ struct ValidationFilter {
   bool operator==(const ValidationFilter&) const = default;
 };
 
+// The operator as the filter writes it ("=", "!=", "<", ...); SQL reads it the same way.
+const char* FilterOperatorText(FilterOperator op);
+
 // Parses `text` as described at the top of this file; empty or blank text has no terms.
 absl::StatusOr<ValidationFilter> ParseValidationFilter(std::string_view text);
 

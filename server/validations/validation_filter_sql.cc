@@ -14,24 +14,6 @@
 namespace wasserwarp::service {
 namespace {
 
-const char* SqlOperator(FilterOperator op) {
-  switch (op) {
-    case FilterOperator::kEqual:
-      return "=";
-    case FilterOperator::kNotEqual:
-      return "<>";
-    case FilterOperator::kLess:
-      return "<";
-    case FilterOperator::kLessOrEqual:
-      return "<=";
-    case FilterOperator::kGreater:
-      return ">";
-    case FilterOperator::kGreaterOrEqual:
-      return ">=";
-  }
-  return "=";
-}
-
 // Collects parameters and names their placeholders.
 class ConditionBuilder {
  public:
@@ -57,7 +39,7 @@ class ConditionBuilder {
                             key, " AND l.value = ", value, ")");
       }
       case FilterField::kState:
-        return absl::StrCat("v.state ", SqlOperator(term.op), " ",
+        return absl::StrCat("v.state ", FilterOperatorText(term.op), " ",
                             Param(static_cast<int64_t>(std::get<ValidationState>(term.value))));
       case FilterField::kPassed: {
         const bool passed = std::get<bool>(term.value);
@@ -72,7 +54,7 @@ class ConditionBuilder {
                             Param(std::string(passed ? "true" : "false")), "::boolean");
       }
       case FilterField::kCreateTime:
-        return absl::StrCat("v.create_time_ns ", SqlOperator(term.op), " ",
+        return absl::StrCat("v.create_time_ns ", FilterOperatorText(term.op), " ",
                             Param(absl::ToUnixNanos(std::get<absl::Time>(term.value))));
     }
     return "1=1";
