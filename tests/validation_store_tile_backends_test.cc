@@ -102,7 +102,7 @@ TEST(SqliteValidationTilesTest, TheTilesOfSessionsNotLiveGoWithTheirValidations)
   ASSERT_TRUE(store->InsertTiles(1, "a", {Tile(kSimRef, 0)}).ok());
   ASSERT_TRUE(store->InsertTiles(2, "b", {Tile(kSimRef, 0)}).ok());
   ASSERT_EQ(SqliteTileRows(dir.Path("validations.db")), 2);
-  ASSERT_EQ(store->SessionsExpired({2}, kStart).value(), 1);
+  ASSERT_EQ(store->SessionsExpired({2}, kStart + absl::Seconds(1)).value(), 1);
   ASSERT_TRUE(store->PurgeSession(1).ok());
   EXPECT_EQ(SqliteTileRows(dir.Path("validations.db")), 1);
   EXPECT_EQ(store->CountTiles(2, "b", std::nullopt)->tiles, 1);

@@ -114,7 +114,12 @@ absl::StatusOr<int64_t> SqliteValidationStore::SessionsExpired(const std::set<in
   absl::MutexLock lock(&mu_);
   std::vector<int64_t> gone;
   {
-    Statement active(db_, path_, "SELECT key FROM validation_sessions WHERE state = 1");
+    // A session with a record created at `now` or later may have been created after the caller
+    // read `live_keys`: it waits for the next call.
+    Statement active(db_, path_,
+                     "SELECT key FROM validation_sessions s WHERE state = 1 AND NOT EXISTS (SELECT "
+                     "1 FROM validations v WHERE v.session_key = s.key AND v.create_time_ns >= ?)");
+    active.Bind(1, ToNanos(now));
     for (;;) {
       absl::StatusOr<bool> row = active.Step("reading the sessions of records");
       if (!row.ok()) return row.status();

@@ -201,8 +201,10 @@ class ValidationStore {
   virtual absl::Status SessionGone(int64_t session_key, RecordedSessionState state,
                                    std::string_view principal, absl::Time now) = 0;
   // Sessions that expired since the last call: those kept as active whose instances are not in
-  // `live_keys` (the sessions this server holds); where sessions are shared, those the shared
-  // database no longer holds, whatever `live_keys` says. Returns how many became tombstones.
+  // `live_keys` (the sessions this server holds, read after `now`), except those with a record
+  // created at `now` or later, which may be newer than `live_keys`; where sessions are shared,
+  // those the shared database no longer holds, whatever `live_keys` says. Returns how many
+  // became tombstones.
   virtual absl::StatusOr<int64_t> SessionsExpired(const std::set<int64_t>& live_keys,
                                                   absl::Time now) = 0;
   // The newest kept session with `id`, tombstone or not; unset when there is none.
