@@ -42,7 +42,7 @@ HistoryPoint PointOf(const v1::Validation& record, const std::string& by) {
   return point;
 }
 
-std::string Optional(const std::optional<double>& value, const char* format) {
+std::string Optional(const std::optional<double>& value, const absl::FormatSpec<double>& format) {
   return value.has_value() ? absl::StrFormat(format, *value) : "-";
 }
 
