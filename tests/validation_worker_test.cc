@@ -243,10 +243,10 @@ TEST_F(ValidationWorkerTest, AValidationWhoseWorkerDiedRunsAgainOnceItsLeaseIsOu
   ASSERT_TRUE(record.start_time.has_value());
   EXPECT_GE(*record.start_time - killed, kShortLease - absl::Milliseconds(50));
   // The dead worker's late result is refused.
-  EXPECT_TRUE(absl::IsAborted(validations_->Finish(
-      session_key_, id, "dead",
-      ValidationResult{.state = ValidationState::kFailed, .error = absl::InternalError("late")},
-      absl::Now())));
+  ValidationResult late;
+  late.state = ValidationState::kFailed;
+  late.error = absl::InternalError("late");
+  EXPECT_TRUE(absl::IsAborted(validations_->Finish(session_key_, id, "dead", late, absl::Now())));
 
   // The same request run by one process alone gives the same report.
   absl::StatusOr<v1::Validation> alone = survivor.resources.Create(Request(3), "");

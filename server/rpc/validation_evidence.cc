@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "absl/strings/str_format.h"
 #include "jobs/validation_outcome.h"
 #include "rpc/session_proto.h"
 #include "wasserwarp/run_checksum.h"
@@ -27,12 +26,12 @@ double MedianSamplingRate(const std::vector<double>& times) {
   return median > 0 ? 1.0 / median : 0.0;
 }
 
-v1::ValidatedRun DetailsOf(const StoredRun& run) {
+v1::ValidatedRun DetailsOf(const StoredRun& run, uint64_t checksum) {
   const Series& series = *run.series;
   v1::ValidatedRun out;
   out.set_series_id(series.id);
   out.set_role(ToProto(run.role));
-  out.set_checksum(absl::StrFormat("%016x", RunChecksum(series)));
+  out.set_checksum(RunChecksumHex(checksum));
   for (const std::string& channel : series.channels) out.add_channels(channel);
   out.set_samples(static_cast<int64_t>(series.times.size()));
   if (!series.times.empty()) {
@@ -52,10 +51,11 @@ v1::ValidatedRun DetailsOf(const StoredRun& run) {
 
 }  // namespace
 
-std::string EvidenceOf(const SessionSnapshot& snapshot) {
+std::string EvidenceOf(const SessionSnapshot& snapshot, const std::vector<ValidatedRun>& runs) {
   v1::Validation evidence;
+  size_t i = 0;
   for (const std::vector<StoredRun>* group : {&snapshot.simulation, &snapshot.reference}) {
-    for (const StoredRun& run : *group) *evidence.add_runs() = DetailsOf(run);
+    for (const StoredRun& run : *group) *evidence.add_runs() = DetailsOf(run, runs[i++].checksum);
   }
   return evidence.SerializeAsString();
 }
@@ -103,7 +103,7 @@ v1::Validation ToProto(const ValidationRecord& record) {
       v1::ValidatedRun* out = validation.add_runs();
       out->set_series_id(run.series_id);
       out->set_role(ToProto(run.role));
-      out->set_checksum(absl::StrFormat("%016x", run.checksum));
+      out->set_checksum(RunChecksumHex(run.checksum));
     }
   }
   validation.set_principal(record.owner);

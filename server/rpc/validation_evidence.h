@@ -6,6 +6,7 @@
 #define WASSERWARP_SERVER_RPC_VALIDATION_EVIDENCE_H_
 
 #include <string>
+#include <vector>
 
 #include "sessions/session_record.h"
 #include "sessions/session_store.h"
@@ -16,8 +17,9 @@ namespace wasserwarp::service {
 
 // The runs of `snapshot` in report order, as ValidatedRun details (channels, samples, first and
 // last time, median sampling rate, weight, parameters, trial, source), in a serialized
-// wasserwarp.v1.Validation: ValidationRecord::evidence.
-std::string EvidenceOf(const SessionSnapshot& snapshot);
+// wasserwarp.v1.Validation: ValidationRecord::evidence. `runs` are the same runs as the record
+// holds them, whose checksums (a pass over every sample) are not computed again.
+std::string EvidenceOf(const SessionSnapshot& snapshot, const std::vector<ValidatedRun>& runs);
 
 // `session` as a tombstone would answer for it: its labels, settings and runs, without
 // samples (RecordedSession::summary).

@@ -132,7 +132,7 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
   }
   record.labels = job->labels;
   record.request_digest = job->request_digest;
-  record.evidence = EvidenceOf(*snapshot);
+  record.evidence = EvidenceOf(*snapshot, record.runs);
   v1::ValidateProgress queued_progress;
   queued_progress.set_phase(v1::PHASE_QUEUED);
   queued_progress.set_pairs_total(
