@@ -147,17 +147,17 @@ std::optional<v1::ValidationState> ValidationStateNamed(absl::string_view name) 
 
 absl::string_view ValidationEventKindName(v1::ValidationEvent::Kind kind) {
   switch (kind) {
-    case v1::ValidationEvent::CREATE:
+    case v1::ValidationEvent::KIND_CREATE:
       return "create";
-    case v1::ValidationEvent::START:
+    case v1::ValidationEvent::KIND_START:
       return "start";
-    case v1::ValidationEvent::END:
+    case v1::ValidationEvent::KIND_END:
       return "end";
-    case v1::ValidationEvent::CANCEL:
+    case v1::ValidationEvent::KIND_CANCEL:
       return "cancel";
-    case v1::ValidationEvent::SESSION_DELETE:
+    case v1::ValidationEvent::KIND_SESSION_DELETE:
       return "session_delete";
-    case v1::ValidationEvent::SESSION_EXPIRE:
+    case v1::ValidationEvent::KIND_SESSION_EXPIRE:
       return "session_expire";
     default:
       return "unspecified";
@@ -166,11 +166,11 @@ absl::string_view ValidationEventKindName(v1::ValidationEvent::Kind kind) {
 
 absl::string_view SessionStateName(v1::Session::State state) {
   switch (state) {
-    case v1::Session::ACTIVE:
+    case v1::Session::STATE_ACTIVE:
       return "active";
-    case v1::Session::EXPIRED:
+    case v1::Session::STATE_EXPIRED:
       return "expired";
-    case v1::Session::DELETED:
+    case v1::Session::STATE_DELETED:
       return "deleted";
     default:
       // A server from before tombstones sends no state: its sessions are all live.

@@ -155,8 +155,8 @@ absl::StatusOr<Action> List(const ParsedArgs& args) {
     std::vector<Row> rows = {{"session", "simulated", "reference", "held", "expires", "labels"}};
     if (show_deleted) rows[0].insert(rows[0].begin() + 1, "state");
     for (const v1::Session& session : *sessions) {
-      const bool tombstone =
-          session.state() == v1::Session::EXPIRED || session.state() == v1::Session::DELETED;
+      const bool tombstone = session.state() == v1::Session::STATE_EXPIRED ||
+                             session.state() == v1::Session::STATE_DELETED;
       Row row = {std::string(wire::SessionIdOf(session.name())),
                  absl::StrCat(session.simulation_run_count()),
                  absl::StrCat(session.reference_run_count()),
@@ -175,7 +175,8 @@ absl::StatusOr<Action> List(const ParsedArgs& args) {
 std::string FormatSession(const v1::Session& session) {
   std::string out = absl::StrFormat("session: %s\n", wire::SessionIdOf(session.name()));
   absl::StrAppendFormat(&out, "created: %s\n", FormatTimestamp(session.create_time()));
-  if (session.state() == v1::Session::EXPIRED || session.state() == v1::Session::DELETED) {
+  if (session.state() == v1::Session::STATE_EXPIRED ||
+      session.state() == v1::Session::STATE_DELETED) {
     // A tombstone: its runs are listed as of its last validation, without their samples.
     absl::StrAppendFormat(&out, "state: %s at %s; its validation records stay readable\n",
                           SessionStateName(session.state()),

@@ -123,7 +123,7 @@ TEST_F(E2eReplicasTest, ASessionSpreadOverThreeReplicasValidatesAsOneProcessDoes
   // Deleted through one replica: a tombstone through every other, which takes no validation,
   // until the tombstone is deleted too.
   ASSERT_TRUE(on_b->DeleteSession("bench").ok());
-  EXPECT_EQ(on_a->GetSession("bench")->state(), v1::Session::DELETED);
+  EXPECT_EQ(on_a->GetSession("bench")->state(), v1::Session::STATE_DELETED);
   EXPECT_EQ(on_c->Validate("bench", request).status().code(),
             absl::StatusCode::kFailedPrecondition);
   ASSERT_TRUE(on_c->DeleteSession("bench").ok());
@@ -421,11 +421,11 @@ TEST_F(E2eReplicasTest, RecordsOutliveTheirSessionsAndAnotherReplicaReadsThem) {
   absl::StatusOr<v1::Session> expired;
   for (const absl::Time give_up = absl::Now() + absl::Seconds(30);;) {
     expired = on_b->GetSession("expiring");
-    if (expired.ok() && expired->state() == v1::Session::EXPIRED) break;
+    if (expired.ok() && expired->state() == v1::Session::STATE_EXPIRED) break;
     ASSERT_LT(absl::Now(), give_up) << "never expired";
     absl::SleepFor(absl::Milliseconds(200));
   }
-  EXPECT_EQ(on_b->GetSession("deleted")->state(), v1::Session::DELETED);
+  EXPECT_EQ(on_b->GetSession("deleted")->state(), v1::Session::STATE_DELETED);
   for (size_t i = 0; i < names.size(); ++i) {
     absl::StatusOr<v1::Validation> record = on_b->GetValidation(names[i]);
     ASSERT_TRUE(record.ok()) << record.status();
@@ -436,8 +436,9 @@ TEST_F(E2eReplicasTest, RecordsOutliveTheirSessionsAndAnotherReplicaReadsThem) {
     EXPECT_TRUE(record->outcome().passed());
     ASSERT_GT(record->events_size(), 0);
     EXPECT_EQ(record->events(record->events_size() - 1).kind(),
-              i == 0 ? v1::ValidationEvent::SESSION_EXPIRE : v1::ValidationEvent::SESSION_DELETE);
-    EXPECT_EQ(record->events(1).kind(), v1::ValidationEvent::START);
+              i == 0 ? v1::ValidationEvent::KIND_SESSION_EXPIRE
+                     : v1::ValidationEvent::KIND_SESSION_DELETE);
+    EXPECT_EQ(record->events(1).kind(), v1::ValidationEvent::KIND_START);
     EXPECT_FALSE(record->events(1).replica().empty());
   }
   client::ValidationQuery by_label;

@@ -197,11 +197,11 @@ TEST_F(ValidationRecordsTest, AnExpiredSessionsRecordsStayWithItsTombstone) {
   absl::StatusOr<v1::Session> tombstone;
   for (int i = 0; i < 50; ++i) {
     tombstone = GetSession(kSession);
-    if (tombstone.ok() && tombstone->state() == v1::Session::EXPIRED) break;
+    if (tombstone.ok() && tombstone->state() == v1::Session::STATE_EXPIRED) break;
     absl::SleepFor(absl::Milliseconds(100));
   }
   ASSERT_TRUE(tombstone.ok()) << tombstone.status();
-  ASSERT_EQ(tombstone->state(), v1::Session::EXPIRED);
+  ASSERT_EQ(tombstone->state(), v1::Session::STATE_EXPIRED);
   EXPECT_TRUE(tombstone->has_delete_time());
   EXPECT_EQ(tombstone->labels().at("campaign"), "spring");
   EXPECT_EQ(tombstone->runs_size(), 6);
@@ -211,8 +211,8 @@ TEST_F(ValidationRecordsTest, AnExpiredSessionsRecordsStayWithItsTombstone) {
   ASSERT_TRUE(kept.ok()) << kept.status();
   ExpectEvidence(*kept);
   EXPECT_THAT(Kinds(*kept),
-              ElementsAre(v1::ValidationEvent::CREATE, v1::ValidationEvent::START,
-                          v1::ValidationEvent::END, v1::ValidationEvent::SESSION_EXPIRE));
+              ElementsAre(v1::ValidationEvent::KIND_CREATE, v1::ValidationEvent::KIND_START,
+                          v1::ValidationEvent::KIND_END, v1::ValidationEvent::KIND_SESSION_EXPIRE));
 
   EXPECT_TRUE(SessionNames(false).empty());
   EXPECT_THAT(SessionNames(true), ElementsAre(kSession));
@@ -251,11 +251,11 @@ TEST_F(ValidationRecordsTest, ADeletedSessionsRecordsSurviveARestartUntilDeleted
   StartServer(config);
   absl::StatusOr<v1::Session> tombstone = GetSession(kSession);
   ASSERT_TRUE(tombstone.ok()) << tombstone.status();
-  EXPECT_EQ(tombstone->state(), v1::Session::DELETED);
+  EXPECT_EQ(tombstone->state(), v1::Session::STATE_DELETED);
   absl::StatusOr<v1::Validation> kept = Get(created->name());
   ASSERT_TRUE(kept.ok()) << kept.status();
   ExpectEvidence(*kept);
-  EXPECT_EQ(Kinds(*kept).back(), v1::ValidationEvent::SESSION_DELETE);
+  EXPECT_EQ(Kinds(*kept).back(), v1::ValidationEvent::KIND_SESSION_DELETE);
 
   // The owner deletes the record; the tombstone, left without records, goes with it.
   ASSERT_TRUE(DeleteValidation(created->name()).ok());
@@ -339,10 +339,10 @@ TEST_F(ValidationRecordsTest, LabelsAreBoundedAndARunningRecordIsNotDeleted) {
   EXPECT_EQ(ended->state(), v1::VALIDATION_STATE_CANCELLED);
   // A validation that ran names the build it ran on, whatever its end.
   const std::vector<v1::ValidationEvent::Kind> kinds = Kinds(*ended);
-  if (std::find(kinds.begin(), kinds.end(), v1::ValidationEvent::START) != kinds.end()) {
+  if (std::find(kinds.begin(), kinds.end(), v1::ValidationEvent::KIND_START) != kinds.end()) {
     EXPECT_FALSE(ended->engine().version().empty());
   }
-  EXPECT_THAT(Kinds(*ended), ::testing::Contains(v1::ValidationEvent::CANCEL));
+  EXPECT_THAT(Kinds(*ended), ::testing::Contains(v1::ValidationEvent::KIND_CANCEL));
   EXPECT_TRUE(DeleteValidation(created->name()).ok());
 }
 
@@ -386,7 +386,7 @@ TEST_F(ValidationRecordsTest, ADataDirectoryOfTheReleaseBeforeOpensAndMigrates) 
   StartServer(config);
   absl::StatusOr<v1::Session> session = GetSession("sessions/rig7");
   ASSERT_TRUE(session.ok()) << session.status();
-  EXPECT_EQ(session->state(), v1::Session::ACTIVE);
+  EXPECT_EQ(session->state(), v1::Session::STATE_ACTIVE);
   EXPECT_EQ(session->runs_size(), 5);
   const std::vector<std::string> names = Names("sessions/-");
   ASSERT_EQ(names.size(), 2u) << ::testing::PrintToString(names);
@@ -397,7 +397,7 @@ TEST_F(ValidationRecordsTest, ADataDirectoryOfTheReleaseBeforeOpensAndMigrates) 
     EXPECT_EQ(record->state(), v1::VALIDATION_STATE_SUCCEEDED);
     EXPECT_EQ(record->report().distance(), 24.427417620479876);
     EXPECT_EQ(record->outcome().distance(), 24.427417620479876);
-    EXPECT_THAT(Kinds(*record), ElementsAre(v1::ValidationEvent::CREATE));
+    EXPECT_THAT(Kinds(*record), ElementsAre(v1::ValidationEvent::KIND_CREATE));
     EXPECT_EQ(record->runs_size(), 5);
     passed.push_back(record->outcome().passed());
   }

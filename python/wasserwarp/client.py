@@ -25,8 +25,8 @@ PHASES = {pb.PHASE_QUEUED: "queued", pb.PHASE_PREPARING: "preparing",
           pb.PHASE_RESAMPLING: "resampling"}
 ROLE_NAMES = {pb.ROLE_SIMULATION: "simulation", pb.ROLE_REFERENCE: "reference"}
 # A server from before tombstones sends no state: its sessions are all live.
-SESSION_STATES = {pb.Session.ACTIVE: "active", pb.Session.EXPIRED: "expired",
-                  pb.Session.DELETED: "deleted"}
+SESSION_STATES = {pb.Session.STATE_ACTIVE: "active", pb.Session.STATE_EXPIRED: "expired",
+                  pb.Session.STATE_DELETED: "deleted"}
 VALIDATION_STATES = {"queued": pb.VALIDATION_STATE_QUEUED,
                      "running": pb.VALIDATION_STATE_RUNNING,
                      "succeeded": pb.VALIDATION_STATE_SUCCEEDED,

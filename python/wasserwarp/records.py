@@ -15,10 +15,10 @@ from .version_order import compare_versions, version_key
 STATES = {pb.VALIDATION_STATE_QUEUED: "queued", pb.VALIDATION_STATE_RUNNING: "running",
           pb.VALIDATION_STATE_SUCCEEDED: "succeeded", pb.VALIDATION_STATE_FAILED: "failed",
           pb.VALIDATION_STATE_CANCELLED: "cancelled"}
-EVENT_KINDS = {pb.ValidationEvent.CREATE: "create", pb.ValidationEvent.START: "start",
-               pb.ValidationEvent.END: "end", pb.ValidationEvent.CANCEL: "cancel",
-               pb.ValidationEvent.SESSION_DELETE: "session_delete",
-               pb.ValidationEvent.SESSION_EXPIRE: "session_expire"}
+EVENT_KINDS = {pb.ValidationEvent.KIND_CREATE: "create", pb.ValidationEvent.KIND_START: "start",
+               pb.ValidationEvent.KIND_END: "end", pb.ValidationEvent.KIND_CANCEL: "cancel",
+               pb.ValidationEvent.KIND_SESSION_DELETE: "session_delete",
+               pb.ValidationEvent.KIND_SESSION_EXPIRE: "session_expire"}
 
 
 def _time(timestamp: Any) -> Optional[datetime.datetime]:

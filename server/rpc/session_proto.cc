@@ -27,7 +27,7 @@ v1::Session ToProto(const SessionRecord& session, bool with_runs) {
   out.set_simulation_run_count(session.simulation_run_count);
   out.set_reference_run_count(session.reference_run_count);
   out.set_bytes_held(session.bytes_held);
-  out.set_state(v1::Session::ACTIVE);
+  out.set_state(v1::Session::STATE_ACTIVE);
   return out;
 }
 

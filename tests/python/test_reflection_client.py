@@ -230,7 +230,7 @@ class ReflectionClientTest(harness.ServerTestCase):
         delete(delete_request(name=name), timeout=10)
         # Its validation is a record: the session stays as a tombstone until deleted too.
         self.assertEqual(get(get_request(name=name), timeout=10).session.state,
-                         contract.enum_value("wasserwarp.v1.Session.State", "DELETED"))
+                         contract.enum_value("wasserwarp.v1.Session.State", "STATE_DELETED"))
         delete(delete_request(name=name), timeout=10)
         with self.assertRaises(grpc.RpcError) as raised:
             get(get_request(name=name), timeout=10)

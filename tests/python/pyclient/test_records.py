@@ -70,7 +70,7 @@ def test_record_exposes_its_new_fields():
     message.engine.version = "0.1.0"
     message.engine.simd_target = "AVX2"
     message.request.verdict.max_ratio = 1.5
-    event = message.events.add(kind=pb.ValidationEvent.CREATE, principal="alice")
+    event = message.events.add(kind=pb.ValidationEvent.KIND_CREATE, principal="alice")
     event.time.FromSeconds(60)
     r = ValidationRecord.from_proto(message)
     assert r.labels == {"model": "vdyn", "version": "1.0"}
