@@ -17,7 +17,7 @@ DEB_PACKAGES := g++ cmake ninja-build make clang-format \
   python3-setuptools python3-pip openssl prometheus-cpp-dev python3-yaml libsqlite3-dev zlib1g-dev \
   libpq-dev postgresql-15 libmatio-dev \
   golang-github-gogo-googleapis-dev \
-  libjs-chart.js chromium \
+  libjs-chart.js chromium chromium-driver python3-selenium python3-junitparser libcivetweb-dev \
   clang-14 libfuzzer-14-dev libclang-rt-14-dev
 
 CPP_SOURCES = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
