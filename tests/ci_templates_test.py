@@ -13,6 +13,7 @@ reads it, and its shell steps, taken from the file, run against a real wasserwar
 - examples/ci/Jenkinsfile: its sh '''...''' blocks extracted (Groovy's escapes applied, as
   Jenkins would pass them), its environment {} block read, and post { always { } } checked for
   the junit and archiveArtifacts steps; the blocks run with /bin/sh -xe, as the sh step does.
+- Every shell step passes shellcheck, where it is installed (skipped otherwise).
 
 The server runs on a free loopback port with TLS (certificates made here by openssl), access
 tokens and --http_public_url; the CLI is on PATH as `wasserwarp`. Each template runs three
@@ -60,8 +61,10 @@ PASS, FAIL, BAD_INPUT = 0, 1, 2
 
 
 def run(command, timeout=60, **kwargs):
+    if "input" not in kwargs:
+        kwargs["stdin"] = subprocess.DEVNULL
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False,
-                          stdin=subprocess.DEVNULL, **kwargs)
+                          **kwargs)
 
 
 # --- The server --------------------------------------------------------------------------
@@ -136,6 +139,25 @@ def gitlab_job(config):
     if len(jobs) != 1:
         raise AssertionError(f"expected one job, got {sorted(jobs)}")
     return next(iter(jobs.items()))
+
+
+def gitlab_script(job):
+    """What the runner runs: before_script, then script, in one shell."""
+    return "\n".join(job.get("before_script", []) + job["script"])
+
+
+def template_scripts():
+    """(step, shell dialect, script) of every shell step of the templates."""
+    _, job = gitlab_job(yaml.safe_load((REPO / "examples/ci/gitlab-ci.yml").read_text()))
+    scripts = [("gitlab script", "sh", gitlab_script(job))]
+    workflow = yaml.safe_load((REPO / "examples/ci/github-actions.yml").read_text())
+    (_, job), = workflow["jobs"].items()
+    scripts += [(f"github step {step.get('name', index)!r}", "bash", step["run"])
+                for index, step in enumerate(job["steps"]) if "run" in step]
+    tokens = groovy_tokens((REPO / "examples/ci/Jenkinsfile").read_text())
+    scripts += [(f"jenkins sh {index}", "sh", script)
+                for index, script in enumerate(jenkins_sh_blocks(groovy_block(tokens, "stages")))]
+    return scripts
 
 
 GROOVY_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "s": " ", "\\": "\\",
@@ -358,6 +380,16 @@ class TemplateStructureTest(unittest.TestCase):
         self.assertLessEqual({JUNIT, METRICS, REPORT, JSON_REPORT}, archived)
 
 
+    def test_shell_steps_pass_shellcheck(self):
+        shellcheck = shutil.which("shellcheck")
+        if shellcheck is None:
+            self.skipTest("shellcheck is not installed (apt-get install shellcheck)")
+        for step, dialect, script in template_scripts():
+            with self.subTest(step=step):
+                checked = run([shellcheck, "--shell", dialect, "-"], input=script)
+                self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+
+
 class TemplateRunTest(unittest.TestCase):
     """Each template's shell steps against a real server: PASS, FAIL, bad input."""
 
@@ -469,7 +501,7 @@ class TemplateRunTest(unittest.TestCase):
             env["CI_COMMIT_TAG"] = case.tag
         if case.version_variable:
             env["WASSERWARP_VERSION"] = case.version_variable
-        script = "\n".join(job.get("before_script", []) + job["script"])
+        script = gitlab_script(job)
         result = self.run_script(["/bin/sh", "-e"], script, env, workspace, name)
         if "after_script" in job:
             self.run_script(["/bin/sh"], "\n".join(job["after_script"]), env, workspace,
