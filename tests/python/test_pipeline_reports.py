@@ -7,7 +7,6 @@ Exit status 77 (skipped) when python3-junitparser is not installed.
 """
 
 import argparse
-import math
 import os
 import re
 import subprocess
@@ -27,7 +26,8 @@ ARGS = None
 
 METRIC_NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*")
 LABEL_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
-NUMBER = re.compile(r"[+-]?(Inf|NaN|[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?)")
+NUMBER = re.compile(r"[+-]?(Inf|NaN|[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?"
+                    r"|\.[0-9]+([eE][+-]?[0-9]+)?)")
 
 
 def parse_labels(text, at):
@@ -124,7 +124,8 @@ class ConsumerTest(unittest.TestCase):
         subprocess.run([ARGS.example_data, "--out", cls.data, "--sim-runs", "4", "--ref-runs",
                         "6"], check=True, stdout=subprocess.DEVNULL)
         cls.server = subprocess.Popen(
-            [ARGS.server, "--listen", "127.0.0.1:0", "--data_dir=" + os.path.join(cls.tmp.name, "server-data")],
+            [ARGS.server, "--listen", "127.0.0.1:0",
+             "--data_dir=" + os.path.join(cls.tmp.name, "server-data")],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True)
         line = cls.server.stdout.readline().strip()
         if not line.startswith("listening on "):
@@ -224,10 +225,12 @@ class ConsumerTest(unittest.TestCase):
         self.check_rules(suite, families, {"distance": True})
 
     def test_bad_input_is_one_error(self):
-        suite, families, _ = self.cli("validate", "--sim", self.path("missing"), "--ref",
-                                      os.path.join(self.data, "ref"), status=2)
-        self.check_error(suite, families, suite and list(suite)[0].result[0].type)
-        self.assertIn(list(suite)[0].result[0].type, ("INVALID_ARGUMENT", "NOT_FOUND"))
+        suite, families, result = self.cli("validate", "--sim", self.path("missing"), "--ref",
+                                           os.path.join(self.data, "ref"), status=2)
+        code = list(suite)[0].result[0].type
+        self.assertIn(code, ("INVALID_ARGUMENT", "NOT_FOUND"))
+        self.check_error(suite, families, code)
+        self.assertIn(list(suite)[0].result[0].message, result.stderr)
 
     def test_usage_error_is_one_error(self):
         suite, families, result = self.cli("validate", "--no-such-flag", status=2)
@@ -284,10 +287,14 @@ class ConsumerTest(unittest.TestCase):
         subprocess.run([ARGS.cli, "upload", "--server", self.address, "--session", session,
                         "--sim", os.path.join(self.data, "sim_a"), "--ref",
                         os.path.join(self.data, "ref")], check=True, capture_output=True)
-        created = subprocess.run(
-            [ARGS.cli, "validate", "--server", self.address, "--session", session, "--detach",
-             "--max-distance", "0", "--permutations", "99"],
-            check=True, capture_output=True, text=True)
+        queued, families, created = self.cli(
+            "validate", "--server", self.address, "--session", session, "--detach",
+            "--max-distance", "0", "--permutations", "99", status=0)
+        # Nothing judged yet: a skipped testcase, and no sample.
+        [case] = list(queued)
+        [skipped] = case.result
+        self.assertIsInstance(skipped, Skipped)
+        self.assertEqual(families, {})
         name = created.stdout.strip()
         self.assertRegex(name, r"^sessions/junit-records/validations/[^/\s]+$")
         subprocess.run([ARGS.cli, "validations", "watch", "--server", self.address, name],
