@@ -75,7 +75,7 @@ std::string FailureMessage(const JudgedRule& rule) {
   return message;
 }
 
-// The testcase's opening tag and what it holds, without the closing tag.
+// The testcase's opening tag; what it holds and its closing tag follow.
 std::string TestcaseStart(absl::string_view name, const JudgedResult& result) {
   return absl::StrCat("    <testcase name=\"", EscapeXml(name), "\" classname=\"",
                       EscapeXml(result.classname), "\">\n");
