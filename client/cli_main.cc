@@ -10,12 +10,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "args.h"
 #include "command.h"
 #include "compare_command.h"
 #include "flag_terms.h"
 #include "identify_command.h"
 #include "inspect_command.h"
+#include "pipeline_reports.h"
 #include "sensitivity_command.h"
 #include "sessions_command.h"
 #include "twed_command.h"
@@ -130,20 +133,29 @@ int Main(const std::vector<std::string>& args) {
     std::fputs(command->usage.c_str(), stdout);
     return kExitSuccess;
   }
+  const absl::Time started = absl::Now();
   absl::StatusOr<ParsedArgs> parsed = ParseArgs(rest, command->flags);
+  absl::StatusOr<Judged> judged = Judgement::kPass;
   if (!parsed.ok()) {
-    return Fail(
+    judged =
         absl::InvalidArgumentError(absl::StrCat(command->name, ": ", parsed.status().message(),
-                                                "; see 'wasserwarp ", command->name, " --help'")));
-  }
-  Judgement judgement = Judgement::kPass;
-  if (command->judge != nullptr) {
-    absl::StatusOr<Judgement> judged = command->judge(*parsed);
-    if (!judged.ok()) return Fail(judged.status());
-    judgement = *judged;
+                                                "; see 'wasserwarp ", command->name, " --help'"));
+  } else if (command->judge != nullptr) {
+    judged = command->judge(*parsed);
   } else if (absl::Status status = command->run(*parsed); !status.ok()) {
-    return Fail(status);
+    judged = status;
   }
+  if (!judged.ok()) judged = InFlagTerms(judged.status());
+  // Whatever the outcome, so that a pipeline's report shows a command that could not run too.
+  if (absl::Status written =
+          WritePipelineReports(PipelineReportPathsOf(rest, command->flags, parsed),
+                               PipelineResultOf(judged, command->name, started));
+      !written.ok()) {
+    if (judged.ok()) return Fail(written);
+    std::fprintf(stderr, "wasserwarp: %s\n", std::string(written.message()).c_str());
+  }
+  if (!judged.ok()) return Fail(judged.status());
+  const Judgement judgement = judged->judgement;
   // A full disk or a closed pipe must not pass for a complete answer.
   if (std::fflush(stdout) != 0) {
     return Fail(absl::UnavailableError("cannot write to standard output"));

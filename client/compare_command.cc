@@ -15,8 +15,10 @@
 #include "embedded_limits.h"
 #include "execution_flags.h"
 #include "flag_definition.h"
+#include "judged_results.h"
 #include "one_off_validation.h"
 #include "output_file.h"
+#include "pipeline_reports.h"
 #include "run_flags.h"
 #include "server_flags.h"
 #include "validation_client.h"
@@ -188,17 +190,19 @@ std::string FormatComparison(const ComparisonReport& report, double total_second
   return out;
 }
 
-absl::Status WriteResults(const ParsedArgs& args, const ComparisonReport& report,
-                          Clock::time_point start) {
+// compare judges nothing its exit status shows: PASS, with what it found for the pipeline
+// reports.
+absl::StatusOr<Judged> WriteResults(const ParsedArgs& args, const ComparisonReport& report,
+                                    Clock::time_point start) {
   absl::StatusOr<std::FILE*> summary_stream =
       WriteJsonIfAsked(args, [&] { return ComparisonToJson(report); });
   if (!summary_stream.ok()) return summary_stream.status();
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::fputs(FormatComparison(report, seconds).c_str(), *summary_stream);
-  return absl::OkStatus();
+  return Judged(Judgement::kPass, JudgedComparison(report));
 }
 
-absl::Status RunCompare(const ParsedArgs& args) {
+absl::StatusOr<Judged> RunCompare(const ParsedArgs& args) {
   const Clock::time_point start = Clock::now();
   if (!args.positional().empty()) {
     return absl::InvalidArgumentError(
@@ -242,7 +246,7 @@ std::vector<FlagSection> CompareSections() {
       {"comparison", ValidationParameterFlags()},
       {"resampling", resampling},
       {"server", server},
-      {"output", {kJsonFlag}},
+      {"output", {kJsonFlag, kJunitFlag, kOpenMetricsFlag}},
   };
 }
 
@@ -275,7 +279,7 @@ Command CompareCommand() {
                         "id is its file name without extension.\n",
                         sections),
       .flags = FlagSpecs(sections),
-      .run = &RunCompare,
+      .judge = &RunCompare,
   };
 }
 

@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "flag_definition.h"
+#include "judged_results.h"
 #include "output_file.h"
 #include "report_page.h"
 #include "server_flags.h"
@@ -150,7 +151,7 @@ absl::StatusOr<IdentificationReport> Analyse(const ParsedArgs& args, const Study
   return wire::IdentificationFromProto(report->identification());
 }
 
-absl::StatusOr<Judgement> RunIdentify(const ParsedArgs& args) {
+absl::StatusOr<Judged> RunIdentify(const ParsedArgs& args) {
   const Clock::time_point start = Clock::now();
   IdentifyOptions options;
   if (absl::Status status = ReadFlag(kMaxRatioFlag, args, options); !status.ok()) return status;
@@ -189,7 +190,8 @@ absl::StatusOr<Judgement> RunIdentify(const ParsedArgs& args) {
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::fputs(FormatIdentification(*report, seconds).c_str(), *stream);
-  return report->flagged() ? Judgement::kFail : Judgement::kPass;
+  return Judged(report->flagged() ? Judgement::kFail : Judgement::kPass,
+                JudgedIdentification(*report));
 }
 
 }  // namespace

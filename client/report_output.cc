@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "judged_results.h"
 #include "output_file.h"
 #include "summary.h"
 #include "wasserwarp/report_json.h"
@@ -14,9 +15,10 @@ Judgement JudgementOf(const ValidationReport& report) {
   return failed ? Judgement::kFail : Judgement::kPass;
 }
 
-absl::StatusOr<Judgement> WriteResults(const ParsedArgs& args, ValidationReport report,
-                                       const std::string& html_report,
-                                       std::chrono::steady_clock::time_point start) {
+absl::StatusOr<Judged> WriteResults(const ParsedArgs& args, ValidationReport report,
+                                    const std::string& html_report,
+                                    std::chrono::steady_clock::time_point start,
+                                    absl::string_view record) {
   if (const std::string* report_path = args.Value(kReportFlag.name)) {
     if (absl::Status written = WriteOutputFile(*report_path, html_report); !written.ok()) {
       return written;
@@ -32,7 +34,7 @@ absl::StatusOr<Judgement> WriteResults(const ParsedArgs& args, ValidationReport 
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::fputs(FormatSummary(report, seconds).c_str(), *summary_stream);
-  return JudgementOf(report);
+  return Judged(JudgementOf(report), JudgedValidation(report, record));
 }
 
 }  // namespace wasserwarp::cli

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "args.h"
 #include "command.h"
 #include "flag_definition.h"
@@ -31,10 +32,12 @@ Judgement JudgementOf(const ValidationReport& report);
 
 // Writes `html_report` to the file --report names, the JSON report where --json says (with the
 // matrices only given --cost-matrix) and the summary, whose time is the command's since
-// `start`; the judgement is JudgementOf(report).
-absl::StatusOr<Judgement> WriteResults(const ParsedArgs& args, ValidationReport report,
-                                       const std::string& html_report,
-                                       std::chrono::steady_clock::time_point start);
+// `start`; the judgement is JudgementOf(report), with what was judged for the pipeline
+// reports. `record` is the name of the stored validation shown, if one is.
+absl::StatusOr<Judged> WriteResults(const ParsedArgs& args, ValidationReport report,
+                                    const std::string& html_report,
+                                    std::chrono::steady_clock::time_point start,
+                                    absl::string_view record = {});
 
 }  // namespace wasserwarp::cli
 

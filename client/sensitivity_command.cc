@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "flag_definition.h"
+#include "judged_results.h"
 #include "output_file.h"
 #include "report_page.h"
 #include "server_flags.h"
@@ -123,7 +124,7 @@ absl::StatusOr<SensitivityReport> Analyse(const ParsedArgs& args, const StudyInp
   return wire::SensitivityFromProto(report->sensitivity());
 }
 
-absl::StatusOr<Judgement> RunSensitivity(const ParsedArgs& args) {
+absl::StatusOr<Judged> RunSensitivity(const ParsedArgs& args) {
   const Clock::time_point start = Clock::now();
   if (!args.Has(kNominalFlag.name)) {
     return absl::InvalidArgumentError("sensitivity: --nominal K=V[,K=V...] is required");
@@ -148,7 +149,8 @@ absl::StatusOr<Judgement> RunSensitivity(const ParsedArgs& args) {
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::fputs(FormatSensitivity(*report, seconds).c_str(), *stream);
-  return report->flagged() ? Judgement::kFail : Judgement::kPass;
+  return Judged(report->flagged() ? Judgement::kFail : Judgement::kPass,
+                JudgedSensitivity(*report));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "execution_flags.h"
 #include "one_off_validation.h"
 #include "output_file.h"
+#include "pipeline_reports.h"
 #include "report_output.h"
 #include "server_flags.h"
 #include "validation_client.h"
@@ -104,10 +105,12 @@ std::vector<FlagSection> StudySections(const std::vector<DocumentedFlag>& extra_
       {"resampling", resampling},
       {"server", server},
       {"output",
-       {kJsonFlag, DescribedAs(kReportFlag,
-                               "write a self-contained HTML report (the tornado chart of the\n"
-                               "sensitivities; W against each parameter with the fitted\n"
-                               "surface, its band and the identified value)")}},
+       {kJsonFlag,
+        DescribedAs(kReportFlag,
+                    "write a self-contained HTML report (the tornado chart of the\n"
+                    "sensitivities; W against each parameter with the fitted\n"
+                    "surface, its band and the identified value)"),
+        kJunitFlag, kOpenMetricsFlag}},
   };
 }
 

@@ -118,6 +118,7 @@ std::string FormatSummary(const ValidationReport& report, double total_seconds) 
     absl::StrAppendFormat(&out, "weight rounding bound: %.3g\n", report.weight_rounding_bound);
   }
   absl::StrAppendFormat(&out, "time: %.3f s (validation %.3f s)\n", total_seconds, report.seconds);
+  if (!report.link.empty()) absl::StrAppend(&out, "record: ", report.link, "\n");
   // Last, where a CI log's reader looks first.
   if (report.verdict.has_value()) AppendVerdict(*report.verdict, out);
   return out;

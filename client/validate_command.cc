@@ -17,6 +17,7 @@
 #include "label_flags.h"
 #include "one_off_validation.h"
 #include "output_file.h"
+#include "pipeline_reports.h"
 #include "report_output.h"
 #include "report_page.h"
 #include "resource_format.h"
@@ -96,7 +97,7 @@ absl::StatusOr<Labels> ReadLabels(const ParsedArgs& args) {
   return labels;
 }
 
-absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point start) {
+absl::StatusOr<Judged> ValidateHere(const ParsedArgs& args, Clock::time_point start) {
   if (absl::Status status = RequireRuns(args); !status.ok()) return status;
   absl::StatusOr<ValidationOptions> options = ReadOptions(args);
   if (!options.ok()) return options.status();
@@ -140,7 +141,7 @@ v1::ValidateRequest RequestFor(const v1::ValidationParameters& parameters,
 }
 
 // Uploads into a session of its own, validates and deletes the session whatever happened.
-absl::StatusOr<Judgement> ValidateOneOff(const ParsedArgs& args, Clock::time_point start) {
+absl::StatusOr<Judged> ValidateOneOff(const ParsedArgs& args, Clock::time_point start) {
   if (absl::Status status = RequireRuns(args); !status.ok()) return status;
   absl::StatusOr<ValidationOptions> options = ReadOptions(args);
   if (!options.ok()) return options.status();
@@ -173,7 +174,7 @@ absl::StatusOr<Judgement> ValidateOneOff(const ParsedArgs& args, Clock::time_poi
 }
 
 // The session's runs are on the server only, so the server draws the page.
-absl::StatusOr<Judgement> ValidateSession(const ParsedArgs& args, Clock::time_point start) {
+absl::StatusOr<Judged> ValidateSession(const ParsedArgs& args, Clock::time_point start) {
   for (const DocumentedFlag& flag : RunFlags()) {
     if (args.Has(flag.name)) {
       return absl::InvalidArgumentError(
@@ -200,8 +201,9 @@ absl::StatusOr<Judgement> ValidateSession(const ParsedArgs& args, Clock::time_po
     absl::StatusOr<std::FILE*> name_stream =
         WriteJsonIfAsked(args, [&] { return ValidationToJson(*created); });
     if (!name_stream.ok()) return name_stream.status();
-    // The name alone, so that a script can capture it.
+    // The name alone, so that a script can capture it; the link for a person, on stderr.
     std::fprintf(*name_stream, "%s\n", created->name().c_str());
+    if (!created->link().empty()) std::fprintf(stderr, "record: %s\n", created->link().c_str());
     return Judgement::kPass;
   }
   std::string page;
@@ -211,7 +213,7 @@ absl::StatusOr<Judgement> ValidateSession(const ParsedArgs& args, Clock::time_po
   return WriteResults(args, *std::move(report), page, start);
 }
 
-absl::StatusOr<Judgement> RunValidate(const ParsedArgs& args) {
+absl::StatusOr<Judged> RunValidate(const ParsedArgs& args) {
   const Clock::time_point start = Clock::now();
   if (!args.positional().empty()) {
     return absl::InvalidArgumentError(
@@ -254,7 +256,8 @@ std::vector<FlagSection> ValidateSections() {
       {"verdict (exit status 0 on PASS, 1 on FAIL)", VerdictFlags()},
       {"server", server},
       {"output",
-       {kJsonFlag, kReportFlag, kCostMatrixFlag, kExhaustiveFlag, kLabelFlag,
+       {kJsonFlag, kReportFlag, kJunitFlag, kOpenMetricsFlag, kCostMatrixFlag, kExhaustiveFlag,
+        kLabelFlag,
         DescribedAs(kThreadsFlag, "worker threads (default: every core; not with --server)")}},
   };
 }

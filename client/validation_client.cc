@@ -417,7 +417,9 @@ absl::StatusOr<v1::Validation> ValidationClient::WatchValidation(
 
 absl::StatusOr<ValidationReport> ValidationClient::ReportOf(v1::Validation& validation,
                                                             std::string* html_report) const {
-  return Converted(*validation.mutable_report(), html_report);
+  absl::StatusOr<ValidationReport> report = Converted(*validation.mutable_report(), html_report);
+  if (report.ok()) report->link = validation.link();
+  return report;
 }
 
 absl::StatusOr<v1::ComputeTwedResponse> ValidationClient::ComputeTwed(

@@ -153,8 +153,8 @@ class ValidationClient {
   // html_report with the page.
   absl::StatusOr<v1::Validation> WatchValidation(absl::string_view name,
                                                  const ProgressCallback& on_progress = nullptr);
-  // The report of a SUCCEEDED validation that WatchValidation returned, its HTML page moved to
-  // `html_report`; Internal when the server's report is inconsistent.
+  // The report of a SUCCEEDED validation that WatchValidation returned, with the record's link,
+  // its HTML page moved to `html_report`; Internal when the server's report is inconsistent.
   absl::StatusOr<ValidationReport> ReportOf(v1::Validation& validation,
                                             std::string* html_report = nullptr) const;
 

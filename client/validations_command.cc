@@ -17,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "flag_definition.h"
 #include "output_file.h"
+#include "pipeline_reports.h"
 #include "progress_bar.h"
 #include "report_output.h"
 #include "resource_format.h"
@@ -39,7 +40,7 @@ constexpr DocumentedFlag kValidationFlag = {
 
 // What a subcommand does on the server, once its flags have been read and checked: a usage
 // error should not depend on the server being up.
-using Action = std::function<absl::StatusOr<Judgement>(Client& client)>;
+using Action = std::function<absl::StatusOr<Judged>(Client& client)>;
 
 struct Subcommand {
   absl::string_view name;
@@ -141,21 +142,21 @@ absl::Status CheckPageAsked(const ParsedArgs& args, const v1::Validation& valida
 
 // An ended validation as validate would have shown it; a SUCCEEDED one as WatchValidation
 // returns it, with the values of its report's bulky parts.
-absl::StatusOr<Judgement> ShowEnded(const ParsedArgs& args, Client& client,
-                                    v1::Validation validation, Clock::time_point start) {
+absl::StatusOr<Judged> ShowEnded(const ParsedArgs& args, Client& client, v1::Validation validation,
+                                 Clock::time_point start) {
   if (validation.state() != v1::VALIDATION_STATE_SUCCEEDED) return StoredError(validation);
   if (absl::Status asked = CheckPageAsked(args, validation); !asked.ok()) return asked;
   std::string page;
   absl::StatusOr<ValidationReport> report = client.ReportOf(validation, &page);
   if (!report.ok()) return report.status();
-  return WriteResults(args, *std::move(report), page, start);
+  return WriteResults(args, *std::move(report), page, start, validation.name());
 }
 
 absl::StatusOr<Action> List(const ParsedArgs& args) {
   absl::StatusOr<client::ValidationQuery> query =
       ReadValidationQuery(args, "validations list", /*all_by_default=*/false, kDefaultListLimit);
   if (!query.ok()) return query.status();
-  return [&args, query = *std::move(query)](Client& client) -> absl::StatusOr<Judgement> {
+  return [&args, query = *std::move(query)](Client& client) -> absl::StatusOr<Judged> {
     absl::StatusOr<std::vector<v1::Validation>> validations = client.ListValidations(query);
     if (!validations.ok()) return validations.status();
     absl::StatusOr<std::FILE*> table_stream =
@@ -194,8 +195,8 @@ absl::StatusOr<Action> List(const ParsedArgs& args) {
 // would have printed it, with its exit status, so that a stored validation reads like a fresh
 // one (its record's own fields are in 'validations list --json'); one still queued or running
 // with its record's fields.
-absl::StatusOr<Judgement> ShowRecord(const ParsedArgs& args, Client& client,
-                                     const v1::Validation& validation, Clock::time_point start) {
+absl::StatusOr<Judged> ShowRecord(const ParsedArgs& args, Client& client,
+                                  const v1::Validation& validation, Clock::time_point start) {
   if (!HasEnded(validation)) {
     absl::StatusOr<std::FILE*> stream =
         WriteJsonIfAsked(args, [&] { return ValidationToJson(validation); });
@@ -217,7 +218,7 @@ absl::StatusOr<Action> Show(const ParsedArgs& args) {
   const Clock::time_point start = Clock::now();
   absl::StatusOr<std::string> name = ValidationNameOf(args, "validations show");
   if (!name.ok()) return name.status();
-  return [&args, name = *std::move(name), start](Client& client) -> absl::StatusOr<Judgement> {
+  return [&args, name = *std::move(name), start](Client& client) -> absl::StatusOr<Judged> {
     absl::StatusOr<v1::Validation> validation = client.GetValidation(name);
     if (!validation.ok()) return validation.status();
     return ShowRecord(args, client, *validation, start);
@@ -233,7 +234,7 @@ absl::StatusOr<Action> Latest(const ParsedArgs& args) {
   if (!query.ok()) return query.status();
   query->limit = 1;
   query->order_by = "create_time desc";
-  return [&args, query = *std::move(query), start](Client& client) -> absl::StatusOr<Judgement> {
+  return [&args, query = *std::move(query), start](Client& client) -> absl::StatusOr<Judged> {
     absl::StatusOr<std::vector<v1::Validation>> newest = client.ListValidations(query);
     if (!newest.ok()) return newest.status();
     if (newest->empty()) {
@@ -256,7 +257,7 @@ absl::StatusOr<Action> Latest(const ParsedArgs& args) {
 absl::StatusOr<Action> Delete(const ParsedArgs& args) {
   absl::StatusOr<std::string> name = ValidationNameOf(args, "validations delete");
   if (!name.ok()) return name.status();
-  return [name = *std::move(name)](Client& client) -> absl::StatusOr<Judgement> {
+  return [name = *std::move(name)](Client& client) -> absl::StatusOr<Judged> {
     if (absl::Status deleted = client.DeleteValidation(name); !deleted.ok()) return deleted;
     std::printf("deleted validation %s\n", name.c_str());
     return Judgement::kPass;
@@ -267,7 +268,7 @@ absl::StatusOr<Action> Watch(const ParsedArgs& args) {
   const Clock::time_point start = Clock::now();
   absl::StatusOr<std::string> name = ValidationNameOf(args, "validations watch");
   if (!name.ok()) return name.status();
-  return [&args, name = *std::move(name), start](Client& client) -> absl::StatusOr<Judgement> {
+  return [&args, name = *std::move(name), start](Client& client) -> absl::StatusOr<Judged> {
     ProgressBar bar(stderr);
     absl::StatusOr<v1::Validation> validation = client.WatchValidation(
         name, [&bar](const v1::ValidateProgress& progress) { bar.Update(progress); });
@@ -280,7 +281,7 @@ absl::StatusOr<Action> Watch(const ParsedArgs& args) {
 absl::StatusOr<Action> Cancel(const ParsedArgs& args) {
   absl::StatusOr<std::string> name = ValidationNameOf(args, "validations cancel");
   if (!name.ok()) return name.status();
-  return [&args, name = *std::move(name)](Client& client) -> absl::StatusOr<Judgement> {
+  return [&args, name = *std::move(name)](Client& client) -> absl::StatusOr<Judged> {
     absl::StatusOr<v1::Validation> validation = client.CancelValidation(name);
     if (!validation.ok()) return validation.status();
     absl::StatusOr<std::FILE*> stream =
@@ -302,14 +303,17 @@ const std::vector<Subcommand>& Subcommands() {
        {kSessionFlag, kAllSessionsFlag, kFilterFlag, kOrderByFlag, kLimitFlag, kStateFlag,
         kJsonFlag},
        &List},
-      {"show", {kSessionFlag, kValidationFlag, kJsonFlag, kReportFlag, kCostMatrixFlag}, &Show},
+      {"show",
+       {kSessionFlag, kValidationFlag, kJsonFlag, kReportFlag, kCostMatrixFlag, kJunitFlag,
+        kOpenMetricsFlag},
+       &Show},
       {"history",
        {kSessionFlag, kAllSessionsFlag, kFilterFlag, kByFlag, kLimitFlag, kStateFlag, kJsonFlag,
         kReportFlag},
        &PrepareHistory},
       {"latest",
        {kSessionFlag, kAllSessionsFlag, kFilterFlag, kStateFlag, kJsonFlag, kReportFlag,
-        kCostMatrixFlag},
+        kCostMatrixFlag, kJunitFlag, kOpenMetricsFlag},
        &Latest},
       {"delete", {kSessionFlag, kValidationFlag}, &Delete},
       {"cancel", {kSessionFlag, kValidationFlag, kJsonFlag}, &Cancel},
@@ -333,7 +337,7 @@ std::vector<FlagSpec> ValidationsFlags() {
   return flags;
 }
 
-absl::StatusOr<Judgement> RunValidations(const ParsedArgs& args) {
+absl::StatusOr<Judged> RunValidations(const ParsedArgs& args) {
   const std::vector<std::string>& positional = args.positional();
   const auto subcommand = positional.empty()
                               ? Subcommands().end()
@@ -415,7 +419,11 @@ std::vector<FlagSection> ValidationsSections() {
                     "plotting W and the ratio over the --by label's values"),
         DescribedAs(kCostMatrixFlag,
                     "show, watch, latest: include the cost matrices the validation\n"
-                    "asked for in the JSON report")}},
+                    "asked for in the JSON report"),
+        DescribedAs(kJunitFlag, "show, latest: write the result as JUnit XML, as 'validate' does"),
+        DescribedAs(kOpenMetricsFlag,
+                    "show, latest: write the result as OpenMetrics text, as\n"
+                    "'validate' does")}},
   };
 }
 

@@ -24,8 +24,8 @@ absl::StatusOr<HistoryAction> PrepareHistory(const ParsedArgs& args) {
   absl::StatusOr<client::ValidationQuery> query =
       ReadValidationQuery(args, "validations history", /*all_by_default=*/true, kDefaultListLimit);
   if (!query.ok()) return query.status();
-  return [&args, key = *std::move(key), query = *std::move(query)](
-             client::ValidationClient& client) -> absl::StatusOr<Judgement> {
+  return [&args, key = *std::move(key),
+          query = *std::move(query)](client::ValidationClient& client) -> absl::StatusOr<Judged> {
     absl::StatusOr<std::vector<v1::Validation>> records = client.ListValidations(query);
     if (!records.ok()) return records.status();
     const ValidationHistory history = HistoryOf(*records, key, query.filter);

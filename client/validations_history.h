@@ -22,7 +22,7 @@ inline constexpr DocumentedFlag kByFlag = {
     "in time order; records without it are left out (required)"};
 
 // What the subcommand does on the server once its flags are checked.
-using HistoryAction = std::function<absl::StatusOr<Judgement>(client::ValidationClient&)>;
+using HistoryAction = std::function<absl::StatusOr<Judged>(client::ValidationClient&)>;
 
 // Reads --by and the query flags; the action lists the records, prints the table (on stderr
 // with --json -), notes on stderr what was left out, and writes --json and --report.

@@ -101,6 +101,9 @@ struct ValidationReport {
   std::map<std::string, std::string> labels;
   std::optional<EngineInfo> engine;
   std::string request_digest;
+  // Where a browser opens the stored validation this report is of (wasserwarp-server
+  // --http_public_url); empty for a validation not stored, or a server without a public URL.
+  std::string link;
 };
 
 struct ComparisonReport {

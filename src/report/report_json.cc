@@ -213,6 +213,8 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   json["engine"] = EngineJson(report.engine);
   json["request_digest"] =
       report.request_digest.empty() ? Json(nullptr) : Json(report.request_digest);
+  // Only where known, so that a validation not stored reads as before.
+  if (!report.link.empty()) json["link"] = report.link;
 
   if (report.cost_matrix.has_value()) json["cost_matrix"] = MatrixJson(*report.cost_matrix);
   if (report.pooled_cost_matrix.has_value()) {
