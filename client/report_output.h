@@ -32,7 +32,7 @@ Judgement JudgementOf(const ValidationReport& report);
 // Writes `html_report` to the file --report names, the JSON report where --json says (with the
 // matrices only given --cost-matrix) and the summary, whose time is the command's since
 // `start`; the judgement is JudgementOf(report).
-absl::StatusOr<Judgement> WriteResults(const ParsedArgs& args, ValidationReport report,
+absl::StatusOr<Judgement> WriteResults(const ParsedArgs& args, const ValidationReport& report,
                                        const std::string& html_report,
                                        std::chrono::steady_clock::time_point start);
 

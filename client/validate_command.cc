@@ -123,7 +123,7 @@ absl::StatusOr<Judgement> ValidateHere(const ParsedArgs& args, Clock::time_point
   AddSources(*runs, *report);
   absl::StatusOr<std::string> page = RenderIfAsked(args, *report, *runs);
   if (!page.ok()) return page.status();
-  return WriteResults(args, *std::move(report), *page, start);
+  return WriteResults(args, *report, *page, start);
 }
 
 // `options` gives the verdict, quantities and matrices asked for; `parameters` the rest.
@@ -169,7 +169,7 @@ absl::StatusOr<Judgement> ValidateOneOff(const ParsedArgs& args, Clock::time_poi
   report->input_notes = runs->notes;
   absl::StatusOr<std::string> page = RenderIfAsked(args, *report, *runs);
   if (!page.ok()) return page.status();
-  return WriteResults(args, *std::move(report), *page, start);
+  return WriteResults(args, *report, *page, start);
 }
 
 // The session's runs are on the server only, so the server draws the page.
@@ -208,7 +208,7 @@ absl::StatusOr<Judgement> ValidateSession(const ParsedArgs& args, Clock::time_po
   absl::StatusOr<ValidationReport> report =
       ValidateShowingProgress(**client, *args.Value(kSessionFlag.name), std::move(request), &page);
   if (!report.ok()) return report.status();
-  return WriteResults(args, *std::move(report), page, start);
+  return WriteResults(args, *report, page, start);
 }
 
 absl::StatusOr<Judgement> RunValidate(const ParsedArgs& args) {

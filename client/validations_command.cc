@@ -148,7 +148,7 @@ absl::StatusOr<Judgement> ShowEnded(const ParsedArgs& args, Client& client,
   std::string page;
   absl::StatusOr<ValidationReport> report = client.ReportOf(validation, &page);
   if (!report.ok()) return report.status();
-  return WriteResults(args, *std::move(report), page, start);
+  return WriteResults(args, *report, page, start);
 }
 
 absl::StatusOr<Action> List(const ParsedArgs& args) {
