@@ -1,7 +1,6 @@
 #include "report_output.h"
 
 #include <cstdio>
-#include <utility>
 
 #include "judged_results.h"
 #include "output_file.h"
@@ -15,7 +14,7 @@ Judgement JudgementOf(const ValidationReport& report) {
   return failed ? Judgement::kFail : Judgement::kPass;
 }
 
-absl::StatusOr<Judged> WriteResults(const ParsedArgs& args, ValidationReport report,
+absl::StatusOr<Judged> WriteResults(const ParsedArgs& args, const ValidationReport& report,
                                     const std::string& html_report,
                                     std::chrono::steady_clock::time_point start,
                                     absl::string_view record) {
@@ -24,12 +23,8 @@ absl::StatusOr<Judged> WriteResults(const ParsedArgs& args, ValidationReport rep
       return written;
     }
   }
-  if (!args.Has(kCostMatrixFlag.name)) {
-    report.cost_matrix.reset();
-    report.pooled_cost_matrix.reset();
-  }
-  absl::StatusOr<std::FILE*> summary_stream =
-      WriteJsonIfAsked(args, [&] { return ReportToJson(report); });
+  absl::StatusOr<std::FILE*> summary_stream = WriteJsonIfAsked(
+      args, [&] { return ReportJsonDocument(report, args.Has(kCostMatrixFlag.name)); });
   if (!summary_stream.ok()) return summary_stream.status();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

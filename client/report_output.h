@@ -34,7 +34,7 @@ Judgement JudgementOf(const ValidationReport& report);
 // matrices only given --cost-matrix) and the summary, whose time is the command's since
 // `start`; the judgement is JudgementOf(report), with what was judged for the pipeline
 // reports. `record` is the name of the stored validation shown, if one is.
-absl::StatusOr<Judged> WriteResults(const ParsedArgs& args, ValidationReport report,
+absl::StatusOr<Judged> WriteResults(const ParsedArgs& args, const ValidationReport& report,
                                     const std::string& html_report,
                                     std::chrono::steady_clock::time_point start,
                                     absl::string_view record = {});

@@ -124,7 +124,7 @@ absl::StatusOr<Judged> ValidateHere(const ParsedArgs& args, Clock::time_point st
   AddSources(*runs, *report);
   absl::StatusOr<std::string> page = RenderIfAsked(args, *report, *runs);
   if (!page.ok()) return page.status();
-  return WriteResults(args, *std::move(report), *page, start);
+  return WriteResults(args, *report, *page, start);
 }
 
 // `options` gives the verdict, quantities and matrices asked for; `parameters` the rest.
@@ -170,7 +170,7 @@ absl::StatusOr<Judged> ValidateOneOff(const ParsedArgs& args, Clock::time_point 
   report->input_notes = runs->notes;
   absl::StatusOr<std::string> page = RenderIfAsked(args, *report, *runs);
   if (!page.ok()) return page.status();
-  return WriteResults(args, *std::move(report), *page, start);
+  return WriteResults(args, *report, *page, start);
 }
 
 // The session's runs are on the server only, so the server draws the page.
@@ -210,7 +210,7 @@ absl::StatusOr<Judged> ValidateSession(const ParsedArgs& args, Clock::time_point
   absl::StatusOr<ValidationReport> report =
       ValidateShowingProgress(**client, *args.Value(kSessionFlag.name), std::move(request), &page);
   if (!report.ok()) return report.status();
-  return WriteResults(args, *std::move(report), page, start);
+  return WriteResults(args, *report, page, start);
 }
 
 absl::StatusOr<Judged> RunValidate(const ParsedArgs& args) {

@@ -149,7 +149,7 @@ absl::StatusOr<Judged> ShowEnded(const ParsedArgs& args, Client& client, v1::Val
   std::string page;
   absl::StatusOr<ValidationReport> report = client.ReportOf(validation, &page);
   if (!report.ok()) return report.status();
-  return WriteResults(args, *std::move(report), page, start, validation.name());
+  return WriteResults(args, *report, page, start, validation.name());
 }
 
 absl::StatusOr<Action> List(const ParsedArgs& args) {

@@ -11,6 +11,7 @@
 #include "validation_history.h"
 #include "validation_query_flags.h"
 #include "wasserwarp/history_html.h"
+#include "wire/validation_history.h"
 
 namespace wasserwarp::cli {
 
@@ -19,7 +20,7 @@ absl::StatusOr<HistoryAction> PrepareHistory(const ParsedArgs& args) {
   if (by == nullptr) {
     return absl::InvalidArgumentError("validations history: --by labels.KEY is required");
   }
-  absl::StatusOr<std::string> key = HistoryLabelKey(*by);
+  absl::StatusOr<std::string> key = wire::HistoryLabelKey(*by);
   if (!key.ok()) return FlagError(kByFlag.name, key.status().message());
   absl::StatusOr<client::ValidationQuery> query =
       ReadValidationQuery(args, "validations history", /*all_by_default=*/true, kDefaultListLimit);
@@ -28,7 +29,7 @@ absl::StatusOr<HistoryAction> PrepareHistory(const ParsedArgs& args) {
           query = *std::move(query)](client::ValidationClient& client) -> absl::StatusOr<Judged> {
     absl::StatusOr<std::vector<v1::Validation>> records = client.ListValidations(query);
     if (!records.ok()) return records.status();
-    const ValidationHistory history = HistoryOf(*records, key, query.filter);
+    const ValidationHistory history = wire::HistoryOf(*records, key, query.filter);
     absl::StatusOr<std::FILE*> table_stream =
         WriteJsonIfAsked(args, [&] { return HistoryToJson(history); });
     if (!table_stream.ok()) return table_stream.status();

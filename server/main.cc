@@ -94,6 +94,24 @@ ABSL_FLAG(std::string, log_format, "text",
 ABSL_FLAG(std::string, metrics_listen, kDefaults.metrics_listen,
           "host:port of the Prometheus metrics endpoint (HTTP GET /metrics); port 0 picks a free "
           "port; empty: none");
+ABSL_FLAG(std::string, http_listen, "",
+          "host:port of the web view over the validation records (the records, their reports and "
+          "JSON, the history page); HTTPS with --tls_cert and --tls_key; port 0 picks a free port; "
+          "empty: none");
+ABSL_FLAG(std::string, http_public_url, "",
+          "the web view's address as browsers reach it (e.g. https://wasserwarp.example.com): "
+          "every answer's Validation.link and the log line of an ended validation are this, '/' "
+          "and the record's name; empty: no links");
+ABSL_FLAG(int, http_max_connections, kDefaults.http.max_connections,
+          "web view requests served at once (one thread each); more wait in the listen backlog");
+ABSL_FLAG(absl::Duration, http_request_timeout, kDefaults.http.request_timeout,
+          "the longest a web view request may take to arrive and be answered");
+ABSL_FLAG(int64_t, http_max_request_bytes, kDefaults.http.max_request_bytes,
+          "a web view request's head and body at most, in bytes");
+ABSL_FLAG(absl::Duration, http_session_ttl, kDefaults.http.session_ttl,
+          "how long a browser's sign-in to the web view lasts");
+ABSL_FLAG(int, http_max_sessions, kDefaults.http.max_sessions,
+          "browsers signed in to the web view at most; the oldest sign-in goes first");
 ABSL_FLAG(std::string, tls_cert, "",
           "PEM certificate chain of the server; with --tls_key, the server speaks TLS only");
 ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
@@ -135,6 +153,13 @@ wasserwarp::service::ServerConfig ConfigFromFlags() {
   config.jobs.max_job_bytes = absl::GetFlag(FLAGS_max_job_bytes);
   config.jobs.max_job_cells = absl::GetFlag(FLAGS_max_job_cells);
   config.sessions.max_session_ttl = absl::GetFlag(FLAGS_max_session_ttl);
+  config.http.listen = absl::GetFlag(FLAGS_http_listen);
+  config.http.public_url = absl::GetFlag(FLAGS_http_public_url);
+  config.http.max_connections = absl::GetFlag(FLAGS_http_max_connections);
+  config.http.request_timeout = absl::GetFlag(FLAGS_http_request_timeout);
+  config.http.max_request_bytes = absl::GetFlag(FLAGS_http_max_request_bytes);
+  config.http.session_ttl = absl::GetFlag(FLAGS_http_session_ttl);
+  config.http.max_sessions = absl::GetFlag(FLAGS_http_max_sessions);
   config.tls.cert_file = absl::GetFlag(FLAGS_tls_cert);
   config.tls.key_file = absl::GetFlag(FLAGS_tls_key);
   config.tls.client_ca_file = absl::GetFlag(FLAGS_tls_client_ca);
@@ -189,6 +214,10 @@ int main(int argc, char** argv) {
   spdlog::info("listening on {}", (*server)->address());
   if (!config.metrics_listen.empty()) {
     spdlog::info("metrics on http://{}/metrics", (*server)->metrics_address());
+  }
+  if (!config.http.listen.empty()) {
+    spdlog::info("web view on {}://{}/", config.tls.cert_file.empty() ? "http" : "https",
+                 (*server)->http_address());
   }
 
   int signal_number = 0;

@@ -18,6 +18,7 @@
 #include "ops/health_descriptors.h"
 #include "ops/heap_trim.h"
 #include "ops/metrics_interceptor.h"
+#include "ops/public_url.h"
 #include "ops/reflection_service.h"
 #include "ops/server_credentials.h"
 #include "sessions/memory_session_backend.h"
@@ -115,8 +116,15 @@ std::string ReplicaName(const ServerConfig& config, int port) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
-    const ServerConfig& config, JobQueue::Observer job_observer) {
-  if (absl::Status status = ValidateConfig(config); !status.ok()) return status;
+    const ServerConfig& given, JobQueue::Observer job_observer) {
+  if (absl::Status status = ValidateConfig(given); !status.ok()) return status;
+  // Links are the public URL and a name, so the URL is kept without its trailing slash.
+  ServerConfig config = given;
+  if (!config.http.public_url.empty()) {
+    absl::StatusOr<std::string> url = NormalizePublicUrl(config.http.public_url);
+    if (!url.ok()) return url.status();
+    config.http.public_url = *std::move(url);
+  }
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       ServerCredentialsFor(config.tls);
   if (!credentials.ok()) return credentials.status();
@@ -162,11 +170,12 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
                    .tile_min_pairs = static_cast<uint64_t>(config.tile_min_pairs),
                    .tile_cells = static_cast<uint64_t>(config.tile_cells),
                    .max_prepared = config.jobs.max_queued_jobs + config.jobs.max_concurrent_jobs,
-                   .metrics = server->metrics_.get()},
+                   .metrics = server->metrics_.get(),
+                   .public_url = config.http.public_url},
       *server->validations_, *server->store_, *server->jobs_, server->validation_limits_);
   server->resources_ = std::make_unique<ValidationResources>(
       *server->store_, *server->validations_, *server->worker_, server->config_.jobs,
-      server->validation_limits_, config.validation_retention);
+      server->validation_limits_, config.validation_retention, config.http.public_url);
   server->service_ = std::make_unique<ValidationService>(
       config.sessions, config.jobs, *server->store_, *server->jobs_, *server->resources_,
       server->auth_tokens_.get());
@@ -176,6 +185,13 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
                                *server->store_, *server->jobs_, *server->validations_);
     if (!endpoint.ok()) return endpoint.status();
     server->metrics_endpoint_ = *std::move(endpoint);
+  }
+
+  if (!config.http.listen.empty()) {
+    absl::StatusOr<std::unique_ptr<http::WebView>> view = http::WebView::Start(
+        server->config_, server->auth_tokens_.get(), *server->resources_, *server->store_);
+    if (!view.ok()) return view.status();
+    server->web_view_ = *std::move(view);
   }
 
   grpc::EnableDefaultHealthCheckService(true);
@@ -272,8 +288,9 @@ void ValidationServer::Shutdown(absl::Duration grace) {
   }
   // What still runs goes back to the queue.
   if (worker_ != nullptr) worker_->Stop(absl::ZeroDuration());
-  // Scrapes read the job queue.
+  // Scrapes read the job queue; pages read the stores.
   metrics_endpoint_.reset();
+  web_view_.reset();
   // Every call has ended, so no job has anyone waiting for it.
   jobs_.reset();
   // The last uses since the last sweep, so that a restart counts idle time

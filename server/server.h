@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "http/web_view.h"
 #include "jobs/job_queue.h"
 #include "jobs/validation_worker.h"
 #include "metrics_endpoint.h"
@@ -63,6 +64,11 @@ class ValidationServer {
   // without access control.
   absl::Status ReloadAuthTokens();
 
+  // The same for config.http.listen; empty without it.
+  std::string http_address() const {
+    return web_view_ != nullptr ? web_view_->address() : std::string();
+  }
+
   SessionStore& sessions() { return *store_; }
   JobQueue& jobs() { return *jobs_; }
 
@@ -98,6 +104,8 @@ class ValidationServer {
   std::unique_ptr<grpc::Server> server_;
   std::string address_;
   std::unique_ptr<MetricsEndpoint> metrics_endpoint_;
+  // Null without config.http.listen.
+  std::unique_ptr<http::WebView> web_view_;
   std::thread maintainer_;
   absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;

@@ -203,22 +203,31 @@ class ServerProcess {
 
   // host:port of the metrics endpoint of a server started with --metrics_listen, from the line
   // main.cc logs right after the address line; empty when none appears within 10 s.
-  std::string MetricsAddress() const {
-    constexpr char kMarker[] = "metrics on http://";
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    std::string log;
-    while ((log = Log()).find(kMarker) == std::string::npos &&
-           std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    const size_t begin = log.find(kMarker);
-    if (begin == std::string::npos) return "";
-    const size_t address = begin + sizeof kMarker - 1;
-    return log.substr(address, log.find("/metrics", address) - address);
+  std::string MetricsAddress() const { return LoggedAddress("metrics on http://", "/metrics"); }
+
+  // host:port of the web view of a server started with --http_listen, from the line main.cc
+  // logs ("web view on http://HOST:PORT/" or https); empty when none appears within 10 s.
+  std::string WebAddress() const {
+    const std::string address = LoggedAddress("web view on http://", "/");
+    return address.empty() ? LoggedAddress("web view on https://", "/") : address;
   }
 
  private:
   ServerProcess() = default;
+
+  // What follows `marker` up to `end` in the log, waiting up to 10 s for it.
+  std::string LoggedAddress(const std::string& marker, const std::string& end) const {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    std::string log;
+    while ((log = Log()).find(marker) == std::string::npos &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    const size_t begin = log.find(marker);
+    if (begin == std::string::npos) return "";
+    const size_t address = begin + marker.size();
+    return log.substr(address, log.find(end, address) - address);
+  }
 
   static int& Serial() {
     static int serial = 0;

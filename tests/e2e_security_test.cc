@@ -63,11 +63,8 @@ class E2eSecurityTest : public ::testing::Test {
     if (!wasserwarp::testing::HasOpenssl()) GTEST_SKIP() << "no openssl command";
     unsetenv("WASSERWARP_TOKEN");
     ASSERT_FALSE(dir_.root().empty());
-    const absl::Status made = wasserwarp::testing::MakeTestCertificates(dir_.root(), certs_);
+    const absl::Status made = wasserwarp::testing::MakeCertificatesAndTokens(dir_.root(), certs_);
     ASSERT_TRUE(made.ok()) << made;
-    Write("tokens", "bench-a:tok-a\nbench-b:tok-b\n");
-    Write("tok-a", "tok-a\n");
-    Write("tok-b", "tok-b\n");
     const ProgramResult data =
         Run(WASSERWARP_EXAMPLE_DATA, {"--out", Path("data"), "--sim-runs", "2", "--ref-runs", "2"});
     ASSERT_EQ(data.exit_code, 0) << data.err;

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -78,6 +79,22 @@ inline absl::Status MakeTestCertificates(const std::filesystem::path& dir, TestC
          .other_ca = path("other_ca.pem"),
          .other_client_cert = path("other_client.pem"),
          .other_client_key = path("other_client.key")};
+  return absl::OkStatus();
+}
+
+// What the tests of access control start from, in `dir`: the certificates, and a token file of
+// two principals, bench-a:tok-a and bench-b:tok-b, each token also alone in a file of its name
+// (for --token-file).
+inline absl::Status MakeCertificatesAndTokens(const std::filesystem::path& dir,
+                                              TestCertificates& out) {
+  if (absl::Status made = MakeTestCertificates(dir, out); !made.ok()) return made;
+  for (const auto& [name, content] :
+       {std::pair{"tokens", "bench-a:tok-a\nbench-b:tok-b\n"}, std::pair{"tok-a", "tok-a\n"},
+        std::pair{"tok-b", "tok-b\n"}}) {
+    std::ofstream file(dir / name);
+    file << content;
+    if (!file) return absl::InternalError(absl::StrCat("cannot write ", (dir / name).string()));
+  }
   return absl::OkStatus();
 }
 

@@ -12,11 +12,16 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
-#include "version_order.h"
 #include "wasserwarp/v1/validation.pb.h"
+#include "wire/validation_history.h"
+#include "wire/version_order.h"
 
 namespace wasserwarp::cli {
 namespace {
+
+using wire::CompareVersions;
+using wire::HistoryLabelKey;
+using wire::HistoryOf;
 
 using ::testing::ElementsAre;
 

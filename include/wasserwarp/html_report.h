@@ -42,6 +42,13 @@ absl::StatusOr<std::string> RenderHtmlReport(const ValidationReport& report,
                                              const RunsView& simulation, const RunsView& reference,
                                              const HtmlReportOptions& options);
 
+// The page of a stored `report` whose runs' samples are no longer held (the server's session
+// expired or was deleted, its records kept): as RenderHtmlReport, but the overlays of runs say
+// why they are not drawn and the inputs give only the number of runs. InvalidArgument when the
+// report is inconsistent.
+absl::StatusOr<std::string> RenderHtmlReportWithoutRuns(const ValidationReport& report,
+                                                        const HtmlReportOptions& options);
+
 }  // namespace wasserwarp
 
 #endif  // WASSERWARP_HTML_REPORT_H_

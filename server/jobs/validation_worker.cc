@@ -9,9 +9,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
 #include "jobs/tiled_cost_source.h"
 #include "jobs/validated_runs.h"
 #include "jobs/validation_outcome.h"
+#include "ops/public_url.h"
 #include "wasserwarp/engine_info.h"
 #include "wire/convert.h"
 #include "wire/evidence.h"
@@ -442,6 +444,14 @@ void ValidationWorker::End(const std::shared_ptr<Active>& active, absl::Status s
         !stored.ok() && !absl::IsAborted(stored)) {
       // The lease runs out and another replica runs it again.
       spdlog::warn("the result of {} was not stored: {}", NameOf(record), stored.ToString());
+    } else if (stored.ok()) {
+      // Where a person reads the record that a pipeline's log names.
+      const std::string link = RecordLink(config_.public_url, NameOf(record));
+      const absl::string_view state = absl::StripPrefix(
+          v1::ValidationState_Name(static_cast<v1::ValidationState>(result.state)),
+          "VALIDATION_STATE_");
+      spdlog::info("validation {} ended {}{}{}", NameOf(record), std::string(state),
+                   link.empty() ? "" : ": ", link);
     }
   }
   const Key key(active->record.session_key, active->record.id);

@@ -56,6 +56,8 @@ struct WorkerConfig {
   // one after all, it prepares it again from the store.
   int max_prepared = 66;
   ServiceMetrics* metrics = nullptr;  // optional
+  // --http_public_url, normalised: the log line of an ended validation gives its link.
+  std::string public_url;
 };
 
 // A validation as ValidationResources::Create checked it: the session's runs it is created with

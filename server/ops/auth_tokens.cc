@@ -1,5 +1,6 @@
 #include "ops/auth_tokens.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -114,6 +115,12 @@ absl::Status AuthTokens::Reload() {
 
 std::optional<std::string> AuthTokens::PrincipalOf(std::string_view token) const {
   return FindPrincipal(*Current(), token);
+}
+
+bool AuthTokens::HoldsPrincipal(std::string_view principal) const {
+  const std::shared_ptr<const Entries> entries = Current();
+  return std::any_of(entries->begin(), entries->end(),
+                     [principal](const TokenEntry& entry) { return entry.principal == principal; });
 }
 
 size_t AuthTokens::size() const { return Current()->size(); }

@@ -57,6 +57,10 @@ class AuthTokens {
   // The principal that `token` authenticates, if any.
   std::optional<std::string> PrincipalOf(std::string_view token) const;
 
+  // Whether `principal` still holds a token: a browser signed in with one it no longer holds
+  // (its tokens were removed by a reload) is signed out.
+  bool HoldsPrincipal(std::string_view principal) const;
+
   const std::string& path() const { return path_; }
   // How many tokens are in use.
   size_t size() const;

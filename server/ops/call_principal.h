@@ -10,9 +10,15 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "ops/auth_tokens.h"
 
 namespace wasserwarp::service {
+
+// The principal of an `authorization` value, "Bearer <token>" (the scheme in any case), among
+// `tokens`; Unauthenticated otherwise. The web view reads its Authorization header with it.
+absl::StatusOr<std::string> PrincipalOfAuthorization(absl::string_view value,
+                                                     const AuthTokens& tokens);
 
 // With `tokens` null (no --auth_tokens_file) every call is the anonymous
 // principal "". Otherwise Unauthenticated for a call without the metadata,

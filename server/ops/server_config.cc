@@ -3,10 +3,12 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ops/public_url.h"
 #include "storage/postgres.h"
 
 namespace wasserwarp::service {
@@ -25,6 +27,42 @@ constexpr absl::Duration kLongestSessionTtl = absl::Hours(24 * 36525);
 std::string TlsMode(const TlsConfig& tls) {
   if (tls.cert_file.empty()) return "plaintext";
   return tls.client_ca_file.empty() ? "tls" : "mutual_tls";
+}
+
+// The web view's bounds are checked even when it is off, so that turning it on finds no
+// surprise.
+absl::Status ValidateHttpConfig(const HttpConfig& http) {
+  for (const absl::Status& status : {
+           AtLeast("http_max_connections", http.max_connections, 1),
+           AtLeast("http_max_request_bytes", http.max_request_bytes, 1024),
+           AtLeast("http_max_sessions", http.max_sessions, 1),
+       }) {
+    if (!status.ok()) return status;
+  }
+  if (http.max_connections > 1024) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--http_max_connections must be at most 1024 (one thread each), got ",
+                     http.max_connections));
+  }
+  if (http.max_request_bytes > (int64_t{1} << 20)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--http_max_request_bytes must be at most 1048576 (the view takes GETs and "
+                     "small forms), got ",
+                     http.max_request_bytes));
+  }
+  for (const auto& [flag, duration] : {std::pair{"http_request_timeout", http.request_timeout},
+                                       std::pair{"http_session_ttl", http.session_ttl}}) {
+    if (duration <= absl::ZeroDuration() || duration == absl::InfiniteDuration()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--", flag, " must be positive and finite, got ", absl::FormatDuration(duration)));
+    }
+  }
+  if (!http.public_url.empty()) {
+    if (absl::StatusOr<std::string> url = NormalizePublicUrl(http.public_url); !url.ok()) {
+      return url.status();
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -98,6 +136,7 @@ absl::Status ValidateConfig(const ServerConfig& config) {
         absl::StrCat("--validation_retention must be positive (or inf: kept until deleted), got ",
                      absl::FormatDuration(config.validation_retention)));
   }
+  if (absl::Status status = ValidateHttpConfig(config.http); !status.ok()) return status;
   if (config.job_lease < absl::Seconds(1)) {
     return absl::InvalidArgumentError(
         absl::StrCat("--job_lease must be at least 1s (renewed about every second), got ",
@@ -131,6 +170,13 @@ std::string DescribeConfig(const ServerConfig& config) {
       absl::StrCat("tls_client_ca=", text(config.tls.client_ca_file)),
       absl::StrCat("auth_tokens_file=", text(config.auth_tokens_file)),
       absl::StrCat("metrics_listen=", text(config.metrics_listen)),
+      absl::StrCat("http_listen=", text(config.http.listen)),
+      absl::StrCat("http_public_url=", text(config.http.public_url)),
+      absl::StrCat("http_max_connections=", config.http.max_connections),
+      absl::StrCat("http_request_timeout=", absl::FormatDuration(config.http.request_timeout)),
+      absl::StrCat("http_max_request_bytes=", config.http.max_request_bytes),
+      absl::StrCat("http_session_ttl=", absl::FormatDuration(config.http.session_ttl)),
+      absl::StrCat("http_max_sessions=", config.http.max_sessions),
       absl::StrCat("data_dir=", text(config.data_dir)),
       absl::StrCat("postgres_url=", text(postgres::RedactedUrl(config.postgres_url))),
       absl::StrCat("postgres_pool_size=", config.postgres_pool_size),

@@ -65,6 +65,30 @@ struct KeepalivePolicy {
   absl::Duration server_ping_timeout = absl::Seconds(20);
 };
 
+// The web view over the records (--http_*, server/http/): off without `listen`. Its bounds
+// keep a browser, or anything that speaks HTTP, from holding more of the server than a few
+// threads and small buffers.
+struct HttpConfig {
+  // --http_listen host:port; port 0 picks a free port; empty: no web view.
+  std::string listen;
+  // --http_public_url: where browsers reach it, normalised without a trailing slash
+  // (public_url.h); records' links are this and their name. Empty: no links.
+  std::string public_url;
+  // --http_max_connections: requests served at once (civetweb's threads); more wait in the
+  // listen backlog.
+  int max_connections = 16;
+  // --http_request_timeout: the longest a request may take to arrive and be answered; a slow
+  // client is cut off after it.
+  absl::Duration request_timeout = absl::Seconds(10);
+  // --http_max_request_bytes: a request's head and body at most; the view takes GETs and
+  // small forms only.
+  int64_t max_request_bytes = 16 * 1024;
+  // --http_session_ttl: how long a browser's sign-in lasts.
+  absl::Duration session_ttl = absl::Hours(12);
+  // --http_max_sessions: signed-in browsers at most; the oldest sign-in goes first.
+  int max_sessions = 10000;
+};
+
 struct ServerConfig {
   // host:port; port 0 picks a free port.
   std::string listen = "127.0.0.1:50051";
@@ -80,6 +104,7 @@ struct ServerConfig {
   SessionLimits sessions;
   JobLimits jobs;
   TlsConfig tls;
+  HttpConfig http;
   // principal:token lines (auth_tokens.h). Empty: no access control, every
   // caller is the anonymous principal "".
   std::string auth_tokens_file;

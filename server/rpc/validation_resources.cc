@@ -16,6 +16,7 @@
 #include "jobs/job_queue.h"
 #include "jobs/validation_job.h"
 #include "jobs/validation_outcome.h"
+#include "ops/public_url.h"
 #include "rpc/session_proto.h"
 #include "rpc/validation_evidence.h"
 #include "wasserwarp/field_error.h"
@@ -75,13 +76,21 @@ void LeaveOutBulkyParts(v1::ValidationReport& report) {
 
 ValidationResources::ValidationResources(SessionStore& sessions, ValidationStore& validations,
                                          ValidationWorker& worker, const JobLimits& jobs,
-                                         const ValidationLimits& limits, absl::Duration retention)
+                                         const ValidationLimits& limits, absl::Duration retention,
+                                         std::string public_url)
     : sessions_(sessions),
       validations_(validations),
       worker_(worker),
       jobs_(jobs),
       limits_(limits),
-      retention_(retention) {}
+      retention_(retention),
+      public_url_(std::move(public_url)) {}
+
+v1::Validation ValidationResources::Answer(const ValidationRecord& record) const {
+  v1::Validation validation = ToProto(record);
+  validation.set_link(RecordLink(public_url_, validation.name()));
+  return validation;
+}
 
 absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateRequest& request,
                                                            const std::string& principal) {
@@ -153,7 +162,7 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
     return status;
   }
   worker_.Wake();
-  return ToProto(record);
+  return Answer(record);
 }
 
 absl::StatusOr<ValidationHandle> ValidationResources::Find(const std::string& name,
@@ -177,7 +186,7 @@ absl::StatusOr<v1::Validation> ValidationResources::Read(const ValidationHandle&
       validations_.Get(handle.session_key, handle.id, with_report);
   if (absl::IsNotFound(record.status())) return NotFound(handle.session_id, handle.id);
   if (!record.ok()) return record.status();
-  v1::Validation validation = ToProto(*record);
+  v1::Validation validation = Answer(*record);
   if (with_report && record->state == ValidationState::kSucceeded) {
     if (!validation.mutable_report()->ParseFromString(record->report)) {
       return absl::DataLossError(
@@ -263,7 +272,7 @@ absl::StatusOr<v1::ListValidationsResponse> ValidationResources::List(
   if (!page.ok()) return page.status();
   v1::ListValidationsResponse response;
   for (const ValidationRecord& record : page->validations) {
-    *response.add_validations() = ToProto(record);
+    *response.add_validations() = Answer(record);
   }
   if (page->next.has_value()) response.set_next_page_token(PageToken(*page->next));
   return response;
@@ -277,7 +286,7 @@ absl::StatusOr<v1::Validation> ValidationResources::CancelWith(const ValidationH
   if (!record.ok()) return record.status();
   // A job running here stops now rather than at its next renewal.
   worker_.Cancel(handle.session_key, handle.id, reason);
-  return ToProto(*record);
+  return Answer(*record);
 }
 
 absl::StatusOr<v1::Validation> ValidationResources::Cancel(const std::string& name,

@@ -36,11 +36,13 @@ struct ValidationHandle {
 class ValidationResources {
  public:
   // Every reference must outlive this. Ended records go `retention` after they ended
-  // (--validation_retention; infinite: kept until deleted).
+  // (--validation_retention; infinite: kept until deleted). Every Validation answered carries
+  // its link under `public_url` (--http_public_url, normalised; empty: none).
   ValidationResources(SessionStore& sessions, ValidationStore& validations,
                       ValidationWorker& worker, const JobLimits& jobs,
                       const ValidationLimits& limits,
-                      absl::Duration retention = absl::InfiniteDuration());
+                      absl::Duration retention = absl::InfiniteDuration(),
+                      std::string public_url = "");
 
   // Every refusal Validate gives comes here, with the request field at fault (field paths as in
   // Validate's request; the RPC's own request prefixes them).
@@ -105,7 +107,11 @@ class ValidationResources {
   const JobLimits& jobs_;
   const ValidationLimits& limits_;
   const absl::Duration retention_;
+  const std::string public_url_;
   std::atomic<bool> shutting_down_ = false;
+
+  // The record as every answer gives it: its fields and its link.
+  v1::Validation Answer(const ValidationRecord& record) const;
 
   // The key of `principal`'s session `session_id`, live or a tombstone; NotFound otherwise.
   absl::StatusOr<int64_t> SessionKey(const std::string& session_id, const std::string& principal);

@@ -1,6 +1,7 @@
 // Putting untrusted text (run ids, channel names, file names) into an HTML
-// page: as element text or attribute values, and as JSON inside a <script>
-// element, where the only way out is a "</script" or "<!--" sequence.
+// page: as element text or attribute values (wasserwarp/html_escape.h), and as
+// JSON inside a <script> element, where the only way out is a "</script" or
+// "<!--" sequence.
 
 #ifndef WASSERWARP_SRC_REPORT_HTML_ESCAPE_H_
 #define WASSERWARP_SRC_REPORT_HTML_ESCAPE_H_
@@ -9,11 +10,9 @@
 #include <string_view>
 
 #include "nlohmann/json.hpp"
+#include "wasserwarp/html_escape.h"
 
 namespace wasserwarp {
-
-// & < > " ' as character references: safe in element text and in quoted attribute values.
-std::string EscapeHtml(std::string_view text);
 
 // `data` as JSON text safe inside <script type="application/json">: every
 // < > & is written \u003c \u003e \u0026 (they can only occur inside JSON

@@ -38,8 +38,8 @@ absl::Status CheckRunsMatch(absl::string_view side, const std::vector<RunSummary
   return absl::OkStatus();
 }
 
-absl::Status CheckReport(const ValidationReport& report, const RunsView& simulation,
-                         const RunsView& reference, const HtmlReportOptions& options) {
+absl::Status CheckRuns(const ValidationReport& report, const RunsView& simulation,
+                       const RunsView& reference, const HtmlReportOptions& options) {
   if (options.max_points_per_series < kMinPointsPerSeries) {
     return absl::InvalidArgumentError(absl::StrCat("max_points_per_series is ",
                                                    options.max_points_per_series,
@@ -48,9 +48,13 @@ absl::Status CheckReport(const ValidationReport& report, const RunsView& simulat
   if (absl::Status s = CheckRunsMatch("simulated", report.simulation, simulation); !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckRunsMatch("reference", report.reference, reference); !s.ok()) return s;
-  const size_t n = simulation.size();
-  const size_t m = reference.size();
+  return CheckRunsMatch("reference", report.reference, reference);
+}
+
+// The report's own parts agree with its n simulated and m reference runs.
+absl::Status CheckReport(const ValidationReport& report) {
+  const size_t n = report.simulation.size();
+  const size_t m = report.reference.size();
   if (report.sim_contributions.size() != n) {
     return absl::InvalidArgumentError(absl::StrCat("the report has ",
                                                    report.sim_contributions.size(),
@@ -77,24 +81,13 @@ absl::Status CheckReport(const ValidationReport& report, const RunsView& simulat
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::StatusOr<std::string> RenderHtmlReport(const ValidationReport& report,
-                                             const RunsView& simulation, const RunsView& reference,
-                                             const HtmlReportOptions& options) {
-  if (absl::Status s = CheckReport(report, simulation, reference, options); !s.ok()) return s;
-  absl::StatusOr<PreparedRuns> prepared =
-      PrepareRuns(simulation, reference,
-                  PrepareOptions{.channels = report.channels,
-                                 .align = report.align,
-                                 .scale = report.scale,
-                                 .resample_rate = report.resample_rate});
-  if (!prepared.ok()) return prepared.status();
-
-  const std::vector<DrawnRun> drawn = RunsToDraw(report);
+// The page from its sections; `overlays` are the runs' charts, or why there are none.
+absl::StatusOr<std::string> RenderPage(const ValidationReport& report,
+                                       const std::vector<DrawnRun>& drawn,
+                                       const ChartSection& overlays, const RunsView& simulation,
+                                       const RunsView& reference,
+                                       const HtmlReportOptions& options) {
   const ChartSection contributions = ContributionsSection(report, drawn);
-  absl::StatusOr<ChartSection> overlays = OverlaysSection(report, *prepared, drawn, options);
-  if (!overlays.ok()) return overlays.status();
   const ChartSection cost_matrix = CostMatrixSection(report);
   absl::StatusOr<ChartSection> mds = MdsSection(report);
   if (!mds.ok()) return mds.status();
@@ -104,15 +97,48 @@ absl::StatusOr<std::string> RenderHtmlReport(const ValidationReport& report,
             .banner = VerdictBannerHtml(report, options),
             .main = absl::StrCat(VerdictSectionHtml(report),
                                  InputsSectionHtml(report, simulation, reference, options),
-                                 contributions.html, overlays->html, cost_matrix.html, mds->html,
+                                 contributions.html, overlays.html, cost_matrix.html, mds->html,
                                  quantities.html, PairMetricsSectionHtml(report)),
             .data = {{"contributions", contributions.data},
-                     {"overlays", overlays->data},
+                     {"overlays", overlays.data},
                      {"heatmap", cost_matrix.data},
                      {"mds", mds->data},
                      {"quantities", quantities.data}},
             .script = html_assets::ReportScript()};
   return PageHtml(page, options);
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> RenderHtmlReport(const ValidationReport& report,
+                                             const RunsView& simulation, const RunsView& reference,
+                                             const HtmlReportOptions& options) {
+  if (absl::Status s = CheckRuns(report, simulation, reference, options); !s.ok()) return s;
+  if (absl::Status s = CheckReport(report); !s.ok()) return s;
+  absl::StatusOr<PreparedRuns> prepared =
+      PrepareRuns(simulation, reference,
+                  PrepareOptions{.channels = report.channels,
+                                 .align = report.align,
+                                 .scale = report.scale,
+                                 .resample_rate = report.resample_rate});
+  if (!prepared.ok()) return prepared.status();
+  const std::vector<DrawnRun> drawn = RunsToDraw(report);
+  absl::StatusOr<ChartSection> overlays = OverlaysSection(report, *prepared, drawn, options);
+  if (!overlays.ok()) return overlays.status();
+  return RenderPage(report, drawn, *overlays, simulation, reference, options);
+}
+
+absl::StatusOr<std::string> RenderHtmlReportWithoutRuns(const ValidationReport& report,
+                                                        const HtmlReportOptions& options) {
+  if (absl::Status s = CheckReport(report); !s.ok()) return s;
+  const ChartSection overlays{
+      .html = absl::StrCat("<section id=\"overlays\">\n<h2>Worst and best simulated runs</h2>\n",
+                           Note("The runs' samples are no longer held (their session expired or "
+                                "was deleted; its validation records are kept), so the runs are "
+                                "not drawn."),
+                           "</section>\n"),
+      .data = nlohmann::json::array()};
+  return RenderPage(report, RunsToDraw(report), overlays, RunsView(), RunsView(), options);
 }
 
 }  // namespace wasserwarp

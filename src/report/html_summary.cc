@@ -70,7 +70,18 @@ struct SideSummary {
   double max_duration = NAN;
 };
 
-SideSummary Summarise(const RunsView& runs) {
+// `runs` summarised; without them (a stored report whose samples are gone) the report's
+// `summaries` give the runs and their samples, and the rates and durations read as unknown.
+SideSummary Summarise(const RunsView& runs, const std::vector<RunSummary>& summaries) {
+  if (runs.empty()) {
+    SideSummary s{.runs = summaries.size()};
+    for (size_t k = 0; k < summaries.size(); ++k) {
+      const size_t n = static_cast<size_t>(summaries[k].samples);
+      s.min_samples = k == 0 ? n : std::min(s.min_samples, n);
+      s.max_samples = std::max(s.max_samples, n);
+    }
+    return s;
+  }
   SideSummary s{.runs = runs.size()};
   for (size_t k = 0; k < runs.size(); ++k) {
     const Series& run = runs[k];
@@ -245,8 +256,9 @@ std::string InputsSectionHtml(const ValidationReport& report, const RunsView& si
       "<table class=\"inputs\"><thead><tr><th></th><th class=\"num\">Runs</th>"
       "<th class=\"num\">Samples per run</th><th class=\"num\">Sampling rate</th>"
       "<th class=\"num\">Duration</th><th>Weights</th></tr></thead><tbody>\n";
-  absl::StrAppend(&html, SideRow("Simulated", Summarise(simulation), report.simulation),
-                  SideRow("Reference", Summarise(reference), report.reference),
+  absl::StrAppend(&html,
+                  SideRow("Simulated", Summarise(simulation, report.simulation), report.simulation),
+                  SideRow("Reference", Summarise(reference, report.reference), report.reference),
                   "</tbody></table>\n", WarningsHtml(report.input_notes));
 
   std::vector<std::string> channels;

@@ -223,4 +223,12 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   return json.dump(indent) + "\n";
 }
 
+std::string ReportJsonDocument(ValidationReport report, bool with_cost_matrices) {
+  if (!with_cost_matrices) {
+    report.cost_matrix.reset();
+    report.pooled_cost_matrix.reset();
+  }
+  return ReportToJson(report);
+}
+
 }  // namespace wasserwarp

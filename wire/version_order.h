@@ -2,12 +2,12 @@
 // model's history reads oldest to newest: 4.10.0 comes after 4.9.2, which a plain string order
 // gets wrong.
 
-#ifndef WASSERWARP_CLIENT_VERSION_ORDER_H_
-#define WASSERWARP_CLIENT_VERSION_ORDER_H_
+#ifndef WASSERWARP_WIRE_VERSION_ORDER_H_
+#define WASSERWARP_WIRE_VERSION_ORDER_H_
 
 #include "absl/strings/string_view.h"
 
-namespace wasserwarp::cli {
+namespace wasserwarp::wire {
 
 // Negative when `a` comes before `b`, zero when they are equal, positive after. Each value is
 // split into runs of digits and runs of other characters; digit runs compare as numbers (any
@@ -19,6 +19,6 @@ namespace wasserwarp::cli {
 // digits are zero-padded.
 int CompareVersions(absl::string_view a, absl::string_view b);
 
-}  // namespace wasserwarp::cli
+}  // namespace wasserwarp::wire
 
-#endif  // WASSERWARP_CLIENT_VERSION_ORDER_H_
+#endif  // WASSERWARP_WIRE_VERSION_ORDER_H_

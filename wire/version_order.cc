@@ -1,10 +1,10 @@
-#include "version_order.h"
+#include "wire/version_order.h"
 
 #include <cstddef>
 
 #include "absl/strings/ascii.h"
 
-namespace wasserwarp::cli {
+namespace wasserwarp::wire {
 namespace {
 
 // The run of digits, or of other characters, that starts at `at`.
@@ -67,4 +67,4 @@ int CompareVersions(absl::string_view a, absl::string_view b) {
   return IsPreReleaseSuffix(rest_a) ? -1 : 1;
 }
 
-}  // namespace wasserwarp::cli
+}  // namespace wasserwarp::wire

@@ -1,0 +1,48 @@
+#include "http/civetweb_openssl3.h"
+
+#include <dlfcn.h>
+
+#include <cstring>
+
+namespace {
+
+using DlsymFunction = void* (*)(void*, const char*);
+
+// glibc's dlsym, found by version so that this dlsym is not found again.
+DlsymFunction RealDlsym() {
+  static const DlsymFunction real = [] {
+    void* found = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+    if (found == nullptr) found = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+    return reinterpret_cast<DlsymFunction>(found);
+  }();
+  return real;
+}
+
+}  // namespace
+
+// Every library's dlsym resolves here, the executable's definition coming first. A lookup with
+// RTLD_NEXT is answered relative to the server's executable rather than to its caller's library,
+// which is the same for every library the server loads: none of them interposes another's
+// symbols.
+extern "C" void* dlsym(void* __restrict handle, const char* __restrict name) noexcept {
+  const DlsymFunction real = RealDlsym();
+  if (real == nullptr) return nullptr;
+  void* found = real(handle, name);
+  if (found == nullptr && std::strcmp(name, "SSL_get_peer_certificate") == 0) {
+    found = real(handle, "SSL_get1_peer_certificate");
+  }
+  return found;
+}
+
+namespace wasserwarp::service::http {
+
+bool PeerCertificateLookupWorks() {
+  void* ssl = dlopen("libssl.so", RTLD_LAZY);
+  if (ssl == nullptr) ssl = dlopen("libssl.so.3", RTLD_LAZY);
+  if (ssl == nullptr) return false;
+  const bool works = dlsym(ssl, "SSL_get_peer_certificate") != nullptr;
+  dlclose(ssl);
+  return works;
+}
+
+}  // namespace wasserwarp::service::http
