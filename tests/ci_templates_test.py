@@ -653,6 +653,11 @@ class TemplateRunTest(unittest.TestCase):
                             links[0])
         self.assertIsNotNone(link, f"unexpected link {links[0]}; {context}")
         self.assertIn(str(case.number), link.group(1), "session not named from the pipeline")
+        # The test report names the same record.
+        properties = {p.name: p.value for suite in
+                      ([suites] if isinstance(suites, TestSuite) else suites)
+                      for p in suite.properties()}
+        self.assertEqual(properties.get("wasserwarp.link"), links[0], f"{JUNIT}; {context}")
         # The record on the server carries the labels.
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "WASSERWARP_TOKEN": TOKEN}
         listed = run([ARGS.cli, "validations", "list", "--server", self.server.address,
