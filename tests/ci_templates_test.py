@@ -16,12 +16,13 @@ reads it, and its shell steps, taken from the file, run against a real wasserwar
 - Every shell step passes shellcheck, where it is installed (skipped otherwise).
 
 The server runs on a free loopback port with TLS (certificates made here by openssl), access
-tokens and --http_public_url; the CLI is on PATH as `wasserwarp`. Each template runs three
+tokens and --http_public_url; the CLI is on PATH as `wasserwarp`. Each template runs four
 times in a scratch workspace holding the example generator's runs: variant A (PASS: exit 0, the
 JUnit XML read by junitparser without failures, the OpenMetrics file ending in `# EOF`, the
-HTML and JSON reports, the labels from the CI variables, the `record:` link), variant B (FAIL:
-exit 1, a JUnit failure) and simulated runs with other channels than the measured ones (bad
-input: exit 2, a JUnit error). Every subprocess has a timeout.
+HTML and JSON reports, the labels from the CI variables, the `record:` link, also in the JUnit
+file), variant B (FAIL: exit 1, a JUnit failure), simulated runs with other channels than the
+measured ones and a version label over 256 characters (bad input: exit 2, a JUnit error).
+Every subprocess has a timeout.
 
 Usage: ci_templates_test.py --repo DIR --cli PATH --server PATH --example-data PATH
 """
@@ -321,7 +322,10 @@ CASES = [
     Case("pass", "sim_a", PASS, 4711, tag="v4.10.0"),
     # A branch with the version from the CI variable.
     Case("fail", "sim_b", FAIL, 4712, version_variable="4.11.0-rc1"),
+    # Runs that each read well but do not fit together: the validation fails on the server.
     Case("bad_input", "sim_other_channels", BAD_INPUT, 4713),
+    # A label the CLI refuses (values of at most 256 characters): the detached create fails.
+    Case("bad_label", "sim_a", BAD_INPUT, 4714, version_variable="4." * 150),
 ]
 
 
