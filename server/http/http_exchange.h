@@ -24,6 +24,8 @@ struct HttpRequest {
   std::string content_type;
   std::string host;
   std::string origin;
+  // Sec-Fetch-Site, which browsers send whatever the referrer policy.
+  std::string fetch_site;
   // A POST's form, at most --http_max_request_bytes.
   std::string body;
 };

@@ -169,6 +169,7 @@ int HttpListener::Serve(mg_connection* connection, void* self) {
   request.content_type = Header(connection, "Content-Type");
   request.host = Header(connection, "Host");
   request.origin = Header(connection, "Origin");
+  request.fetch_site = Header(connection, "Sec-Fetch-Site");
   HttpResponse response;
   if (info->content_length > listener.max_body_bytes_) {
     response = HttpResponse{.status = 413,
