@@ -26,8 +26,9 @@ struct HttpRequest {
   std::string origin;
   // Sec-Fetch-Site, which browsers send whatever the referrer policy.
   std::string fetch_site;
-  // A POST's form, at most --http_max_request_bytes.
+  // A POST's form, at most --http_max_request_bytes; a longer one is not read.
   std::string body;
+  bool body_too_large = false;
 };
 
 struct HttpResponse {
