@@ -229,6 +229,9 @@ TEST_F(E2eWebViewTest, SigningInSetsAPrivateCookieThatNeverHoldsTheToken) {
   EXPECT_THAT(list.body, AllOf(HasSubstr(name), HasSubstr("bench-a")));
   // Another site's page cannot sign a browser in.
   EXPECT_EQ(Post("/signin", "token=tok-a", {"Origin: https://evil.example"}).status, 403);
+  EXPECT_EQ(Post("/signin", "token=tok-a", {"Sec-Fetch-Site: cross-site"}).status, 403);
+  EXPECT_EQ(Post("/signin", "token=tok-a", {"Sec-Fetch-Site: same-origin", "Origin: null"}).status,
+            303);
   // next stays on this server.
   EXPECT_EQ(Post("/signin", "token=tok-a&next=https%3A%2F%2Fevil.example").Header("Location"), "/");
 

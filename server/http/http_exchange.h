@@ -24,8 +24,11 @@ struct HttpRequest {
   std::string content_type;
   std::string host;
   std::string origin;
-  // A POST's form, at most --http_max_request_bytes.
+  // Sec-Fetch-Site, which browsers send whatever the referrer policy.
+  std::string fetch_site;
+  // A POST's form, at most --http_max_request_bytes; a longer one is not read.
   std::string body;
+  bool body_too_large = false;
 };
 
 struct HttpResponse {

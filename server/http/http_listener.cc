@@ -169,25 +169,19 @@ int HttpListener::Serve(mg_connection* connection, void* self) {
   request.content_type = Header(connection, "Content-Type");
   request.host = Header(connection, "Host");
   request.origin = Header(connection, "Origin");
-  HttpResponse response;
-  if (info->content_length > listener.max_body_bytes_) {
-    response = HttpResponse{.status = 413,
-                            .content_type = "text/plain; charset=utf-8",
-                            .headers = {},
-                            .body = "request too large\n"};
-  } else {
-    if (info->content_length > 0) {
-      request.body.resize(static_cast<size_t>(info->content_length));
-      size_t got = 0;
-      while (got < request.body.size()) {
-        const int n = mg_read(connection, request.body.data() + got, request.body.size() - got);
-        if (n <= 0) break;
-        got += static_cast<size_t>(n);
-      }
-      request.body.resize(got);
+  request.fetch_site = Header(connection, "Sec-Fetch-Site");
+  request.body_too_large = info->content_length > listener.max_body_bytes_;
+  if (info->content_length > 0 && !request.body_too_large) {
+    request.body.resize(static_cast<size_t>(info->content_length));
+    size_t got = 0;
+    while (got < request.body.size()) {
+      const int n = mg_read(connection, request.body.data() + got, request.body.size() - got);
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
     }
-    response = listener.handler_(request);
+    request.body.resize(got);
   }
+  const HttpResponse response = listener.handler_(request);
   mg_response_header_start(connection, response.status);
   mg_response_header_add(connection, "Content-Type", response.content_type.c_str(), -1);
   for (const auto& [name, value] : response.headers) {

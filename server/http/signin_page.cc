@@ -44,9 +44,15 @@ HttpResponse SeeOther(const std::string& location) {
 }
 
 // A form posted from another site's page: the session cookie is SameSite=Strict, but a sign-in
-// needs none, and no other site may sign a browser in as its own principal.
+// needs none, and no other site may sign a browser in as its own principal. Browsers say where
+// a request comes from in Sec-Fetch-Site; under Referrer-Policy: no-referrer their Origin is
+// "null", so Origin only counts when it names one. Clients that send neither (scripts, curl)
+// are not browsers on another site's page.
 bool CrossOrigin(const HttpRequest& request) {
-  if (request.origin.empty()) return false;
+  if (!request.fetch_site.empty()) {
+    return request.fetch_site != "same-origin" && request.fetch_site != "none";
+  }
+  if (request.origin.empty() || request.origin == "null") return false;
   const size_t scheme = request.origin.find("://");
   return scheme == std::string::npos || request.origin.substr(scheme + 3) != request.host;
 }

@@ -47,7 +47,11 @@ HttpResponse WebView::Handle(const HttpRequest& request) {
   std::string principal = "-";
   // The sign-in form is the one page anyone may see; everything else is behind a principal.
   bool private_answer = true;
-  if (request.path == "/signin") {
+  if (request.body_too_large) {
+    response =
+        MessagePage(413, "Request too large",
+                    "This server takes small forms only (--http_max_request_bytes).", Navigation{});
+  } else if (request.path == "/signin") {
     if (IsRead(request)) {
       response = SignInForm(request, auth_);
       private_answer = false;
