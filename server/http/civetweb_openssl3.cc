@@ -2,20 +2,24 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstring>
 
 namespace {
 
 using DlsymFunction = void* (*)(void*, const char*);
 
-// glibc's dlsym, found by version so that this dlsym is not found again.
+// glibc's dlsym, found by version so that this dlsym is not found again. No function-local
+// static: sanitizer runtimes call dlsym while they start, before guard variables may be used.
 DlsymFunction RealDlsym() {
-  static const DlsymFunction real = [] {
-    void* found = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
-    if (found == nullptr) found = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-    return reinterpret_cast<DlsymFunction>(found);
-  }();
-  return real;
+  static std::atomic<DlsymFunction> real{nullptr};
+  DlsymFunction found = real.load(std::memory_order_acquire);
+  if (found != nullptr) return found;
+  void* symbol = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+  if (symbol == nullptr) symbol = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+  found = reinterpret_cast<DlsymFunction>(symbol);
+  real.store(found, std::memory_order_release);
+  return found;
 }
 
 }  // namespace
