@@ -104,7 +104,8 @@ bench-python: build
 
 # The 100 x 100 runs of 2000 samples through `wasserwarp validate`, as generated
 # by bench/e2e_workload.h (the same files every time): cells/s, seconds, peak memory; then
-# through a wasserwarp-server with the cost matrix whole and in tiles: the tiling overhead.
+# through a wasserwarp-server with the cost matrix whole and in tiles: the tiling overhead; then
+# the web view's time to first byte and to drawn charts in Chromium (bench/web_view_bench.py).
 E2E_DIR  ?= $(BUILD_DIR)/e2e
 E2E_ARGS ?= --runs 100 --samples 2000 --channels 1
 # The verdict's false-FAIL and detection rates and compare's coverage on generated runs with
@@ -115,6 +116,8 @@ calibration: build
 bench-e2e: build
 	$(BUILD_DIR)/bench/e2e_bench --cli $(CLI) --server $(BUILD_DIR)/server/wasserwarp-server \
 	  --dir $(E2E_DIR) $(E2E_ARGS)
+	/usr/bin/python3 bench/web_view_bench.py --server $(BUILD_DIR)/server/wasserwarp-server \
+	  --cli $(CLI) --example-data $(BUILD_DIR)/examples/wasserwarp-example-data
 
 # A bounded load test: concurrent clients create sessions, upload and validate against a
 # wasserwarp-server it starts on loopback, then it prints calls/s, latency and errors.

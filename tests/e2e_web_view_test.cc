@@ -192,6 +192,22 @@ TEST_F(E2eWebViewTest, TheBearerHeaderShowsTheCallersRecordsWithTheSecurityHeade
   EXPECT_THAT(history.body, HasSubstr(name));
 }
 
+TEST_F(E2eWebViewTest, ARecordWhoseSessionIsGoneIsDrawnWithoutItsRuns) {
+  StartServer(/*tls=*/false);
+  const std::string name = Validate("bench", "version=1.0");
+  EXPECT_THAT(Get(absl::StrCat("/", name), {kBearerA}).body, Not(HasSubstr("no longer held")));
+  const ProgramResult deleted =
+      wasserwarp::test_support::RunProgram(WASSERWARP_CLI,
+                                           {"sessions", "delete", "--session", "bench", "--server",
+                                            server_->address(), "--token-file", dir_.Path("tok-a")},
+                                           dir_.root());
+  ASSERT_EQ(deleted.exit_code, 0) << deleted.err;
+  const HttpAnswer page = Get(absl::StrCat("/", name), {kBearerA});
+  EXPECT_EQ(page.status, 200) << page.body;
+  EXPECT_THAT(page.body, AllOf(HasSubstr("no longer held"), HasSubstr("<canvas")));
+  EXPECT_EQ(Get(absl::StrCat("/", name, "/report.json"), {kBearerA}).status, 200);
+}
+
 TEST_F(E2eWebViewTest, AnotherPrincipalsRecordIsNotFound) {
   StartServer(/*tls=*/false);
   const std::string name = Validate("bench", "version=1.0");
