@@ -48,7 +48,13 @@ RUN apt-get update \
       libpq5 \
       libsqlite3-0 \
       libtbb12 \
+      libcivetweb1 \
+      libssl3 \
  && rm -rf /var/lib/apt/lists/*
+# The web view's HTTPS: civetweb loads OpenSSL with dlopen("libssl.so") and dlopen("libcrypto.so"),
+# names only libssl-dev's links provide; these two links stand in for that package's headers.
+RUN dir="/usr/lib/$(uname -m)-linux-gnu" \
+ && ln -s libssl.so.3 "$dir/libssl.so" && ln -s libcrypto.so.3 "$dir/libcrypto.so"
 RUN groupadd --system --gid 10001 wasserwarp \
  && useradd --system --uid 10001 --gid wasserwarp --home-dir /var/lib/wasserwarp \
       --shell /usr/sbin/nologin wasserwarp \
@@ -57,7 +63,8 @@ COPY --from=build /out/ /
 USER 10001:10001
 WORKDIR /var/lib/wasserwarp
 VOLUME ["/var/lib/wasserwarp"]
-# gRPC (ValidationService, grpc.health.v1.Health, reflection) and Prometheus /metrics.
+# gRPC (ValidationService, grpc.health.v1.Health, reflection) and Prometheus /metrics. The web
+# view stays off, as --http_listen defaults; give it (and publish its port) to serve it.
 EXPOSE 50051 9464
 ENTRYPOINT ["/usr/local/bin/wasserwarp-server", "--listen=0.0.0.0:50051", "--metrics_listen=0.0.0.0:9464", "--data_dir=/var/lib/wasserwarp"]
 CMD ["--log_format=json"]
