@@ -33,16 +33,18 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import unittest
 from pathlib import Path
 
 import yaml
 from junitparser import Error, Failure, JUnitXml, TestSuite
+
+# The one way the Python tests start a server (tests/python/harness.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent / "python"))
+import harness  # noqa: E402
 
 ARGS = None
 REPO = None  # Path of --repo
@@ -71,7 +73,7 @@ def run(command, timeout=60, **kwargs):
 # --- The server --------------------------------------------------------------------------
 
 
-class Server:
+class Server(harness.Server):
     """A wasserwarp-server on a free loopback port, with TLS and access tokens."""
 
     def __init__(self, scratch):
@@ -93,36 +95,10 @@ class Server:
         self.ca = certs / "ca.pem"
         tokens = scratch / "tokens"
         tokens.write_text(f"pipeline:{TOKEN}\n")
-        self.log_path = scratch / "server.log"
-        self.log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(
-            [ARGS.server, "--listen", "127.0.0.1:0", "--data_dir=", "--tls_cert",
-             str(certs / "server.pem"), "--tls_key", str(certs / "server.key"),
-             "--auth_tokens_file", str(tokens), "--http_public_url", PUBLIC_URL],
-            stdout=subprocess.PIPE, stderr=self.log, stdin=subprocess.DEVNULL)
-        first = []
-        reader = threading.Thread(target=lambda: first.append(self.process.stdout.readline()))
-        reader.start()
-        reader.join(timeout=30)
-        line = first[0].decode().strip() if first else ""
-        if not line.startswith("listening on "):
-            self.process.kill()
-            self.process.wait(timeout=10)
-            raise RuntimeError(f"the server did not say where it listens: {line!r}\n"
-                               f"{self.log_path.read_text(errors='replace')}")
-        self.address = line[len("listening on "):]
-        threading.Thread(target=self.process.stdout.read, daemon=True).start()
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-            return None
-        finally:
-            self.log.close()
+        super().__init__(ARGS.server, scratch / "server.log",
+                         flags=("--tls_cert", str(certs / "server.pem"), "--tls_key",
+                                str(certs / "server.key"), "--auth_tokens_file", str(tokens),
+                                "--http_public_url", PUBLIC_URL))
 
 
 # --- Reading the templates ---------------------------------------------------------------

@@ -87,6 +87,7 @@ class E2eWebViewTest : public ::testing::Test {
     EXPECT_EQ(result.exit_code, 0) << result.err;
     result = cli({"validate", "--session", session, "--label", label, "--max-distance", "1e12"});
     EXPECT_EQ(result.exit_code, 0) << result.err;
+    validate_output_ = result.out + result.err;
     std::unique_ptr<wasserwarp::client::ValidationClient> client = Client();
     absl::StatusOr<std::vector<wasserwarp::v1::Validation>> records =
         client->ListValidations(wasserwarp::client::ValidationQuery{.session_id = session});
@@ -127,6 +128,7 @@ class E2eWebViewTest : public ::testing::Test {
   std::unique_ptr<ServerProcess> server_;
   std::string web_;
   bool tls_ = false;
+  std::string validate_output_;  // what the CLI's last `validate --session` printed
 };
 
 constexpr char kBearerA[] = "Authorization: Bearer tok-a";
@@ -348,6 +350,8 @@ TEST_F(E2eWebViewTest, HttpsUsesTheServersCertificateAndRecordsCarryTheirLink) {
   ASSERT_TRUE(listed.ok()) << listed.status();
   ASSERT_EQ(listed->size(), 1u);
   EXPECT_EQ(listed->front().link(), link);
+  // Validate's stream carries the link in its report, which the CLI prints.
+  EXPECT_THAT(validate_output_, HasSubstr(absl::StrCat("record: ", link)));
   // The log names the link when the validation ends.
   EXPECT_THAT(server_->Log(), HasSubstr(absl::StrCat("ended SUCCEEDED: ", link)));
   // The link's path is the record's page.

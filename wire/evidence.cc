@@ -41,12 +41,14 @@ void EvidenceToProto(const ValidationReport& report, v1::ValidationReport& proto
   LabelsToProto(report.labels, *proto.mutable_labels());
   if (report.engine.has_value()) EngineToProto(*report.engine, *proto.mutable_engine());
   proto.set_request_digest(report.request_digest);
+  proto.set_link(report.link);
 }
 
 void EvidenceFromProto(const v1::ValidationReport& proto, ValidationReport& report) {
   report.labels = LabelsFromProto(proto.labels());
   if (proto.has_engine()) report.engine = EngineFromProto(proto.engine());
   report.request_digest = proto.request_digest();
+  report.link = proto.link();
 }
 
 }  // namespace wasserwarp::wire

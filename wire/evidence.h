@@ -29,7 +29,7 @@ std::map<std::string, std::string> LabelsFromProto(
 void LabelsToProto(const std::map<std::string, std::string>& labels,
                    google::protobuf::Map<std::string, std::string>& proto);
 
-// The report's labels, engine and request digest (the runs' sources go with the runs).
+// The report's labels, engine, request digest and link (the runs' sources go with the runs).
 void EvidenceToProto(const ValidationReport& report, v1::ValidationReport& proto);
 void EvidenceFromProto(const v1::ValidationReport& proto, ValidationReport& report);
 

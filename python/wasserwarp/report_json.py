@@ -33,7 +33,7 @@ class Departures:
     rename: Mapping[str, str] = field(default_factory=dict)  # field -> key
     drop: Tuple[str, ...] = ()  # fields the CLI does not write
     null_if_unset: Tuple[str, ...] = ()  # message fields written as null when unset
-    if_set: Tuple[str, ...] = ()  # message fields written only when set
+    if_set: Tuple[str, ...] = ()  # fields written only when set (scalars: not their default)
     inline: Tuple[str, ...] = ()  # message fields whose keys the CLI writes in their parent's
     join: Mapping[str, Tuple[str, ...]] = field(default_factory=dict)  # key -> fields as a list
     shape: Mapping[str, Shape] = field(default_factory=dict)  # key -> its value, computed
@@ -89,7 +89,8 @@ DEPARTURES: Dict[str, Departures] = {
         # html_report, sensitivity, identification), not part of `validate --json`.
         drop=("html_report", "html_report_bytes", "sensitivity", "identification"),
         null_if_unset=("verdict", "engine"),
-        if_set=("cost_matrix", "pooled_cost_matrix"),
+        # The record's link only where the server gave one, as the CLI writes it.
+        if_set=("cost_matrix", "pooled_cost_matrix", "link"),
         shape={"cost_matrix": lambda report, _: rows(report.cost_matrix),
                "pooled_cost_matrix": lambda report, _: rows(report.pooled_cost_matrix),
                "pair_metrics_average": channel_averages,
@@ -101,7 +102,7 @@ DEPARTURES: Dict[str, Departures] = {
         after={"dp_cells": ("dp_cells_full", "pairs_computed", "pairs_total", "int16_cells",
                             "single_cells"),
                "seconds": ("tiles",)},
-        last=("input_notes", "labels", "engine", "request_digest", "cost_matrix",
+        last=("input_notes", "labels", "engine", "request_digest", "link", "cost_matrix",
               "pooled_cost_matrix")),
     # Where the run came from, when the client said.
     "RunSummary": Departures(if_set=("source",)),
@@ -159,6 +160,14 @@ def ordered(result: Dict[str, Any], rules: Departures) -> Dict[str, Any]:
     return {key: result[key] for key in keys}
 
 
+def is_set(message: Message, descriptor: FieldDescriptor) -> bool:
+    """HasField for a message field; a proto3 scalar, which has no presence, when it is not its
+    default."""
+    if descriptor.message_type is not None:
+        return message.HasField(descriptor.name)
+    return getattr(message, descriptor.name) != descriptor.default_value
+
+
 def message_json(message: Message, report: Message) -> Dict[str, Any]:
     """A message of the report (or the report itself) as the CLI writes it."""
     rules = DEPARTURES.get(message.DESCRIPTOR.name, AS_IN_PROTO)
@@ -171,7 +180,7 @@ def message_json(message: Message, report: Message) -> Dict[str, Any]:
             continue
         if name in rules.null_if_unset and not message.HasField(name):
             result[key] = None
-        elif name in rules.if_set and not message.HasField(name):
+        elif name in rules.if_set and not is_set(message, descriptor):
             continue
         elif name in rules.inline:
             result.update(message_json(getattr(message, name), report))

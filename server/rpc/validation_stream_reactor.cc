@@ -148,6 +148,8 @@ void ValidationStreamReactor<Response>::BeginEnding(const v1::Validation& valida
       End(report.status());
       return;
     }
+    // Validate's answer has no Validation to carry the link in.
+    if constexpr (kCreates) report->set_link(validation.link());
     report_stream_.emplace(*std::move(report));
   }
   if constexpr (kCreates) {
