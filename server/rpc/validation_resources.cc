@@ -21,6 +21,7 @@
 #include "rpc/validation_evidence.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/run_checksum.h"
+#include "wasserwarp/user_text.h"
 #include "wire/convert.h"
 #include "wire/parameters.h"
 #include "wire/resource_names.h"
@@ -51,7 +52,7 @@ absl::StatusOr<ValidationCursor> CursorFromPageToken(const std::string& token) {
   if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &cursor.create_time_ns) ||
       !absl::SimpleAtoi(parts[1], &cursor.key) || cursor.key <= 0) {
     return InvalidFieldError("page_token",
-                             absl::StrCat("\"", token, "\" is not one this service issued"));
+                             absl::StrCat(QuotedText(token), " is not one this service issued"));
   }
   return cursor;
 }
