@@ -14,10 +14,6 @@
 namespace wasserwarp::service::http {
 namespace {
 
-// ListValidations' bounds, which a page states in its own terms before asking.
-constexpr int kDefaultPageSize = 50;
-constexpr int kMaxPageSize = 1000;
-
 std::string Badge(const v1::Validation& record) {
   if (!record.outcome().has_passed()) return "<span class=\"badge none\">none</span>";
   return record.outcome().passed() ? "<span class=\"badge pass\">PASS</span>"

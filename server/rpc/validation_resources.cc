@@ -30,9 +30,6 @@
 namespace wasserwarp::service {
 namespace {
 
-constexpr int kDefaultPageSize = 50;
-constexpr int kMaxPageSize = 1000;
-
 absl::Status NotFound(const std::string& session_id, const std::string& id) {
   return absl::NotFoundError(
       absl::StrCat("validation ", wire::ValidationName(session_id, id), " not found"));

@@ -24,6 +24,11 @@
 
 namespace wasserwarp::service {
 
+// The pages of ListSessions, ListValidations and the web view's lists: kDefaultPageSize items
+// unless the caller asks for another size, and never more than kMaxPageSize.
+inline constexpr int kDefaultPageSize = 50;
+inline constexpr int kMaxPageSize = 1000;
+
 // A validation a caller may see, found by its name.
 struct ValidationHandle {
   int64_t session_key = 0;

@@ -16,6 +16,7 @@
 #include "rpc/twed_reactor.h"
 #include "rpc/upload_reactor.h"
 #include "rpc/validation_evidence.h"
+#include "rpc/validation_resources.h"
 #include "rpc/validation_stream_reactor.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/parameter_overrides.h"
@@ -31,9 +32,6 @@
 
 namespace wasserwarp::service {
 namespace {
-
-constexpr int kDefaultPageSize = 50;
-constexpr int kMaxPageSize = 1000;
 
 // A call refused before it started: it only reports `status`.
 template <class Reactor>
