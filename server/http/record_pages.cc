@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/runs_view.h"
 #include "wire/convert.h"
+#include "wire/state_word.h"
 
 namespace wasserwarp::service::http {
 namespace {
@@ -40,8 +40,7 @@ absl::StatusOr<Found> FindRecord(const std::string& name, const Navigation& call
 
 // A record still queued or running, or one that failed or was cancelled.
 HttpResponse PendingPage(const v1::Validation& record, const Navigation& caller) {
-  const std::string state(
-      absl::StripPrefix(v1::ValidationState_Name(record.state()), "VALIDATION_STATE_"));
+  const std::string state = wire::StateWord(record.state());
   std::string text = absl::StrCat("This validation is ", state, "; it has no report");
   if (record.has_error()) absl::StrAppend(&text, ": ", record.error().message());
   return MessagePage(200, record.name(), absl::StrCat(text, "."), caller);
