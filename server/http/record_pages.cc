@@ -28,13 +28,11 @@ absl::StatusOr<Found> FindRecord(const std::string& name, const Navigation& call
                                  ValidationResources& resources) {
   absl::StatusOr<ValidationHandle> handle = resources.Find(name, caller.principal);
   if (!handle.ok()) return handle.status();
-  absl::StatusOr<v1::Validation> record = resources.Read(*handle, /*with_report=*/false);
+  absl::StatusOr<v1::Validation> record = resources.ReadWithFullReport(*handle);
   if (!record.ok()) return record.status();
   Found found{.handle = *handle, .record = *std::move(record), .report = {}};
-  if (found.record.state() != v1::VALIDATION_STATE_SUCCEEDED) return found;
-  absl::StatusOr<v1::ValidationReport> report = resources.FullReport(*handle);
-  if (!report.ok()) return report.status();
-  found.report = *std::move(report);
+  found.report.Swap(found.record.mutable_report());
+  found.record.clear_report();
   return found;
 }
 

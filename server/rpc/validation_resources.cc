@@ -180,6 +180,20 @@ absl::StatusOr<ValidationHandle> ValidationResources::Find(const std::string& na
 
 absl::StatusOr<v1::Validation> ValidationResources::Read(const ValidationHandle& handle,
                                                          bool with_report) {
+  absl::StatusOr<v1::Validation> validation = ReadStored(handle, with_report);
+  if (validation.ok() && validation->has_report()) {
+    LeaveOutBulkyParts(*validation->mutable_report());
+  }
+  return validation;
+}
+
+absl::StatusOr<v1::Validation> ValidationResources::ReadWithFullReport(
+    const ValidationHandle& handle) {
+  return ReadStored(handle, /*with_report=*/true);
+}
+
+absl::StatusOr<v1::Validation> ValidationResources::ReadStored(const ValidationHandle& handle,
+                                                               bool with_report) {
   absl::StatusOr<ValidationRecord> record =
       validations_.Get(handle.session_key, handle.id, with_report);
   if (absl::IsNotFound(record.status())) return NotFound(handle.session_id, handle.id);
@@ -194,7 +208,6 @@ absl::StatusOr<v1::Validation> ValidationResources::Read(const ValidationHandle&
     if (!record->outcome.has_value()) {
       *validation.mutable_outcome() = ToProto(OutcomeOf(validation.report()));
     }
-    LeaveOutBulkyParts(*validation.mutable_report());
   }
   return validation;
 }
