@@ -113,6 +113,14 @@ TEST_F(RequestHygieneTest, UndecodableRequestsAreInvalidArgumentUnderTheirMethod
                 HasSubstr("could not be parsed as a wasserwarp.v1.GetSessionRequest"));
   }
   EXPECT_EQ(InvalidGetSessionCalls(), before + 2);
+  // Logged as every call is, though no handler ran.
+  int logged = 0;
+  for (const std::string& line : LogLines()) {
+    logged += absl::StrContains(line, "rpc GetSession peer=") &&
+              absl::StrContains(line, "status=INVALID_ARGUMENT") &&
+              absl::StrContains(line, "could not be parsed");
+  }
+  EXPECT_EQ(logged, 2) << server_->Log();
   // The method exists and still answers a request it can read.
   v1::GetSessionRequest request;
   request.set_name("sessions/none");

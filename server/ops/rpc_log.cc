@@ -12,7 +12,7 @@ constexpr size_t kMaxErrorBytes = 1024;
 
 }  // namespace
 
-RpcLog::RpcLog(const grpc::CallbackServerContext* context, std::string_view method)
+RpcLog::RpcLog(const grpc::ServerContextBase* context, std::string_view method)
     : method_(method),
       peer_(context->peer()),
       start_(absl::Now()),

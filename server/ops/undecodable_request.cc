@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "ops/rpc_log.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -27,10 +28,19 @@ std::string RequestTypeOf(std::string_view method) {
   return absl::StrCat("the request of ", name);
 }
 
+// "GetSession" of "/wasserwarp.v1.ValidationService/GetSession".
+std::string_view MethodName(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
 class UndecodableRequestInterceptor final : public grpc::experimental::Interceptor {
  public:
-  explicit UndecodableRequestInterceptor(const ServerRpcInfo& info)
+  explicit UndecodableRequestInterceptor(ServerRpcInfo& info)
       : method_(info.method()),
+        // Its handler never runs, so the call's log line is written here, named as a handler
+        // names its own.
+        log_(info.server_context(), MethodName(method_)),
         // gRPC reads and parses the one request of these before the handler starts; a stream's
         // messages are read by the handler.
         parsed_before_handler_(info.type() == ServerRpcInfo::Type::UNARY ||
@@ -47,14 +57,17 @@ class UndecodableRequestInterceptor final : public grpc::experimental::Intercept
     if (undecodable_ &&
         methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS) &&
         methods->GetSendStatus().error_code() == grpc::StatusCode::UNIMPLEMENTED) {
-      methods->ModifySendStatus(
-          grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, UndecodableRequestMessage(method_)));
+      const grpc::Status status(grpc::StatusCode::INVALID_ARGUMENT,
+                                UndecodableRequestMessage(method_));
+      methods->ModifySendStatus(status);
+      log_.Done(status);
     }
     methods->Proceed();
   }
 
  private:
   const std::string method_;
+  RpcLog log_;
   const bool parsed_before_handler_;
   bool undecodable_ = false;
 };

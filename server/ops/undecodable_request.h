@@ -3,7 +3,8 @@
 // server-streaming method's request fails to deserialize (bytes that are no protobuf, or a
 // string field that is not UTF-8), and a client that sees UNIMPLEMENTED concludes the method
 // does not exist. The interceptor sees the request arrive undecoded and rewrites that status
-// before it is sent; interceptors after it (the metrics) count the call under its real method.
+// before it is sent, and writes the call's log line (rpc_log.h), since no handler runs to write
+// it; interceptors after it (the metrics) count the call under its real method.
 //
 // A streamed request message that fails to parse ends the handler's reads as a half-close
 // would; the handler then refuses the incomplete stream itself.
