@@ -6,8 +6,9 @@
 // before it is sent, and writes the call's log line (rpc_log.h), since no handler runs to write
 // it; interceptors after it (the metrics) count the call under its real method.
 //
-// A streamed request message that fails to parse ends the handler's reads as a half-close
-// would; the handler then refuses the incomplete stream itself.
+// Not covered: a message of a client stream (UploadSeries) that fails to parse ends the
+// handler's reads as the client's half-close would, so the handler sees a stream cut short
+// (refused when a run lacks its end mark), never the parse failure.
 
 #ifndef WASSERWARP_SERVER_OPS_UNDECODABLE_REQUEST_H_
 #define WASSERWARP_SERVER_OPS_UNDECODABLE_REQUEST_H_
