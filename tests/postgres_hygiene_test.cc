@@ -1,0 +1,228 @@
+// What keeps one replica's database work from hurting the others, against a real PostgreSQL
+// 15: the timeouts every pooled connection carries (a statement over --postgres_statement_timeout
+// fails DEADLINE_EXCEEDED and the pool goes on), TCP keepalives, the password file, text with a
+// NUL byte refused rather than stored cut, and run commits of two replicas that write their
+// samples side by side, their fleet-wide lock taken only for the limit's count.
+
+#include <libpq-fe.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "postgres_fixture.h"
+#include "sessions/postgres_sessions.h"
+#include "storage/postgres.h"
+#include "storage/postgres_pool.h"
+#include "storage/postgres_schema.h"
+#include "wasserwarp/field_error.h"
+
+namespace wasserwarp::service::postgres {
+namespace {
+
+using ::testing::HasSubstr;
+
+using PostgresHygieneTest = PostgresTest;
+
+ConnectionSettings Short() {
+  ConnectionSettings settings;
+  settings.statement_timeout = absl::Milliseconds(300);
+  settings.lock_timeout = absl::Milliseconds(200);
+  settings.idle_in_transaction_timeout = absl::Milliseconds(300);
+  settings.keepalives_idle = absl::Seconds(7);
+  settings.keepalives_interval = absl::Seconds(3);
+  settings.keepalives_count = 4;
+  return settings;
+}
+
+absl::Status Sql(Pool& pool, const std::string& sql) {
+  return RunTransaction(pool, "testing", [&](Connection& connection) {
+    return connection.Exec(sql, "testing").status();
+  });
+}
+
+TEST_F(PostgresHygieneTest, EveryPooledConnectionCarriesTheTimeoutsAndKeepalives) {
+  Pool pool(url_, 1, Short());
+  absl::StatusOr<PooledConnection> connection = pool.Acquire(absl::Seconds(10));
+  ASSERT_TRUE(connection.ok()) << connection.status();
+  const Result shown = Must(**connection,
+                            "SELECT current_setting('statement_timeout'), "
+                            "current_setting('lock_timeout'), "
+                            "current_setting('idle_in_transaction_session_timeout')");
+  EXPECT_EQ(shown.GetText(0, 0), "300ms");
+  EXPECT_EQ(shown.GetText(0, 1), "200ms");
+  EXPECT_EQ(shown.GetText(0, 2), "300ms");
+  // The client's socket (loopback TCP) probes as asked.
+  const int fd = PQsocket((*connection)->raw());
+  int on = 0, idle = 0, interval = 0, count = 0;
+  socklen_t size = sizeof(int);
+  ASSERT_EQ(getsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, &size), 0);
+  ASSERT_EQ(getsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, &size), 0);
+  ASSERT_EQ(getsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, &size), 0);
+  ASSERT_EQ(getsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, &size), 0);
+  EXPECT_NE(on, 0);
+  EXPECT_EQ(idle, 7);
+  EXPECT_EQ(interval, 3);
+  EXPECT_EQ(count, 4);
+}
+
+TEST_F(PostgresHygieneTest, AStatementOverTheTimeoutFailsClearlyAndThePoolGoesOn) {
+  Pool pool(url_, 1, Short());
+  const absl::Status slow = Sql(pool, "SELECT pg_sleep(30)");
+  EXPECT_TRUE(absl::IsDeadlineExceeded(slow)) << slow;
+  EXPECT_THAT(Text(slow), HasSubstr("statement timeout"));
+  EXPECT_THAT(Text(slow), HasSubstr("SQLSTATE 57014"));
+  ExpectRedacted(slow);
+  // The same connection serves the next call.
+  EXPECT_TRUE(Sql(pool, "SELECT 1").ok());
+  EXPECT_EQ(pool.open_connections(), 1);
+}
+
+TEST_F(PostgresHygieneTest, ALockWaitOverTheTimeoutIsUnavailable) {
+  Connection holder = Connect();
+  Must(holder, "CREATE TABLE t (k bigint)");
+  Must(holder, "BEGIN");
+  Must(holder, "LOCK TABLE t IN ACCESS EXCLUSIVE MODE");
+  Pool pool(url_, 1, Short());
+  const absl::Status blocked = Sql(pool, "SELECT count(*) FROM t");
+  EXPECT_TRUE(absl::IsUnavailable(blocked)) << blocked;
+  EXPECT_THAT(Text(blocked), HasSubstr("lock timeout"));
+  Must(holder, "ROLLBACK");
+  EXPECT_TRUE(Sql(pool, "SELECT count(*) FROM t").ok());
+}
+
+TEST_F(PostgresHygieneTest, AnAbandonedTransactionIsEndedAndItsConnectionReplaced) {
+  Pool pool(url_, 1, Short());
+  {
+    absl::StatusOr<PooledConnection> connection = pool.Acquire(absl::Seconds(10));
+    ASSERT_TRUE(connection.ok()) << connection.status();
+    ASSERT_TRUE((*connection)->Begin().ok());
+    // PostgreSQL ends the session once the timeout passes; the next statement finds it gone.
+    absl::SleepFor(absl::Seconds(1));
+    const absl::Status late = (*connection)->Exec("SELECT 1", "testing").status();
+    EXPECT_TRUE(absl::IsUnavailable(late)) << late;
+  }
+  EXPECT_TRUE(Sql(pool, "SELECT 1").ok());
+}
+
+TEST_F(PostgresHygieneTest, TextWithANulByteIsRefusedNotStoredCut) {
+  Connection connection = Connect();
+  Must(connection, "CREATE TABLE ids (id text)");
+  const std::string id("run\0evil", 8);
+  const absl::StatusOr<Result> inserted =
+      connection.Exec("INSERT INTO ids VALUES ($1)", {Param::Text(id)}, "storing an id");
+  EXPECT_TRUE(absl::IsInvalidArgument(inserted.status())) << inserted.status();
+  EXPECT_THAT(Text(inserted.status()), HasSubstr("parameter $1 holds a NUL byte at offset 3"));
+  EXPECT_THAT(Text(inserted.status()), HasSubstr("storing an id"));
+  EXPECT_EQ(Count(connection, "SELECT count(*) FROM ids"), 0);
+}
+
+TEST_F(PostgresHygieneTest, ThePasswordComesFromItsFile) {
+  const std::string path = absl::StrCat(::testing::TempDir(), "/pgpass-", database_);
+  std::ofstream(path) << "from-the-file\n";
+  absl::StatusOr<std::string> password = ReadPasswordFile(path);
+  ASSERT_TRUE(password.ok()) << password.status();
+  EXPECT_EQ(*password, "from-the-file");
+  ConnectionSettings settings;
+  settings.password = *password;
+  // Trust authentication ignores it; libpq still holds what it was given.
+  absl::StatusOr<Connection> connection =
+      Connection::Open(server->url(database_), absl::Seconds(10), settings);
+  ASSERT_TRUE(connection.ok()) << connection.status();
+  EXPECT_STREQ(PQpass(connection->raw()), "from-the-file");
+
+  const absl::StatusOr<std::string> missing = ReadPasswordFile(path + ".missing");
+  EXPECT_TRUE(absl::IsInvalidArgument(missing.status())) << missing.status();
+  EXPECT_THAT(Text(missing.status()), HasSubstr("--postgres_password_file " + path + ".missing"));
+  std::ofstream(path, std::ios::trunc) << "\n";
+  EXPECT_THAT(Text(ReadPasswordFile(path).status()), HasSubstr("its first line is empty"));
+}
+
+// The backends that hold a lock on run_samples (they have written samples) while they wait for
+// the fleet-wide commit lock.
+int64_t WritersWaitingForTheCommitLock(Connection& observer) {
+  return observer
+      .Exec(
+          "SELECT count(DISTINCT w.pid) FROM pg_locks w JOIN pg_locks s ON s.pid = w.pid "
+          "JOIN pg_class c ON c.oid = s.relation WHERE w.locktype = 'advisory' AND NOT w.granted "
+          "AND w.objid::bigint = $1 AND c.relname = 'run_samples' AND s.mode = 'RowExclusiveLock' "
+          "AND s.granted",
+          {Param::Int64(PostgresSessions::kCommitLock & 0xffffffff)}, "watching locks")
+      ->GetInt64(0, 0)
+      .value_or(-1);
+}
+
+StoredRun RunOf(const std::string& id, size_t samples) {
+  Series series;
+  series.id = id;
+  series.channels = {"x"};
+  for (size_t i = 0; i < samples; ++i) {
+    series.times.push_back(static_cast<double>(i));
+    series.values.push_back(static_cast<double>(i) * 0.5);
+  }
+  StoredRun run;
+  run.role = RunRole::kSimulation;
+  run.commit_time = absl::Now();
+  run.bytes = static_cast<int64_t>(samples * 16);
+  run.series = std::make_shared<const Series>(std::move(series));
+  return run;
+}
+
+TEST_F(PostgresHygieneTest, TwoReplicasWriteTheirSamplesSideBySideAndTheByteLimitStaysExact) {
+  {
+    Connection connection = Connect();
+    ASSERT_TRUE(Migrate(connection).ok());
+  }
+  constexpr size_t kSamples = 20000;
+  SessionLimits limits;
+  // Room for one of the two runs, not both.
+  limits.max_total_bytes = static_cast<int64_t>(kSamples * 16 * 3 / 2);
+  // Two replicas: a pool and a store each.
+  Pool pool_a(url_, 2), pool_b(url_, 2);
+  PostgresSessions replica_a(pool_a, limits), replica_b(pool_b, limits);
+  const absl::Time now = absl::Now();
+  absl::StatusOr<int64_t> session_a = replica_a.InsertSession("a", SessionSettings(), now);
+  absl::StatusOr<int64_t> session_b = replica_b.InsertSession("b", SessionSettings(), now);
+  ASSERT_TRUE(session_a.ok()) << session_a.status();
+  ASSERT_TRUE(session_b.ok()) << session_b.status();
+
+  // The test holds the commit lock, so that each commit stops where it takes it.
+  Connection holder = Connect();
+  Must(holder, "SELECT pg_advisory_lock($1)", {Param::Int64(PostgresSessions::kCommitLock)});
+  absl::StatusOr<int64_t> committed_a, committed_b;
+  std::thread a([&] { committed_a = replica_a.InsertRun(*session_a, "a", RunOf("ra", kSamples)); });
+  std::thread b([&] { committed_b = replica_b.InsertRun(*session_b, "b", RunOf("rb", kSamples)); });
+  // Both have written their samples before either holds the lock. (A deadline only so that a
+  // broken build fails rather than hangs.)
+  Connection observer = Connect();
+  const absl::Time give_up = absl::Now() + absl::Seconds(60);
+  while (WritersWaitingForTheCommitLock(observer) < 2 && absl::Now() < give_up) {
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  EXPECT_EQ(WritersWaitingForTheCommitLock(observer), 2);
+  Must(holder, "SELECT pg_advisory_unlock($1)", {Param::Int64(PostgresSessions::kCommitLock)});
+  a.join();
+  b.join();
+  // Exactly one fits.
+  EXPECT_NE(committed_a.ok(), committed_b.ok()) << committed_a.status() << committed_b.status();
+  const absl::Status refused = committed_a.ok() ? committed_b.status() : committed_a.status();
+  EXPECT_TRUE(absl::IsResourceExhausted(refused)) << refused;
+  EXPECT_EQ(ErrorLimit(refused), "--max_total_bytes");
+  EXPECT_EQ(Count(observer, "SELECT count(*) FROM runs"), 1);
+  EXPECT_EQ(Count(observer, "SELECT count(DISTINCT run_key) FROM run_samples"), 1);
+}
+
+}  // namespace
+}  // namespace wasserwarp::service::postgres
