@@ -94,7 +94,19 @@ absl::StatusOr<std::unique_ptr<postgres::Pool>> OpenPostgres(const ServerConfig&
                                                std::move(settings));
   absl::StatusOr<postgres::PooledConnection> connection = pool->Acquire(kPostgresStartWait);
   if (!connection.ok()) return connection.status();
-  if (absl::Status status = postgres::Migrate(**connection); !status.ok()) return status;
+  // A migration may rewrite a large table, or wait for another replica's: neither timeout
+  // applies to it, and its connection is closed after rather than lent without them.
+  if (absl::Status status = (*connection)
+                                ->Exec("SELECT set_config('statement_timeout', '0', false), "
+                                       "set_config('lock_timeout', '0', false)",
+                                       "preparing to migrate")
+                                .status();
+      !status.ok()) {
+    return status;
+  }
+  const absl::Status migrated = postgres::Migrate(**connection);
+  connection->Discard();
+  if (!migrated.ok()) return migrated;
   spdlog::info("sessions, runs and validations are shared in PostgreSQL {}", pool->redacted_url());
   return pool;
 }

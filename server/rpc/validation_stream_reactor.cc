@@ -16,9 +16,10 @@ namespace {
 constexpr absl::Duration kProgressInterval = absl::Milliseconds(200);
 // The store is read this often while the validation runs here (its own progress is at hand).
 constexpr absl::Duration kLocalReadInterval = absl::Seconds(1);
-// And this often otherwise: its end wakes the stream at once, so these reads only bring
-// another replica's progress, and catch an end whose notification was lost.
-constexpr absl::Duration kRemoteReadInterval = absl::Seconds(2);
+// And as often otherwise: its end wakes the stream at once, so these reads only bring
+// another replica's progress (which its worker records about every second, as the API
+// promises watchers) and catch an end whose notification was lost.
+constexpr absl::Duration kRemoteReadInterval = absl::Seconds(1);
 
 absl::Status ErrorOf(const v1::Validation& validation) {
   return absl::Status(static_cast<absl::StatusCode>(validation.error().code()),

@@ -3,8 +3,8 @@
 // replica, at any time). Both send progress at least every 200 ms: the worker's own while it
 // runs here, else what the store last recorded; then the end. The store is read when the
 // validation ends (this replica's worker, or another replica's through the store's
-// notifications, wakes the stream) and otherwise only every few seconds, so that many streams
-// do not keep the database busy.
+// notifications, wakes the stream) and otherwise once a second, as often as a worker records
+// progress, rather than at every progress event.
 // Validate ends with the report and its chunks or the validation's error as the call's status;
 // WatchValidation with the validation, then the report's chunks.
 //

@@ -289,39 +289,45 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
         const auto exec = [&](const std::string& sql, const std::vector<Param>& params) {
           return connection.Exec(sql, params, "committing a run");
         };
-        // The session's row lock orders the commits into one session (its run count and
-        // bytes); commits into other sessions go on beside it.
         absl::StatusOr<Result> session =
-            exec("SELECT 1 FROM sessions WHERE key = $1 FOR UPDATE", {Param::Int64(session_key)});
+            exec("SELECT 1 FROM sessions WHERE key = $1", {Param::Int64(session_key)});
         if (!session.ok()) return session.status();
         if (session->rows() == 0) {
           return absl::NotFoundError(
               absl::StrCat("session ", wire::SessionName(session_id), " not found"));
         }
-        absl::StatusOr<Result> held = exec(
-            "SELECT count(*), coalesce(sum(bytes), 0)::bigint FROM runs WHERE session_key = $1",
-            {Param::Int64(session_key)});
-        if (!held.ok()) return held.status();
-        absl::StatusOr<int64_t> count = held->GetInt64(0, 0);
-        absl::StatusOr<int64_t> session_bytes = held->GetInt64(0, 1);
-        for (const absl::Status& cell : {count.status(), session_bytes.status()}) {
-          if (!cell.ok()) return cell;
-        }
-        if (*count >= limits_.max_runs_per_session) {
-          return WithLimit(
-              absl::ResourceExhaustedError(absl::StrCat(
-                  "session ", wire::SessionName(session_id), " holds ", *count,
-                  " runs, its limit (--max_runs_per_session=", limits_.max_runs_per_session, ")")),
-              "--max_runs_per_session");
-        }
-        if (*session_bytes + run.bytes > limits_.max_session_bytes) {
-          return WithLimit(absl::ResourceExhaustedError(absl::StrCat(
-                               "session ", wire::SessionName(session_id), " would hold ",
-                               *session_bytes + run.bytes,
-                               " bytes of run data, over its limit (--max_session_bytes=",
-                               limits_.max_session_bytes, ")")),
-                           "--max_session_bytes");
-        }
+        // The session's runs and bytes with this run's; `counted`: the table holds it already.
+        const auto check_session = [&](bool counted) -> absl::Status {
+          absl::StatusOr<Result> held = exec(
+              "SELECT count(*), coalesce(sum(bytes), 0)::bigint FROM runs WHERE session_key = $1",
+              {Param::Int64(session_key)});
+          if (!held.ok()) return held.status();
+          absl::StatusOr<int64_t> count = held->GetInt64(0, 0);
+          absl::StatusOr<int64_t> session_bytes = held->GetInt64(0, 1);
+          for (const absl::Status& cell : {count.status(), session_bytes.status()}) {
+            if (!cell.ok()) return cell;
+          }
+          const int64_t others = *count - (counted ? 1 : 0);
+          const int64_t bytes = *session_bytes + (counted ? 0 : run.bytes);
+          if (others >= limits_.max_runs_per_session) {
+            return WithLimit(absl::ResourceExhaustedError(
+                                 absl::StrCat("session ", wire::SessionName(session_id), " holds ",
+                                              others, " runs, its limit (--max_runs_per_session=",
+                                              limits_.max_runs_per_session, ")")),
+                             "--max_runs_per_session");
+          }
+          if (bytes > limits_.max_session_bytes) {
+            return WithLimit(absl::ResourceExhaustedError(absl::StrCat(
+                                 "session ", wire::SessionName(session_id), " would hold ", bytes,
+                                 " bytes of run data, over its limit (--max_session_bytes=",
+                                 limits_.max_session_bytes, ")")),
+                             "--max_session_bytes");
+          }
+          return absl::OkStatus();
+        };
+        // Before the samples are written, so that a full session refuses at once; the check
+        // that counts is the one after them, under the session's row lock.
+        if (absl::Status full = check_session(false); !full.ok()) return full;
         std::vector<Param> params = {
             Param::Int64(session_key),
             Param::Int64(static_cast<int64_t>(run.role)),
@@ -370,6 +376,16 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
             return piece;
           }
         }
+        // The row lock orders the commits into one session for its count, and only from here:
+        // the samples of commits into one session, as into any, are written side by side. (NO
+        // KEY UPDATE: the key share each run's foreign key took on the row does not conflict.)
+        if (absl::Status locked = exec("SELECT 1 FROM sessions WHERE key = $1 FOR NO KEY UPDATE",
+                                       {Param::Int64(session_key)})
+                                      .status();
+            !locked.ok()) {
+          return locked;
+        }
+        if (absl::Status full = check_session(true); !full.ok()) return full;
         if (absl::Status used =
                 exec("UPDATE sessions SET last_use_ns = greatest(last_use_ns, $2) WHERE key = $1",
                      {Param::Int64(session_key), Param::Int64(ToNanos(run.commit_time))})
