@@ -1,8 +1,9 @@
 // What keeps one replica's database work from hurting the others, against a real PostgreSQL
 // 15: the timeouts every pooled connection carries (a statement over --postgres_statement_timeout
 // fails DEADLINE_EXCEEDED and the pool goes on), TCP keepalives, the password file, text with a
-// NUL byte refused rather than stored cut, and run commits of two replicas, into one session or
-// two, that write their samples side by side, their locks taken only for the limits' counts.
+// NUL byte refused rather than stored cut, one listening connection that hands on
+// notifications, and run commits of two replicas, into one session or two, that write their
+// samples side by side, their locks taken only for the limits' counts.
 
 #include <libpq-fe.h>
 #include <netinet/in.h>
@@ -13,11 +14,13 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
@@ -25,6 +28,7 @@
 #include "postgres_fixture.h"
 #include "sessions/postgres_sessions.h"
 #include "storage/postgres.h"
+#include "storage/postgres_listener.h"
 #include "storage/postgres_pool.h"
 #include "storage/postgres_schema.h"
 #include "wasserwarp/field_error.h"
@@ -148,6 +152,44 @@ TEST_F(PostgresHygieneTest, ThePasswordComesFromItsFile) {
   EXPECT_THAT(Text(missing.status()), HasSubstr("--postgres_password_file " + path + ".missing"));
   std::ofstream(path, std::ios::trunc) << "\n";
   EXPECT_THAT(Text(ReadPasswordFile(path).status()), HasSubstr("its first line is empty"));
+}
+
+TEST_F(PostgresHygieneTest, OneListeningConnectionHandsOnEachNotification) {
+  Pool pool(url_, 1);
+  absl::Mutex mu;
+  std::vector<std::string> payloads;
+  int missed = 0;
+  Listener listener(pool, "hygiene_channel", absl::Seconds(2),
+                    Listener::Callbacks{.notified =
+                                            [&](std::string_view payload) {
+                                              absl::MutexLock lock(&mu);
+                                              payloads.emplace_back(payload);
+                                            },
+                                        .missed =
+                                            [&] {
+                                              absl::MutexLock lock(&mu);
+                                              ++missed;
+                                            },
+                                        .reachability = nullptr});
+  // Listening once the first (re)connection has been announced.
+  {
+    absl::MutexLock lock(&mu);
+    mu.AwaitWithTimeout(absl::Condition(
+                            +[](int* count) { return *count > 0; }, &missed),
+                        absl::Seconds(60));
+  }
+  Connection sender = Connect();
+  Must(sender, "SELECT pg_notify('hygiene_channel', $1)", {Param::Text("17/first")});
+  Must(sender, "SELECT pg_notify('hygiene_channel', $1)", {Param::Text("17/second")});
+  absl::MutexLock lock(&mu);
+  mu.AwaitWithTimeout(
+      absl::Condition(
+          +[](std::vector<std::string>* seen) { return seen->size() >= 2; }, &payloads),
+      absl::Seconds(60));
+  EXPECT_THAT(payloads, ::testing::ElementsAre("17/first", "17/second"));
+  EXPECT_EQ(missed, 1);
+  // Outside the pool: none of its connections listens.
+  EXPECT_EQ(pool.open_connections(), 0);
 }
 
 // The backends that have written samples (they hold a lock on run_samples) and wait for a
