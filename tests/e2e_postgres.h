@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "e2e_process.h"
 #include "gtest/gtest.h"
 #include "postgres_server.h"
@@ -32,6 +34,19 @@ inline std::unique_ptr<ServerProcess> StartReplica(const std::string& server,
       ServerProcess::Start(server, scratch, args);
   EXPECT_TRUE(started.ok()) << started.status();
   return started.ok() ? *std::move(started) : nullptr;
+}
+
+// Waits until the validation `name` runs, as `client` sees it; a failure when it has not begun
+// within a minute.
+inline ::testing::AssertionResult WaitUntilRunning(client::ValidationClient& client,
+                                                   const std::string& name) {
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(60);;) {
+    absl::StatusOr<v1::Validation> now = client.GetValidation(name);
+    if (!now.ok()) return ::testing::AssertionFailure() << now.status();
+    if (now->state() == v1::VALIDATION_STATE_RUNNING) return ::testing::AssertionSuccess();
+    if (absl::Now() > give_up) return ::testing::AssertionFailure() << name << " never ran";
+    absl::SleepFor(absl::Milliseconds(20));
+  }
 }
 
 // A client of `server`; null (the test failed) when it cannot connect.

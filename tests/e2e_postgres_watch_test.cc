@@ -59,13 +59,7 @@ TEST_F(E2ePostgresWatchTest, FiveHundredWatchersLeaveOtherCallsAloneAndEndWithTh
                   .ok());
   absl::StatusOr<v1::Validation> created = on_worker->CreateValidation("long", {});
   ASSERT_TRUE(created.ok()) << created.status();
-  for (const absl::Time give_up = absl::Now() + absl::Seconds(30);;) {
-    absl::StatusOr<v1::Validation> now = on_worker->GetValidation(created->name());
-    ASSERT_TRUE(now.ok()) << now.status();
-    if (now->state() == v1::VALIDATION_STATE_RUNNING) break;
-    ASSERT_LT(absl::Now(), give_up) << "it never ran";
-    absl::SleepFor(absl::Milliseconds(20));
-  }
+  ASSERT_TRUE(e2e::WaitUntilRunning(*on_worker, created->name()));
 
   // Started once the validation runs on the worker, so that it never runs here.
   std::unique_ptr<e2e::ServerProcess> watcher =
