@@ -63,6 +63,28 @@ ABSL_FLAG(std::string, postgres_url, "",
           "not used");
 ABSL_FLAG(int, postgres_pool_size, kDefaults.postgres_pool_size,
           "connections to --postgres_url at most");
+ABSL_FLAG(std::string, postgres_password_file, "",
+          "file whose first line is the password of --postgres_url, kept off the command line "
+          "(libpq's PGPASSFILE or ~/.pgpass work too); a password in the URL wins");
+ABSL_FLAG(absl::Duration, postgres_statement_timeout, kDefaults.postgres_settings.statement_timeout,
+          "a database statement running longer is cancelled (the call fails "
+          "DEADLINE_EXCEEDED); 0: none");
+ABSL_FLAG(absl::Duration, postgres_lock_timeout, kDefaults.postgres_settings.lock_timeout,
+          "a database statement waiting longer for a lock fails (the call UNAVAILABLE); 0: none");
+ABSL_FLAG(absl::Duration, postgres_idle_in_transaction_timeout,
+          kDefaults.postgres_settings.idle_in_transaction_timeout,
+          "PostgreSQL closes a connection left this long inside a transaction; 0: none");
+ABSL_FLAG(absl::Duration, postgres_keepalives_idle, kDefaults.postgres_settings.keepalives_idle,
+          "TCP keepalive probes start after this long without traffic on a database connection; "
+          "0: no keepalives");
+ABSL_FLAG(absl::Duration, postgres_keepalives_interval,
+          kDefaults.postgres_settings.keepalives_interval, "time between TCP keepalive probes");
+ABSL_FLAG(int, postgres_keepalives_count, kDefaults.postgres_settings.keepalives_count,
+          "unanswered TCP keepalive probes before a database connection counts as lost");
+ABSL_FLAG(int, max_watch_streams, kDefaults.max_watch_streams,
+          "WatchValidation calls open at once on this replica");
+ABSL_FLAG(int, max_watch_streams_per_principal, kDefaults.max_watch_streams_per_principal,
+          "WatchValidation calls of one principal open at once on this replica");
 ABSL_FLAG(absl::Duration, session_sweep_interval, kDefaults.sweep_interval,
           "how often sessions idle past their TTL are deleted (expired ones are invisible "
           "meanwhile)");
@@ -142,6 +164,16 @@ wasserwarp::service::ServerConfig ConfigFromFlags() {
   config.sweep_interval = absl::GetFlag(FLAGS_session_sweep_interval);
   config.postgres_url = absl::GetFlag(FLAGS_postgres_url);
   config.postgres_pool_size = absl::GetFlag(FLAGS_postgres_pool_size);
+  config.postgres_password_file = absl::GetFlag(FLAGS_postgres_password_file);
+  config.postgres_settings.statement_timeout = absl::GetFlag(FLAGS_postgres_statement_timeout);
+  config.postgres_settings.lock_timeout = absl::GetFlag(FLAGS_postgres_lock_timeout);
+  config.postgres_settings.idle_in_transaction_timeout =
+      absl::GetFlag(FLAGS_postgres_idle_in_transaction_timeout);
+  config.postgres_settings.keepalives_idle = absl::GetFlag(FLAGS_postgres_keepalives_idle);
+  config.postgres_settings.keepalives_interval = absl::GetFlag(FLAGS_postgres_keepalives_interval);
+  config.postgres_settings.keepalives_count = absl::GetFlag(FLAGS_postgres_keepalives_count);
+  config.max_watch_streams = absl::GetFlag(FLAGS_max_watch_streams);
+  config.max_watch_streams_per_principal = absl::GetFlag(FLAGS_max_watch_streams_per_principal);
   config.sessions.max_sessions = absl::GetFlag(FLAGS_max_sessions);
   config.sessions.max_runs_per_session = absl::GetFlag(FLAGS_max_runs_per_session);
   config.sessions.max_samples_per_run = absl::GetFlag(FLAGS_max_samples_per_run);
@@ -205,6 +237,12 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   const wasserwarp::service::ServerConfig config = ConfigFromFlags();
+  // Anyone on the host can read a process's command line (/proc/PID/cmdline).
+  if (wasserwarp::service::postgres::RedactedUrl(config.postgres_url) != config.postgres_url) {
+    spdlog::warn(
+        "--postgres_url holds a password, which every user of this host can read from the "
+        "command line; use --postgres_password_file or libpq's PGPASSFILE instead");
+  }
   spdlog::info("configuration: {}", wasserwarp::service::DescribeConfig(config));
   auto server = wasserwarp::service::ValidationServer::Start(config);
   if (!server.ok()) {

@@ -11,6 +11,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -65,7 +68,7 @@ class HeldGauges final : public prometheus::Collectable {
                      {{"flag", "max_queued_jobs"}, as_double(config_.jobs.max_queued_jobs)}}),
     };
     // Shared by every replica on one database: the same figures from each.
-    const absl::StatusOr<ValidationStore::Counts> counts = validations_.CountAll(absl::Now());
+    const absl::StatusOr<ValidationStore::Counts> counts = Counts();
     if (counts.ok()) {
       std::vector<std::pair<prometheus::ClientMetric::Label, double>> by_state;
       for (const auto& [state, name] : kStateNames) {
@@ -85,6 +88,20 @@ class HeldGauges final : public prometheus::Collectable {
   }
 
  private:
+  // The store's counts, read again only once they are older than kCountsMaxAge: counting runs
+  // queries over every validation, which a scrape every second (or many scrapers) would repeat
+  // for figures that move slowly.
+  absl::StatusOr<ValidationStore::Counts> Counts() const {
+    absl::MutexLock lock(&counts_mu_);
+    const absl::Time now = absl::Now();
+    if (!counts_.ok() || now - counts_time_ >= kCountsMaxAge) {
+      counts_ = validations_.CountAll(now);
+      counts_time_ = now;
+    }
+    return counts_;
+  }
+
+  static constexpr absl::Duration kCountsMaxAge = absl::Seconds(2);
   static constexpr std::pair<ValidationState, const char*> kStateNames[] = {
       {ValidationState::kQueued, "queued"},       {ValidationState::kRunning, "running"},
       {ValidationState::kSucceeded, "succeeded"}, {ValidationState::kFailed, "failed"},
@@ -95,6 +112,10 @@ class HeldGauges final : public prometheus::Collectable {
   const SessionStore& store_;
   const JobQueue& jobs_;
   ValidationStore& validations_;
+  mutable absl::Mutex counts_mu_;
+  mutable absl::StatusOr<ValidationStore::Counts> counts_ ABSL_GUARDED_BY(counts_mu_) =
+      absl::UnavailableError("not counted yet");
+  mutable absl::Time counts_time_ ABSL_GUARDED_BY(counts_mu_);
 };
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include "sessions/postgres_session_backend.h"
 #include "sessions/sqlite_session_backend.h"
 #include "spdlog/spdlog.h"
+#include "storage/postgres_listener.h"
 #include "storage/postgres_schema.h"
 #include "validations/measured_validation_store.h"
 #include "validations/postgres_validation_store.h"
@@ -66,6 +67,9 @@ JobQueue::Observer ObserveJobs(ServiceMetrics* metrics, JobQueue::Observer obser
 // beside it (docker compose, a Kubernetes pod) gets this long.
 constexpr absl::Duration kPostgresStartWait = absl::Seconds(30);
 
+// How often the database is checked for the health service while no notification comes.
+constexpr absl::Duration kDatabaseCheckInterval = absl::Seconds(2);
+
 // How the service's calls use the database: a call that cannot get a connection within 1 s
 // (the database is down, or restarting) is UNAVAILABLE soon rather than held, so that its
 // client retries with its own backoff; a second attempt covers a pooled connection that broke
@@ -80,10 +84,30 @@ postgres::TransactionOptions PostgresCallOptions() {
 // A pool on config.postgres_url with the schema up to date; FailedPrecondition naming the
 // database when it is another application's or of a newer schema.
 absl::StatusOr<std::unique_ptr<postgres::Pool>> OpenPostgres(const ServerConfig& config) {
-  auto pool = std::make_unique<postgres::Pool>(config.postgres_url, config.postgres_pool_size);
+  postgres::ConnectionSettings settings = config.postgres_settings;
+  if (!config.postgres_password_file.empty()) {
+    absl::StatusOr<std::string> password =
+        postgres::ReadPasswordFile(config.postgres_password_file);
+    if (!password.ok()) return password.status();
+    settings.password = *std::move(password);
+  }
+  auto pool = std::make_unique<postgres::Pool>(config.postgres_url, config.postgres_pool_size,
+                                               std::move(settings));
   absl::StatusOr<postgres::PooledConnection> connection = pool->Acquire(kPostgresStartWait);
   if (!connection.ok()) return connection.status();
-  if (absl::Status status = postgres::Migrate(**connection); !status.ok()) return status;
+  // A migration may rewrite a large table, or wait for another replica's: neither timeout
+  // applies to it, and its connection is closed after rather than lent without them.
+  if (absl::Status status = (*connection)
+                                ->Exec("SELECT set_config('statement_timeout', '0', false), "
+                                       "set_config('lock_timeout', '0', false)",
+                                       "preparing to migrate")
+                                .status();
+      !status.ok()) {
+    return status;
+  }
+  const absl::Status migrated = postgres::Migrate(**connection);
+  connection->Discard();
+  if (!migrated.ok()) return migrated;
   spdlog::info("sessions, runs and validations are shared in PostgreSQL {}", pool->redacted_url());
   return pool;
 }
@@ -179,7 +203,7 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
       server->validation_limits_, config.validation_retention, config.http.public_url);
   server->service_ = std::make_unique<ValidationService>(
       config.sessions, config.jobs, *server->store_, *server->jobs_, *server->resources_,
-      server->auth_tokens_.get());
+      server->auth_tokens_.get(), config.max_watch_streams, config.max_watch_streams_per_principal);
   if (server->metrics_ != nullptr) {
     absl::StatusOr<std::unique_ptr<MetricsEndpoint>> endpoint =
         MetricsEndpoint::Start(config.metrics_listen, *server->metrics_, server->config_,
@@ -231,6 +255,30 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   grpc::HealthCheckServiceInterface* health = server->server_->GetHealthCheckService();
   health->SetServingStatus(true);
   health->SetServingStatus(kServiceName, true);
+  if (server->pool_ != nullptr) {
+    ValidationWorker* worker = server->worker_.get();
+    server->listener_ = std::make_unique<postgres::Listener>(
+        *server->pool_, kValidationEndChannel, kDatabaseCheckInterval,
+        postgres::Listener::Callbacks{
+            .notified =
+                [worker](std::string_view payload) {
+                  if (auto ended = ParseValidationEndPayload(payload))
+                    worker->EndedElsewhere(ended->first, ended->second);
+                },
+            .missed = [worker] { worker->WakeAllListeners(); },
+            .reachability =
+                [health](const absl::Status& status) {
+                  // Every call needs the database: a balancer should send them elsewhere.
+                  if (status.ok()) {
+                    spdlog::info("the database can be reached again: health SERVING");
+                  } else {
+                    spdlog::error("the database cannot be reached, health NOT_SERVING: {}",
+                                  std::string(status.message()));
+                  }
+                  health->SetServingStatus(status.ok());
+                  health->SetServingStatus(kServiceName, status.ok());
+                }});
+  }
   server->maintainer_ = std::thread([raw = server.get()] { raw->Maintain(); });
   return server;
 }
@@ -280,6 +328,8 @@ void ValidationServer::Shutdown(absl::Duration grace) {
     stopping_ = true;
   }
   if (maintainer_.joinable()) maintainer_.join();
+  // Wakes streams and sets the health service, both about to go.
+  listener_.reset();
   // Calls that end now leave their validations to the queue, for another replica or the next
   // start.
   if (resources_ != nullptr) resources_->BeginShutdown();

@@ -29,6 +29,7 @@
 #include "sessions/session_database.h"
 #include "sessions/session_store.h"
 #include "sessions/session_sweeper.h"
+#include "storage/postgres_listener.h"
 #include "storage/postgres_pool.h"
 #include "validations/validation_store.h"
 
@@ -106,6 +107,9 @@ class ValidationServer {
   std::unique_ptr<MetricsEndpoint> metrics_endpoint_;
   // Null without config.http.listen.
   std::unique_ptr<http::WebView> web_view_;
+  // Null without config.postgres_url: wakes the streams of validations that end on other
+  // replicas, and tells the health service whether the database can be reached.
+  std::unique_ptr<postgres::Listener> listener_;
   std::thread maintainer_;
   absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;

@@ -32,20 +32,12 @@ using ::testing::HasSubstr;
 class E2eReplicasTest : public e2e::PostgresSuite {
  protected:
   std::unique_ptr<e2e::ServerProcess> StartReplica(std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {"--postgres_url", postgres_->url(database_),
-                                     "--log_level=info", "--job_lease=2s", "--job_threads=1"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    absl::StatusOr<std::unique_ptr<e2e::ServerProcess>> server =
-        e2e::ServerProcess::Start(WASSERWARP_SERVER, scratch_.root().string(), args);
-    EXPECT_TRUE(server.ok()) << server.status();
-    return server.ok() ? *std::move(server) : nullptr;
+    return e2e::StartReplica(WASSERWARP_SERVER, scratch_.root().string(), postgres_->url(database_),
+                             extra);
   }
 
   static std::unique_ptr<client::ValidationClient> Connect(const e2e::ServerProcess& server) {
-    absl::StatusOr<std::unique_ptr<client::ValidationClient>> connected =
-        client::ValidationClient::Connect(server.address());
-    EXPECT_TRUE(connected.ok()) << connected.status();
-    return connected.ok() ? *std::move(connected) : nullptr;
+    return e2e::Connect(server);
   }
 
   static std::string Comparable(ValidationReport report) {

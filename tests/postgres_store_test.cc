@@ -51,7 +51,10 @@ TEST(PostgresErrorTest, SqlstatesMapToRetryCodes) {
   EXPECT_TRUE(absl::IsAborted(PostgresError("40001", false, "db", "doing", "m")));
   EXPECT_TRUE(absl::IsAborted(PostgresError("40P01", false, "db", "doing", "m")));
   EXPECT_TRUE(absl::IsAlreadyExists(PostgresError("23505", false, "db", "doing", "m")));
-  for (const char* state : {"42601", "23503", "57P04", "57014", ""})
+  // statement_timeout and lock_timeout (--postgres_statement_timeout, --postgres_lock_timeout).
+  EXPECT_TRUE(absl::IsDeadlineExceeded(PostgresError("57014", false, "db", "doing", "m")));
+  EXPECT_TRUE(absl::IsUnavailable(PostgresError("55P03", false, "db", "doing", "m")));
+  for (const char* state : {"42601", "23503", "57P04", ""})
     EXPECT_TRUE(absl::IsInternal(PostgresError(state, false, "db", "doing", "m"))) << state;
   EXPECT_EQ(Text(PostgresError("23505", false, "postgresql://u:****@h/d", "storing a run",
                                "duplicate key")),

@@ -17,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "channel_security.h"
+#include "generic_call.h"
 #include "ops/auth_tokens.h"
 #include "random_runs.h"
 #include "scratch_dir.h"
@@ -36,28 +37,7 @@ using test_support::WriteFile;
 
 // --- access control ---
 
-// A unary call by method path, for the health service this test has no stub of.
-grpc::Status CallGeneric(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
-                         const std::string& request, std::string& response) {
-  grpc::GenericStub stub(channel);
-  grpc::ClientContext context;
-  context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(10)));
-  grpc::Slice slice(request);
-  const grpc::ByteBuffer request_buffer(&slice, 1);
-  grpc::ByteBuffer response_buffer;
-  std::promise<grpc::Status> done;
-  stub.UnaryCall(&context, method, grpc::StubOptions(), &request_buffer, &response_buffer,
-                 [&](grpc::Status status) { done.set_value(std::move(status)); });
-  const grpc::Status status = done.get_future().get();
-  std::vector<grpc::Slice> slices;
-  response.clear();
-  if (status.ok() && response_buffer.Dump(&slices).ok()) {
-    for (const grpc::Slice& part : slices) {
-      response.append(reinterpret_cast<const char*>(part.begin()), part.size());
-    }
-  }
-  return status;
-}
+using test_support::CallGeneric;
 class AccessControlTest : public ServerTest {
  protected:
   void SetUp() override {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "generic_call.h"
 #include "postgres_server.h"
 #include "random_runs.h"
 #include "scratch_dir.h"
@@ -44,30 +45,7 @@ class SessionsTest : public ServerTest {
   // test has no generated stubs of.
   grpc::Status CallGeneric(const std::string& method, const std::string& request,
                            std::string& response) {
-    grpc::GenericStub stub(channel_);
-    grpc::ClientContext context;
-    grpc::CompletionQueue queue;
-    grpc::Slice slice(request);
-    grpc::ByteBuffer request_buffer(&slice, 1);
-    std::unique_ptr<grpc::GenericClientAsyncResponseReader> call =
-        stub.PrepareUnaryCall(&context, method, request_buffer, &queue);
-    call->StartCall();
-    grpc::ByteBuffer response_buffer;
-    grpc::Status status;
-    call->Finish(&response_buffer, &status, this);
-    void* tag = nullptr;
-    bool ok = false;
-    EXPECT_TRUE(queue.Next(&tag, &ok));
-    std::vector<grpc::Slice> slices;
-    EXPECT_TRUE(response_buffer.Dump(&slices).ok() || !status.ok());
-    response.clear();
-    for (const grpc::Slice& part : slices) {
-      response.append(reinterpret_cast<const char*>(part.begin()), part.size());
-    }
-    queue.Shutdown();
-    while (queue.Next(&tag, &ok)) {
-    }
-    return status;
+    return test_support::CallGeneric(channel_, method, request, response);
   }
 };
 

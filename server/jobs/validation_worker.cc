@@ -162,6 +162,16 @@ void ValidationWorker::Listen(int64_t session_key, const std::string& id,
   signals_[Key(session_key, id)].push_back(std::move(signal));
 }
 
+void ValidationWorker::WakeAllListeners() {
+  std::vector<std::shared_ptr<ValidationEndSignal>> signals;
+  {
+    absl::MutexLock lock(&mu_);
+    for (const auto& [key, held] : signals_)
+      signals.insert(signals.end(), held.begin(), held.end());
+  }
+  for (const std::shared_ptr<ValidationEndSignal>& signal : signals) signal->Fire();
+}
+
 void ValidationWorker::Signal(const Key& key) {
   std::vector<std::shared_ptr<ValidationEndSignal>> signals;
   {

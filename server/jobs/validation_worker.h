@@ -95,6 +95,11 @@ class ValidationWorker {
   // Signals of validations that end elsewhere stay until their streams detach.
   void Listen(int64_t session_key, const std::string& id,
               std::shared_ptr<ValidationEndSignal> signal);
+  // The validation ended on another replica (the store said so): its streams here wake.
+  void EndedElsewhere(int64_t session_key, const std::string& id) { Signal(Key(session_key, id)); }
+  // Ends elsewhere may have gone unannounced: every stream wakes and reads the store again,
+  // its signal kept.
+  void WakeAllListeners();
   // What the validation is doing, if this replica runs it.
   std::optional<v1::ValidateProgress> Progress(int64_t session_key, const std::string& id) const;
 

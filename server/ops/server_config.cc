@@ -123,6 +123,29 @@ absl::Status ValidateConfig(const ServerConfig& config) {
     return absl::InvalidArgumentError(
         absl::StrCat("--postgres_pool_size must be at least 1, got ", config.postgres_pool_size));
   }
+  const postgres::ConnectionSettings& pg = config.postgres_settings;
+  for (const auto& [flag, value] :
+       {std::pair{"--postgres_statement_timeout", pg.statement_timeout},
+        std::pair{"--postgres_lock_timeout", pg.lock_timeout},
+        std::pair{"--postgres_idle_in_transaction_timeout", pg.idle_in_transaction_timeout},
+        std::pair{"--postgres_keepalives_idle", pg.keepalives_idle}}) {
+    if (value < absl::ZeroDuration()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(flag, " must not be negative (0: none), got ", absl::FormatDuration(value)));
+    }
+  }
+  if (pg.keepalives_interval < absl::Seconds(1) || pg.keepalives_count < 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--postgres_keepalives_interval must be at least 1s and --postgres_keepalives_count at "
+        "least 1, got ",
+        absl::FormatDuration(pg.keepalives_interval), " and ", pg.keepalives_count));
+  }
+  if (config.max_watch_streams < 1 || config.max_watch_streams_per_principal < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--max_watch_streams and --max_watch_streams_per_principal must be at least "
+                     "1, got ",
+                     config.max_watch_streams, " and ", config.max_watch_streams_per_principal));
+  }
   if (config.tile_min_pairs < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("--tile_min_pairs must be at least 0, got ", config.tile_min_pairs));
@@ -180,6 +203,20 @@ std::string DescribeConfig(const ServerConfig& config) {
       absl::StrCat("data_dir=", text(config.data_dir)),
       absl::StrCat("postgres_url=", text(postgres::RedactedUrl(config.postgres_url))),
       absl::StrCat("postgres_pool_size=", config.postgres_pool_size),
+      absl::StrCat("postgres_password_file=", text(config.postgres_password_file)),
+      absl::StrCat("postgres_statement_timeout=",
+                   absl::FormatDuration(config.postgres_settings.statement_timeout)),
+      absl::StrCat("postgres_lock_timeout=",
+                   absl::FormatDuration(config.postgres_settings.lock_timeout)),
+      absl::StrCat("postgres_idle_in_transaction_timeout=",
+                   absl::FormatDuration(config.postgres_settings.idle_in_transaction_timeout)),
+      absl::StrCat("postgres_keepalives_idle=",
+                   absl::FormatDuration(config.postgres_settings.keepalives_idle)),
+      absl::StrCat("postgres_keepalives_interval=",
+                   absl::FormatDuration(config.postgres_settings.keepalives_interval)),
+      absl::StrCat("postgres_keepalives_count=", config.postgres_settings.keepalives_count),
+      absl::StrCat("max_watch_streams=", config.max_watch_streams),
+      absl::StrCat("max_watch_streams_per_principal=", config.max_watch_streams_per_principal),
       absl::StrCat("max_sessions=", s.max_sessions),
       absl::StrCat("max_runs_per_session=", s.max_runs_per_session),
       absl::StrCat("max_samples_per_run=", s.max_samples_per_run),

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "storage/postgres.h"
 #include "wasserwarp/validation_size.h"
 
 namespace wasserwarp::service {
@@ -127,6 +128,15 @@ struct ServerConfig {
   std::string postgres_url;
   // --postgres_pool_size: connections to it at most.
   int postgres_pool_size = 8;
+  // --postgres_statement_timeout, --postgres_lock_timeout,
+  // --postgres_idle_in_transaction_timeout, --postgres_keepalives_*: what every connection is
+  // opened with; the password is read from --postgres_password_file at start.
+  postgres::ConnectionSettings postgres_settings;
+  std::string postgres_password_file;
+  // --max_watch_streams, --max_watch_streams_per_principal: WatchValidation calls open at once
+  // on this replica, in all and of one principal.
+  int max_watch_streams = 1000;
+  int max_watch_streams_per_principal = 100;
   // The directory whose database keeps sessions and runs across restarts
   // (session_database.h). Empty: in memory only, the default of in-process
   // servers (tests, benchmarks); the server binary's --data_dir defaults to

@@ -41,6 +41,15 @@ class RefusedCall final : public Reactor {
   void OnDone() override { delete this; }
 };
 
+// Ends a call before it started with `status`, and logs it.
+template <class Reactor>
+Reactor* Refuse(grpc::CallbackServerContext* context, std::string_view method,
+                const absl::Status& refusal) {
+  const grpc::Status status = wire::ToGrpcStatus(refusal);
+  RpcLog(context, method).Done(status);
+  return new RefusedCall<Reactor>(status);
+}
+
 // Every call of the service starts here: `start` gets the caller's principal,
 // and a call without a valid token ends at once, UNAUTHENTICATED, before it
 // touches a session or takes a job slot.
@@ -49,9 +58,7 @@ Reactor* Authenticated(grpc::CallbackServerContext* context, std::string_view me
                        const AuthTokens* tokens, Start start) {
   absl::StatusOr<std::string> principal = CallPrincipal(*context, tokens);
   if (principal.ok()) return start(*principal);
-  const grpc::Status status = wire::ToGrpcStatus(principal.status());
-  RpcLog(context, method).Done(status);
-  return new RefusedCall<Reactor>(status);
+  return Refuse<Reactor>(context, method, principal.status());
 }
 
 // Answers a unary call at once with what `handle(principal)` returns, with
@@ -243,13 +250,15 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
 
 ValidationService::ValidationService(const SessionLimits& limits, const JobLimits& job_limits,
                                      SessionStore& store, JobQueue& jobs,
-                                     ValidationResources& validations, const AuthTokens* tokens)
+                                     ValidationResources& validations, const AuthTokens* tokens,
+                                     int max_watch_streams, int max_watch_streams_per_principal)
     : limits_(limits),
       validation_limits_(ValidationLimitsFor(limits, job_limits)),
       store_(store),
       jobs_(jobs),
       validations_(validations),
-      tokens_(tokens) {}
+      tokens_(tokens),
+      watch_slots_(max_watch_streams, max_watch_streams_per_principal) {}
 
 grpc::ServerUnaryReactor* ValidationService::CreateSession(grpc::CallbackServerContext* context,
                                                            const v1::CreateSessionRequest* request,
@@ -392,9 +401,15 @@ grpc::ServerUnaryReactor* ValidationService::DeleteValidation(
 grpc::ServerWriteReactor<v1::WatchValidationResponse>* ValidationService::WatchValidation(
     grpc::CallbackServerContext* context, const v1::WatchValidationRequest* request) {
   return Authenticated<grpc::ServerWriteReactor<v1::WatchValidationResponse>>(
-      context, "WatchValidation", tokens_, [&](const std::string& principal) {
-        return new ValidationStreamReactor<v1::WatchValidationResponse>(context, request->name(),
-                                                                        principal, validations_);
+      context, "WatchValidation", tokens_,
+      [&](const std::string& principal) -> grpc::ServerWriteReactor<v1::WatchValidationResponse>* {
+        absl::StatusOr<WatchStreamSlots::Slot> slot = watch_slots_.Take(principal);
+        if (!slot.ok()) {
+          return Refuse<grpc::ServerWriteReactor<v1::WatchValidationResponse>>(
+              context, "WatchValidation", slot.status());
+        }
+        return new ValidationStreamReactor<v1::WatchValidationResponse>(
+            context, request->name(), principal, validations_, std::move(*slot));
       });
 }
 

@@ -11,6 +11,7 @@
 #include "ops/auth_tokens.h"
 #include "ops/server_config.h"
 #include "rpc/validation_resources.h"
+#include "rpc/watch_stream_slots.h"
 #include "sessions/session_store.h"
 #include "wasserwarp/v1/validation.grpc.pb.h"
 
@@ -18,9 +19,14 @@ namespace wasserwarp::service {
 
 class ValidationService final : public v1::ValidationService::CallbackService {
  public:
-  // `tokens` (not owned; null: no access control) authenticates every call.
-  ValidationService(const SessionLimits& limits, const JobLimits& job_limits, SessionStore& store,
-                    JobQueue& jobs, ValidationResources& validations, const AuthTokens* tokens);
+  // `tokens` (not owned; null: no access control) authenticates every call; WatchValidation
+  // streams open at once are bounded by `max_watch_streams` in all and
+  // `max_watch_streams_per_principal` per principal.
+  ValidationService(
+      const SessionLimits& limits, const JobLimits& job_limits, SessionStore& store, JobQueue& jobs,
+      ValidationResources& validations, const AuthTokens* tokens,
+      int max_watch_streams = ServerConfig().max_watch_streams,
+      int max_watch_streams_per_principal = ServerConfig().max_watch_streams_per_principal);
 
   grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* context,
                                           const v1::CreateSessionRequest* request,
@@ -66,6 +72,7 @@ class ValidationService final : public v1::ValidationService::CallbackService {
   JobQueue& jobs_;
   ValidationResources& validations_;
   const AuthTokens* const tokens_;
+  WatchStreamSlots watch_slots_;
 };
 
 }  // namespace wasserwarp::service

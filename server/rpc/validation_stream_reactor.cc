@@ -14,9 +14,12 @@ namespace {
 
 // Under the contract's 250 ms, with room for a loaded machine.
 constexpr absl::Duration kProgressInterval = absl::Milliseconds(200);
-// The store is read this often while the validation runs here (its own progress is at hand),
-// and at every progress event otherwise.
+// The store is read this often while the validation runs here (its own progress is at hand).
 constexpr absl::Duration kLocalReadInterval = absl::Seconds(1);
+// And as often otherwise: its end wakes the stream at once, so these reads only bring
+// another replica's progress (which its worker records about every second, as the API
+// promises watchers) and catch an end whose notification was lost.
+constexpr absl::Duration kRemoteReadInterval = absl::Seconds(1);
 
 absl::Status ErrorOf(const v1::Validation& validation) {
   return absl::Status(static_cast<absl::StatusCode>(validation.error().code()),
@@ -46,8 +49,12 @@ template <class Response>
 ValidationStreamReactor<Response>::ValidationStreamReactor(grpc::CallbackServerContext* context,
                                                            const std::string& name,
                                                            const std::string& principal,
-                                                           ValidationResources& resources)
-    : resources_(resources), log_(context, "WatchValidation"), call_start_(absl::Now()) {
+                                                           ValidationResources& resources,
+                                                           WatchStreamSlots::Slot slot)
+    : resources_(resources),
+      slot_(std::move(slot)),
+      log_(context, "WatchValidation"),
+      call_start_(absl::Now()) {
   log_.Principal(principal);
   log_.Resource(name);
   log_.Received(name.size());
@@ -112,8 +119,13 @@ template <class Response>
 void ValidationStreamReactor<Response>::Poll(absl::Time now) {
   std::optional<v1::ValidateProgress> local = resources_.LocalProgress(*handle_);
   if (local.has_value()) progress_ = *std::move(local);
-  if (local.has_value() && now < next_read_) return;
-  next_read_ = now + (local.has_value() ? kLocalReadInterval : kProgressInterval);
+  bool read_now = false;
+  {
+    absl::MutexLock lock(&mu_);
+    read_now = std::exchange(read_now_, false);
+  }
+  if (!read_now && now < next_read_) return;
+  next_read_ = now + (local.has_value() ? kLocalReadInterval : kRemoteReadInterval);
   absl::StatusOr<v1::Validation> validation = resources_.Read(*handle_, /*with_report=*/false);
   if (absl::IsNotFound(validation.status()) && seen_ && kCreates) {
     End(absl::CancelledError(absl::StrCat("session ", wire::SessionName(handle_->session_id),
@@ -230,6 +242,7 @@ void ValidationStreamReactor<Response>::WakeUp() {
   {
     absl::MutexLock lock(&mu_);
     woken_ = true;
+    read_now_ = true;
     // Not replaced while pending: only its own callback's step arms the next.
     if (alarm_pending_) alarm = alarm_.get();
   }

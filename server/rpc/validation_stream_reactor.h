@@ -1,7 +1,10 @@
 // The two streams that follow a stored validation to its end: Validate (which creates it
 // first, and cancels it when the call goes) and WatchValidation (which only watches, from any
 // replica, at any time). Both send progress at least every 200 ms: the worker's own while it
-// runs here, else what the store last recorded, read at most every 200 ms; then the end.
+// runs here, else what the store last recorded; then the end. The store is read when the
+// validation ends (this replica's worker, or another replica's through the store's
+// notifications, wakes the stream) and otherwise once a second, as often as a worker records
+// progress, rather than at every progress event.
 // Validate ends with the report and its chunks or the validation's error as the call's status;
 // WatchValidation with the validation, then the report's chunks.
 //
@@ -26,6 +29,7 @@
 #include "jobs/validation_end_signal.h"
 #include "ops/rpc_log.h"
 #include "rpc/validation_resources.h"
+#include "rpc/watch_stream_slots.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wire/report_chunks.h"
 
@@ -38,9 +42,10 @@ class ValidationStreamReactor final : public grpc::ServerWriteReactor<Response> 
   // Validate: creates the validation `request` asks for, as `principal`.
   ValidationStreamReactor(grpc::CallbackServerContext* context, const v1::ValidateRequest& request,
                           const std::string& principal, ValidationResources& resources);
-  // WatchValidation: follows the validation `name`.
+  // WatchValidation: follows the validation `name`, holding `slot` until it goes.
   ValidationStreamReactor(grpc::CallbackServerContext* context, const std::string& name,
-                          const std::string& principal, ValidationResources& resources);
+                          const std::string& principal, ValidationResources& resources,
+                          WatchStreamSlots::Slot slot);
 
   void OnWriteDone(bool ok) override;
   void OnCancel() override;
@@ -65,6 +70,7 @@ class ValidationStreamReactor final : public grpc::ServerWriteReactor<Response> 
   void Unref();
 
   ValidationResources& resources_;
+  std::optional<WatchStreamSlots::Slot> slot_;
   RpcLog log_;
   const absl::Time call_start_;
   std::optional<ValidationHandle> handle_;
@@ -85,6 +91,8 @@ class ValidationStreamReactor final : public grpc::ServerWriteReactor<Response> 
   int refs_ ABSL_GUARDED_BY(mu_) = 1;
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
   bool woken_ ABSL_GUARDED_BY(mu_) = false;
+  // Woken since the last read: the next step reads the store whatever the schedule.
+  bool read_now_ ABSL_GUARDED_BY(mu_) = false;
   bool alarm_pending_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
   std::unique_ptr<grpc::Alarm> alarm_ ABSL_GUARDED_BY(mu_);

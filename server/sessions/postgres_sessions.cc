@@ -29,11 +29,6 @@ using postgres::Result;
 // values are cheaper to write and read in pieces.
 constexpr int64_t kSampleRowBytes = int64_t{1} << 20;
 
-// pg_advisory_xact_lock keys ("WSWS", "WSWB"): creations take one, so that two replicas never
-// both take the last --max_sessions slot; commits the other, for --max_total_bytes.
-constexpr int64_t kCreateLock = 0x57535753;
-constexpr int64_t kCommitLock = 0x57535742;
-
 int64_t ToNanos(absl::Time time) { return absl::ToUnixNanos(time); }
 
 absl::Status Damaged(const std::string& url, const std::string& what) {
@@ -96,13 +91,6 @@ absl::StatusOr<int64_t> PostgresSessions::InsertSession(const std::string& id,
   absl::Status status = postgres::RunTransaction(
       pool_, "creating a session",
       [&](Connection& connection) -> absl::Status {
-        if (absl::Status locked = connection
-                                      .Exec("SELECT pg_advisory_xact_lock($1)",
-                                            {Param::Int64(kCreateLock)}, "creating a session")
-                                      .status();
-            !locked.ok()) {
-          return locked;
-        }
         // An expired session's id is free, as in one server's store; its row goes now.
         absl::StatusOr<Result> freed = connection.Exec(
             "DELETE FROM sessions s WHERE id = $1 AND last_use_ns + coalesce(idle_ttl_ns, $2) "
@@ -112,20 +100,6 @@ absl::StatusOr<int64_t> PostgresSessions::InsertSession(const std::string& id,
              Param::Int64(ToNanos(now))},
             "creating a session");
         if (!freed.ok()) return freed.status();
-        absl::StatusOr<Result> live = connection.Exec(
-            "SELECT count(*) FROM sessions WHERE last_use_ns + coalesce(idle_ttl_ns, $1) > $2",
-            {Param::Int64(absl::ToInt64Nanoseconds(limits_.session_idle_ttl)),
-             Param::Int64(ToNanos(now))},
-            "creating a session");
-        if (!live.ok()) return live.status();
-        absl::StatusOr<int64_t> count = live->GetInt64(0, 0);
-        if (!count.ok()) return count.status();
-        if (*count >= limits_.max_sessions) {
-          return WithLimit(absl::ResourceExhaustedError(absl::StrCat(
-                               "the service holds ", *count,
-                               " sessions, its limit (--max_sessions=", limits_.max_sessions, ")")),
-                           "--max_sessions");
-        }
         absl::StatusOr<Result> inserted = connection.Exec(
             "INSERT INTO sessions (id, owner, settings, idle_ttl_ns, create_time_ns, last_use_ns) "
             "VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (id) DO NOTHING RETURNING key",
@@ -139,6 +113,28 @@ absl::StatusOr<int64_t> PostgresSessions::InsertSession(const std::string& id,
         }
         absl::StatusOr<int64_t> new_key = inserted->GetInt64(0, 0);
         if (!new_key.ok()) return new_key.status();
+        if (absl::Status locked = connection
+                                      .Exec("SELECT pg_advisory_xact_lock($1)",
+                                            {Param::Int64(kCreateLock)}, "creating a session")
+                                      .status();
+            !locked.ok()) {
+          return locked;
+        }
+        // Under the lock, every creation committed before is seen, and this one is counted.
+        absl::StatusOr<Result> live = connection.Exec(
+            "SELECT count(*) - 1 FROM sessions WHERE last_use_ns + coalesce(idle_ttl_ns, $1) > $2",
+            {Param::Int64(absl::ToInt64Nanoseconds(limits_.session_idle_ttl)),
+             Param::Int64(ToNanos(now))},
+            "creating a session");
+        if (!live.ok()) return live.status();
+        absl::StatusOr<int64_t> count = live->GetInt64(0, 0);
+        if (!count.ok()) return count.status();
+        if (*count >= limits_.max_sessions) {
+          return WithLimit(absl::ResourceExhaustedError(absl::StrCat(
+                               "the service holds ", *count,
+                               " sessions, its limit (--max_sessions=", limits_.max_sessions, ")")),
+                           "--max_sessions");
+        }
         key = *new_key;
         return absl::OkStatus();
       },
@@ -293,52 +289,45 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
         const auto exec = [&](const std::string& sql, const std::vector<Param>& params) {
           return connection.Exec(sql, params, "committing a run");
         };
-        if (absl::Status locked =
-                exec("SELECT pg_advisory_xact_lock($1)", {Param::Int64(kCommitLock)}).status();
-            !locked.ok()) {
-          return locked;
-        }
         absl::StatusOr<Result> session =
-            exec("SELECT 1 FROM sessions WHERE key = $1 FOR UPDATE", {Param::Int64(session_key)});
+            exec("SELECT 1 FROM sessions WHERE key = $1", {Param::Int64(session_key)});
         if (!session.ok()) return session.status();
         if (session->rows() == 0) {
           return absl::NotFoundError(
               absl::StrCat("session ", wire::SessionName(session_id), " not found"));
         }
-        absl::StatusOr<Result> held = exec(
-            "SELECT count(*), coalesce(sum(bytes), 0)::bigint, (SELECT coalesce(sum(bytes), "
-            "0)::bigint FROM runs) FROM runs WHERE session_key = $1",
-            {Param::Int64(session_key)});
-        if (!held.ok()) return held.status();
-        absl::StatusOr<int64_t> count = held->GetInt64(0, 0);
-        absl::StatusOr<int64_t> session_bytes = held->GetInt64(0, 1);
-        absl::StatusOr<int64_t> total_bytes = held->GetInt64(0, 2);
-        for (const absl::Status& cell :
-             {count.status(), session_bytes.status(), total_bytes.status()}) {
-          if (!cell.ok()) return cell;
-        }
-        if (*count >= limits_.max_runs_per_session) {
-          return WithLimit(
-              absl::ResourceExhaustedError(absl::StrCat(
-                  "session ", wire::SessionName(session_id), " holds ", *count,
-                  " runs, its limit (--max_runs_per_session=", limits_.max_runs_per_session, ")")),
-              "--max_runs_per_session");
-        }
-        if (*session_bytes + run.bytes > limits_.max_session_bytes) {
-          return WithLimit(absl::ResourceExhaustedError(absl::StrCat(
-                               "session ", wire::SessionName(session_id), " would hold ",
-                               *session_bytes + run.bytes,
-                               " bytes of run data, over its limit (--max_session_bytes=",
-                               limits_.max_session_bytes, ")")),
-                           "--max_session_bytes");
-        }
-        if (*total_bytes + run.bytes > limits_.max_total_bytes) {
-          return WithLimit(absl::ResourceExhaustedError(absl::StrCat(
-                               "the service would hold ", *total_bytes + run.bytes,
-                               " bytes of run data, over its limit (--max_total_bytes=",
-                               limits_.max_total_bytes, ")")),
-                           "--max_total_bytes");
-        }
+        // The session's runs and bytes with this run's; `counted`: the table holds it already.
+        const auto check_session = [&](bool counted) -> absl::Status {
+          absl::StatusOr<Result> held = exec(
+              "SELECT count(*), coalesce(sum(bytes), 0)::bigint FROM runs WHERE session_key = $1",
+              {Param::Int64(session_key)});
+          if (!held.ok()) return held.status();
+          absl::StatusOr<int64_t> count = held->GetInt64(0, 0);
+          absl::StatusOr<int64_t> session_bytes = held->GetInt64(0, 1);
+          for (const absl::Status& cell : {count.status(), session_bytes.status()}) {
+            if (!cell.ok()) return cell;
+          }
+          const int64_t others = *count - (counted ? 1 : 0);
+          const int64_t bytes = *session_bytes + (counted ? 0 : run.bytes);
+          if (others >= limits_.max_runs_per_session) {
+            return WithLimit(absl::ResourceExhaustedError(
+                                 absl::StrCat("session ", wire::SessionName(session_id), " holds ",
+                                              others, " runs, its limit (--max_runs_per_session=",
+                                              limits_.max_runs_per_session, ")")),
+                             "--max_runs_per_session");
+          }
+          if (bytes > limits_.max_session_bytes) {
+            return WithLimit(absl::ResourceExhaustedError(absl::StrCat(
+                                 "session ", wire::SessionName(session_id), " would hold ", bytes,
+                                 " bytes of run data, over its limit (--max_session_bytes=",
+                                 limits_.max_session_bytes, ")")),
+                             "--max_session_bytes");
+          }
+          return absl::OkStatus();
+        };
+        // Before the samples are written, so that a full session refuses at once; the check
+        // that counts is the one after them, under the session's row lock.
+        if (absl::Status full = check_session(false); !full.ok()) return full;
         std::vector<Param> params = {
             Param::Int64(session_key),
             Param::Int64(static_cast<int64_t>(run.role)),
@@ -387,12 +376,39 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
             return piece;
           }
         }
+        // The row lock orders the commits into one session for its count, and only from here:
+        // the samples of commits into one session, as into any, are written side by side. (NO
+        // KEY UPDATE: the key share each run's foreign key took on the row does not conflict.)
+        if (absl::Status locked = exec("SELECT 1 FROM sessions WHERE key = $1 FOR NO KEY UPDATE",
+                                       {Param::Int64(session_key)})
+                                      .status();
+            !locked.ok()) {
+          return locked;
+        }
+        if (absl::Status full = check_session(true); !full.ok()) return full;
         if (absl::Status used =
                 exec("UPDATE sessions SET last_use_ns = greatest(last_use_ns, $2) WHERE key = $1",
                      {Param::Int64(session_key), Param::Int64(ToNanos(run.commit_time))})
                     .status();
             !used.ok()) {
           return used;
+        }
+        if (absl::Status locked =
+                exec("SELECT pg_advisory_xact_lock($1)", {Param::Int64(kCommitLock)}).status();
+            !locked.ok()) {
+          return locked;
+        }
+        // Under the lock, every commit before is seen, and this run is counted.
+        absl::StatusOr<Result> total = exec("SELECT coalesce(sum(bytes), 0)::bigint FROM runs", {});
+        if (!total.ok()) return total.status();
+        absl::StatusOr<int64_t> total_bytes = total->GetInt64(0, 0);
+        if (!total_bytes.ok()) return total_bytes.status();
+        if (*total_bytes > limits_.max_total_bytes) {
+          return WithLimit(absl::ResourceExhaustedError(absl::StrCat(
+                               "the service would hold ", *total_bytes,
+                               " bytes of run data, over its limit (--max_total_bytes=",
+                               limits_.max_total_bytes, ")")),
+                           "--max_total_bytes");
         }
         run_key = *key;
         return absl::OkStatus();

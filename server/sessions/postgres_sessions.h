@@ -24,6 +24,13 @@ namespace wasserwarp::service {
 
 class PostgresSessions {
  public:
+  // The pg_advisory_xact_lock keys ("WSWS", "WSWB") that make --max_sessions (creations) and
+  // --max_total_bytes (commits) exact for every replica together. Each is taken after the
+  // transaction's own rows are written and held only for the count that checks the limit and
+  // the COMMIT, so that replicas write their rows, a run's samples above all, side by side.
+  static constexpr int64_t kCreateLock = 0x57535753;
+  static constexpr int64_t kCommitLock = 0x57535742;
+
   // `pool` must outlive this; `limits` are every replica's (they must agree). Every call's
   // transaction runs with `options`.
   PostgresSessions(postgres::Pool& pool, const SessionLimits& limits,

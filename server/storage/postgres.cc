@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -164,6 +165,21 @@ void PutBigEndian(uint64_t value, char* out) {
 
 }  // namespace
 
+absl::StatusOr<std::string> ReadPasswordFile(const std::string& path) {
+  std::ifstream file(path);
+  std::string line;
+  if (!file || !std::getline(file, line)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--postgres_password_file ", path, ": cannot be read"));
+  }
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--postgres_password_file ", path, ": its first line is empty"));
+  }
+  return line;
+}
+
 std::string RedactedUrl(std::string_view url) {
   std::vector<std::string> secrets;
   return Redact(url, &secrets);
@@ -178,6 +194,8 @@ absl::Status PostgresError(std::string_view sqlstate, bool connection_broken,
   if (connection_broken || EndsConnection(sqlstate)) return absl::UnavailableError(text);
   if (sqlstate == "40001" || sqlstate == "40P01") return absl::AbortedError(text);
   if (sqlstate == "23505") return absl::AlreadyExistsError(text);
+  if (sqlstate == "57014") return absl::DeadlineExceededError(text);
+  if (sqlstate == "55P03") return absl::UnavailableError(text);
   return absl::InternalError(text);
 }
 
@@ -303,23 +321,56 @@ absl::StatusOr<std::string> Result::GetBytes(int row, int column) const {
   return bytes;
 }
 
-absl::StatusOr<Connection> Connection::Open(const std::string& url,
-                                            absl::Duration connect_timeout) {
+absl::StatusOr<Connection> Connection::Open(const std::string& url, absl::Duration connect_timeout,
+                                            const ConnectionSettings& settings) {
+  const auto seconds = [](absl::Duration d) {
+    return std::to_string(std::max<int64_t>(1, absl::ToInt64Seconds(d)));
+  };
   const std::string timeout =
       std::to_string(std::max<int64_t>(2, absl::ToInt64Seconds(connect_timeout)));
+  const std::string idle = seconds(settings.keepalives_idle);
+  const std::string interval = seconds(settings.keepalives_interval);
+  const std::string count = std::to_string(std::max(1, settings.keepalives_count));
+  const bool keepalives = settings.keepalives_idle > absl::ZeroDuration();
   // Before dbname, so that what the URL sets wins.
-  const char* keywords[] = {"connect_timeout", "client_encoding", "dbname", nullptr};
-  const char* values[] = {timeout.c_str(), "UTF8", url.c_str(), nullptr};
-  PGconn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
+  std::vector<const char*> keywords = {"connect_timeout", "client_encoding", "keepalives"};
+  std::vector<const char*> values = {timeout.c_str(), "UTF8", keepalives ? "1" : "0"};
+  if (keepalives) {
+    keywords.insert(keywords.end(), {"keepalives_idle", "keepalives_interval", "keepalives_count"});
+    values.insert(values.end(), {idle.c_str(), interval.c_str(), count.c_str()});
+  }
+  if (!settings.password.empty()) {
+    keywords.push_back("password");
+    values.push_back(settings.password.c_str());
+  }
+  keywords.insert(keywords.end(), {"dbname", nullptr});
+  values.insert(values.end(), {url.c_str(), nullptr});
+  PGconn* conn = PQconnectdbParams(keywords.data(), values.data(), /*expand_dbname=*/1);
   std::string redacted = RedactedUrl(url);
   if (conn == nullptr || PQstatus(conn) != CONNECTION_OK) {
-    absl::Status error = PostgresError("", true, redacted, "connecting", LibpqMessage(conn, url));
+    std::string message = LibpqMessage(conn, url);
+    if (!settings.password.empty()) absl::StrReplaceAll({{settings.password, kMask}}, &message);
+    absl::Status error = PostgresError("", true, redacted, "connecting", message);
     PQfinish(conn);
     return error;
   }
   // The server's notices ("... already exists, skipping") would go to stderr otherwise.
   PQsetNoticeProcessor(conn, IgnoreNotice, nullptr);
-  return Connection(conn, std::move(redacted));
+  Connection connection(conn, std::move(redacted));
+  // After connecting rather than in the options keyword, so that a URL's own options= stay.
+  const auto milliseconds = [](absl::Duration d) {
+    return std::to_string(std::max<int64_t>(0, absl::ToInt64Milliseconds(d)));
+  };
+  const std::string statement = milliseconds(settings.statement_timeout);
+  const std::string lock = milliseconds(settings.lock_timeout);
+  const std::string idle_in_transaction = milliseconds(settings.idle_in_transaction_timeout);
+  absl::StatusOr<Result> set = connection.Exec(
+      "SELECT set_config('statement_timeout', $1, false), set_config('lock_timeout', $2, false), "
+      "set_config('idle_in_transaction_session_timeout', $3, false)",
+      {Param::Text(statement), Param::Text(lock), Param::Text(idle_in_transaction)},
+      "setting the connection's timeouts");
+  if (!set.ok()) return set.status();
+  return connection;
 }
 
 Connection::Connection(Connection&& other) noexcept
@@ -381,6 +432,12 @@ absl::StatusOr<Result> Connection::Exec(const std::string& sql, const std::vecto
         formats[i] = 1;
         break;
       case Param::Kind::kText:
+        if (param.data_.find('\0') != std::string_view::npos) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("PostgreSQL ", redacted_url_, ": ", View(doing), ": parameter $", i + 1,
+                           " holds a NUL byte at offset ", param.data_.find('\0'),
+                           ", which PostgreSQL text cannot store"));
+        }
         values[i] = texts.emplace_back(param.data_).c_str();
         break;
       case Param::Kind::kBytes:

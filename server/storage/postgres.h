@@ -32,16 +32,19 @@ std::string RedactedUrl(std::string_view url);
 // connection); `connection_broken` says the connection is no longer usable. Lost or refused
 // connections and administrator shutdowns (class 08, 57P01..57P03, or a broken connection)
 // give Unavailable; serialization failures and deadlocks (40001, 40P01) Aborted, so that the
-// transaction may be run again; unique violations (23505) AlreadyExists; anything else
-// Internal. The message is "PostgreSQL <database>: <doing>: <message> [SQLSTATE]";
-// `database` must already be redacted.
+// transaction may be run again; unique violations (23505) AlreadyExists; a statement cancelled
+// by statement_timeout (57014) DeadlineExceeded; a lock not granted within lock_timeout (55P03)
+// Unavailable, as the lock's holder may let go later; anything else Internal. The message is
+// "PostgreSQL <database>: <doing>: <message> [SQLSTATE]"; `database` must already be redacted.
 absl::Status PostgresError(std::string_view sqlstate, bool connection_broken,
                            std::string_view database, std::string_view doing,
                            std::string_view message);
 
 // One statement parameter, sent as PostgreSQL's int8, float8 or bytea in binary (exact, and
 // binary-safe for bytea) or as text whose type the server infers from the statement. Text and
-// bytes are not copied: they must outlive the Exec that sends them.
+// bytes are not copied: they must outlive the Exec that sends them. Text cannot hold a NUL
+// byte (PostgreSQL's text types have none): Exec refuses such text with InvalidArgument
+// rather than store what comes before the NUL.
 class Param {
  public:
   static Param Null() { return Param(Kind::kNull); }
@@ -91,6 +94,28 @@ class Result {
   std::shared_ptr<const PGresult> result_;
 };
 
+// What every connection of a server is opened with (--postgres_* flags): the server-side
+// timeouts that keep one stuck statement, lock wait or abandoned transaction from holding a
+// connection and its locks for ever, and TCP keepalives that notice a peer gone without a word
+// (a failed-over server, a dropped NAT entry). A zero timeout is none.
+struct ConnectionSettings {
+  absl::Duration statement_timeout = absl::Seconds(60);
+  absl::Duration lock_timeout = absl::Seconds(10);
+  absl::Duration idle_in_transaction_timeout = absl::Seconds(60);
+  // Idle time before the first probe, time between probes (both whole seconds), and probes
+  // unanswered before the connection counts as dead; keepalives_idle zero: no keepalives.
+  absl::Duration keepalives_idle = absl::Seconds(30);
+  absl::Duration keepalives_interval = absl::Seconds(10);
+  int keepalives_count = 3;
+  // The password, read from --postgres_password_file; empty: the URL's, or libpq's own sources
+  // (PGPASSWORD, PGPASSFILE, ~/.pgpass). A password in the URL wins.
+  std::string password;
+};
+
+// The first line of `path` (--postgres_password_file) without its line end. InvalidArgument
+// naming the file when it cannot be read or its first line is empty.
+absl::StatusOr<std::string> ReadPasswordFile(const std::string& path);
+
 // How a transaction sees other transactions.
 enum class Isolation { kReadCommitted, kRepeatableRead, kSerializable };
 
@@ -100,8 +125,10 @@ class Connection {
   // Connects to `url`, giving up after `connect_timeout` (libpq's resolution is whole seconds,
   // at least 2) unless the URL sets its own connect_timeout. Unavailable when the server
   // cannot be reached or refuses the connection.
+  // `settings` are applied before it is returned.
   static absl::StatusOr<Connection> Open(const std::string& url,
-                                         absl::Duration connect_timeout = absl::Seconds(10));
+                                         absl::Duration connect_timeout = absl::Seconds(10),
+                                         const ConnectionSettings& settings = {});
 
   Connection(Connection&& other) noexcept;
   Connection& operator=(Connection&& other) noexcept;

@@ -73,8 +73,9 @@ void PooledConnection::GiveBack() {
   connection_.reset();
 }
 
-Pool::Pool(std::string url, int max_connections)
+Pool::Pool(std::string url, int max_connections, ConnectionSettings settings)
     : url_(std::move(url)),
+      settings_(std::move(settings)),
       redacted_url_(RedactedUrl(url_)),
       max_connections_(std::max(1, max_connections)) {}
 
@@ -130,7 +131,8 @@ absl::StatusOr<Connection> Pool::OpenWithBackoff(absl::Time deadline) {
   int attempts = 0;
   while (true) {
     ++attempts;
-    absl::StatusOr<Connection> connection = Connection::Open(url_, deadline - absl::Now());
+    absl::StatusOr<Connection> connection =
+        Connection::Open(url_, deadline - absl::Now(), settings_);
     if (connection.ok()) return connection;
     const absl::Duration remaining = deadline - absl::Now();
     if (remaining <= absl::ZeroDuration()) {

@@ -55,8 +55,9 @@ class PooledConnection {
 // at once (lent, idle and being opened together).
 class Pool {
  public:
-  // `url` as Connection::Open takes it; `max_connections` at least 1.
-  Pool(std::string url, int max_connections);
+  // `url` as Connection::Open takes it, every connection opened with `settings`;
+  // `max_connections` at least 1.
+  Pool(std::string url, int max_connections, ConnectionSettings settings = {});
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
   // Every PooledConnection must have been given back.
@@ -67,6 +68,12 @@ class Pool {
   // accept a new one: opening is retried with exponential backoff (50 ms doubling to 2 s).
   // Unavailable, naming the database, when `wait` runs out.
   absl::StatusOr<PooledConnection> Acquire(absl::Duration wait);
+
+  // A connection outside the pool, opened as the pool's are (its URL and settings), for a
+  // caller that keeps it to itself (a LISTEN). Unavailable when it cannot be opened in `wait`.
+  absl::StatusOr<Connection> OpenDedicated(absl::Duration wait) const {
+    return Connection::Open(url_, wait, settings_);
+  }
 
   int max_connections() const { return max_connections_; }
   // Connections that exist now: lent, idle or being opened.
@@ -83,6 +90,7 @@ class Pool {
   absl::StatusOr<Connection> OpenWithBackoff(absl::Time deadline);
 
   const std::string url_;
+  const ConnectionSettings settings_;
   const std::string redacted_url_;
   const int max_connections_;
   mutable absl::Mutex mutex_;

@@ -6,7 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "storage/postgres.h"
 #include "validations/postgres_validation_store_internal.h"
 #include "validations/record_encoding.h"
@@ -28,6 +30,15 @@ using postgres_store_internal::RecordOf;
 using postgres_store_internal::ReleaseTilesOn;
 using postgres_store_internal::State;
 using postgres_store_internal::ToNanos;
+
+// Announces the validation's end when the transaction commits.
+absl::Status NotifyEndOn(Connection& connection, int64_t session_key, std::string_view id) {
+  const std::string payload = ValidationEndPayload(session_key, id);
+  return connection
+      .Exec("SELECT pg_notify($1, $2)", {Param::Text(kValidationEndChannel), Param::Text(payload)},
+            "announcing a validation's end")
+      .status();
+}
 
 postgres::Param OptionalParam(std::optional<double> value) {
   return value.has_value() ? Param::Double(*value) : Param::Null();
@@ -59,6 +70,20 @@ absl::StatusOr<ValidationRecord> GetOn(Connection& connection, int64_t session_k
 }
 
 }  // namespace
+
+std::string ValidationEndPayload(int64_t session_key, std::string_view id) {
+  return absl::StrCat(session_key, "/", absl::string_view(id.data(), id.size()));
+}
+
+std::optional<std::pair<int64_t, std::string>> ParseValidationEndPayload(std::string_view payload) {
+  const size_t slash = payload.find('/');
+  int64_t session_key = 0;
+  if (slash == std::string_view::npos ||
+      !absl::SimpleAtoi(absl::string_view(payload.data(), slash), &session_key)) {
+    return std::nullopt;
+  }
+  return std::pair(session_key, std::string(payload.substr(slash + 1)));
+}
 
 PostgresValidationStore::PostgresValidationStore(postgres::Pool& pool,
                                                  postgres::TransactionOptions options)
@@ -172,6 +197,10 @@ absl::StatusOr<ValidationRecord> PostgresValidationStore::RequestCancel(int64_t 
              Param::Int64(session_key), Param::Text(id), State(ValidationState::kQueued)},
             "cancelling a validation");
         if (!queued.ok()) return queued.status();
+        if (queued->affected_rows() == 1) {
+          if (absl::Status notified = NotifyEndOn(connection, session_key, id); !notified.ok())
+            return notified;
+        }
         absl::StatusOr<Result> running = connection.Exec(
             "UPDATE validations SET cancel_requested = true, error_code = $1, error_message = $2"
             " WHERE session_key = $3 AND id = $4 AND state = $5",
@@ -334,6 +363,8 @@ absl::Status PostgresValidationStore::Finish(int64_t session_key, std::string_vi
               !event.ok()) {
             return event;
           }
+          if (absl::Status notified = NotifyEndOn(connection, session_key, id); !notified.ok())
+            return notified;
           return DeleteTilesOn(connection, session_key, id);
         }
         lost = true;

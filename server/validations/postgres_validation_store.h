@@ -29,7 +29,9 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -39,6 +41,14 @@
 #include "validations/validation_store.h"
 
 namespace wasserwarp::service {
+
+// The channel on which the store announces, in the transaction that ends a validation, that it
+// ended (NOTIFY, delivered when it commits), so that the streams of every replica that follow
+// it wake at once (postgres::Listener); the payload is ValidationEndPayload's.
+inline constexpr char kValidationEndChannel[] = "wasserwarp_validation_end";
+std::string ValidationEndPayload(int64_t session_key, std::string_view id);
+// The session key and validation id of a payload; unset for one the store does not write.
+std::optional<std::pair<int64_t, std::string>> ParseValidationEndPayload(std::string_view payload);
 
 class PostgresValidationStore final : public ValidationStore {
  public:
