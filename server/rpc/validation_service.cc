@@ -47,7 +47,7 @@ class RefusedCall final : public Reactor {
 // touches a session or takes a job slot.
 template <class Reactor, class Start>
 Reactor* Authenticated(grpc::CallbackServerContext* context, std::string_view method,
-                       const AuthTokens* tokens, Start start) {
+                       const CallAuthenticator* tokens, Start start) {
   absl::StatusOr<std::string> principal = CallPrincipal(*context, tokens);
   if (principal.ok()) return start(*principal);
   const grpc::Status status = wire::ToGrpcStatus(principal.status());
@@ -59,8 +59,9 @@ Reactor* Authenticated(grpc::CallbackServerContext* context, std::string_view me
 // its log line.
 template <class Response, class Handler>
 grpc::ServerUnaryReactor* Answer(grpc::CallbackServerContext* context, std::string_view method,
-                                 const AuthTokens* tokens, const google::protobuf::Message& request,
-                                 Response* response, Handler handle) {
+                                 const CallAuthenticator* tokens,
+                                 const google::protobuf::Message& request, Response* response,
+                                 Handler handle) {
   return Authenticated<grpc::ServerUnaryReactor>(
       context, method, tokens, [&](const std::string& principal) {
         RpcLog log(context, method);
@@ -241,7 +242,8 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
 
 ValidationService::ValidationService(const SessionLimits& limits, const JobLimits& job_limits,
                                      SessionStore& store, JobQueue& jobs,
-                                     ValidationResources& validations, const AuthTokens* tokens)
+                                     ValidationResources& validations,
+                                     const CallAuthenticator* tokens)
     : limits_(limits),
       validation_limits_(ValidationLimitsFor(limits, job_limits)),
       store_(store),

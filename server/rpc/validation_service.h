@@ -8,7 +8,7 @@
 #include <grpcpp/support/server_callback.h>
 
 #include "jobs/job_queue.h"
-#include "ops/auth_tokens.h"
+#include "ops/call_principal.h"
 #include "ops/server_config.h"
 #include "rpc/validation_resources.h"
 #include "sessions/session_store.h"
@@ -18,9 +18,10 @@ namespace wasserwarp::service {
 
 class ValidationService final : public v1::ValidationService::CallbackService {
  public:
-  // `tokens` (not owned; null: no access control) authenticates every call.
+  // `tokens` (not owned; null: no access control) authenticates every call (call_principal.h).
   ValidationService(const SessionLimits& limits, const JobLimits& job_limits, SessionStore& store,
-                    JobQueue& jobs, ValidationResources& validations, const AuthTokens* tokens);
+                    JobQueue& jobs, ValidationResources& validations,
+                    const CallAuthenticator* tokens);
 
   grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* context,
                                           const v1::CreateSessionRequest* request,
@@ -65,7 +66,7 @@ class ValidationService final : public v1::ValidationService::CallbackService {
   SessionStore& store_;
   JobQueue& jobs_;
   ValidationResources& validations_;
-  const AuthTokens* const tokens_;
+  const CallAuthenticator* const tokens_;
 };
 
 }  // namespace wasserwarp::service
