@@ -239,6 +239,17 @@ TEST_F(E2eSecurityDefaultsTest, ARenewedCertificateIsServedWithoutARestart) {
   }
   EXPECT_THAT(after, HasSubstr("serial="));
   EXPECT_NE(after, before);
+  EXPECT_TRUE(LogShows("reloaded the TLS certificate")) << server_->Log();
+
+  // A key that is not the certificate's: refused, the renewed certificate still served.
+  SwapSecret(secret,
+             {{"tls.crt", ReadFile(Path("renewed.pem"))}, {"tls.key", ReadFile(certs_.server_key)}},
+             3);
+  ASSERT_TRUE(LogShows("TLS files not reloaded")) << server_->Log();
+  EXPECT_THAT(server_->Log(), HasSubstr("is not the key of --tls_cert"));
+  // Past gRPC's own next read of the copies.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_EQ(ServedSerial(server_->address(), dir_.root().string()), after);
   const ProgramResult result = Cli({"sessions", "list"}, {"--token-file", Path("tok-a")});
   EXPECT_EQ(result.exit_code, 0) << result.err;
 }

@@ -3,11 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -15,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "ops/flag_file.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -147,14 +144,7 @@ bool AuthTokens::HoldsPrincipal(std::string_view principal) const {
 size_t AuthTokens::size() const { return Current()->size(); }
 
 absl::StatusOr<std::string> AuthTokens::ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  if (!in || in.bad()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--auth_tokens_file: cannot read ", path, ": ", std::strerror(errno)));
-  }
-  return text.str();
+  return ReadFlagFile("auth_tokens_file", path);
 }
 
 absl::StatusOr<std::shared_ptr<const AuthTokens::Entries>> AuthTokens::Parse(

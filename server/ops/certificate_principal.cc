@@ -3,16 +3,13 @@
 #include <grpc/grpc_security_constants.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "ops/auth_tokens.h"
+#include "ops/flag_file.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -44,14 +41,9 @@ bool IsPrintable(absl::string_view text) {
 }
 
 absl::StatusOr<PrincipalMap> ReadPrincipalMap(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  if (!in || in.bad()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--tls_principal_map: cannot read ", path, ": ", std::strerror(errno)));
-  }
-  return ParsePrincipalMap(text.str(), path);
+  absl::StatusOr<std::string> text = ReadFlagFile("tls_principal_map", path);
+  if (!text.ok()) return text.status();
+  return ParsePrincipalMap(*text, path);
 }
 
 }  // namespace

@@ -9,13 +9,12 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <tuple>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "ops/flag_file.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -23,17 +22,12 @@ namespace {
 // gRPC reports a bad PEM file only as a failure to listen, without naming
 // it; this names the flag and the path.
 absl::StatusOr<std::string> ReadPem(const char* flag, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--", flag, ": cannot read ", path, ": ", std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!absl::StrContains(text.str(), "-----BEGIN ")) {
+  absl::StatusOr<std::string> text = ReadFlagFile(flag, path);
+  if (!text.ok()) return text.status();
+  if (!absl::StrContains(*text, "-----BEGIN ")) {
     return absl::InvalidArgumentError(absl::StrCat("--", flag, ": ", path, " holds no PEM block"));
   }
-  return text.str();
+  return text;
 }
 
 struct BioFree {
