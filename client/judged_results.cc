@@ -1,8 +1,6 @@
 #include "judged_results.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,19 +21,6 @@ JudgedRule Passing(std::string name, double value, std::string basis) {
 // A suite must not be empty: where no rule judged anything, one passing testcase "distance".
 void AddDistanceIfNoRule(double distance, std::string why, JudgedResult& result) {
   if (result.rules.empty()) result.rules.push_back(Passing("distance", distance, std::move(why)));
-}
-
-// The largest |W change| among the deviations of smallest size: what a parameter is flagged by.
-double ChangeAtSmallestDeviation(const ParameterSensitivity& parameter) {
-  double smallest = std::numeric_limits<double>::infinity();
-  double change = 0.0;
-  for (size_t k = 0; k < parameter.deltas.size() && k < parameter.changes.size(); ++k) {
-    const double size = std::abs(parameter.deltas[k]);
-    if (size < smallest) change = 0.0;
-    smallest = std::min(smallest, size);
-    if (size == smallest) change = std::max(change, std::abs(parameter.changes[k]));
-  }
-  return change;
 }
 
 }  // namespace
@@ -95,7 +80,7 @@ JudgedResult JudgedSensitivity(const SensitivityReport& report) {
     result.rules.push_back(
         {.name = parameter.name,
          .pass = !parameter.flagged,
-         .value = ChangeAtSmallestDeviation(parameter),
+         .value = parameter.change_at_smallest_deviation(),
          .threshold = report.baseline_ref_ref_median,
          .basis = "the largest change of W at the smallest tested deviation, against the "
                   "references' baseline spread (ref-ref median)"});
@@ -124,8 +109,7 @@ JudgedResult JudgedIdentification(const IdentificationReport& report) {
   if (report.max_ratio.has_value()) {
     result.rules.push_back(
         {.name = "max_ratio",
-         .pass =
-             !(report.predicted_ratio.has_value() && *report.predicted_ratio > *report.max_ratio),
+         .pass = report.within_max_ratio(),
          .value = report.predicted_ratio,
          .threshold = report.max_ratio,
          .basis = "the predicted W at the identified vector over the references' baseline "

@@ -19,6 +19,7 @@
 #include "ops/server_config.h"
 #include "server.h"
 #include "spdlog/spdlog.h"
+#include "storage/data_directory.h"
 
 namespace {
 
@@ -218,6 +219,7 @@ int main(int argc, char** argv) {
   }
   // stdout carries only the address line that scripts wait for.
   wasserwarp::service::InstallStderrLogger("wasserwarp-server", *log_format, *log_level);
+  wasserwarp::service::KeepNewFilesPrivate();
 
   // Blocked before any thread starts, so every thread inherits the mask and
   // the signals wait for sigwait below instead of interrupting a handler.

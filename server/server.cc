@@ -23,6 +23,7 @@
 #include "ops/public_url.h"
 #include "ops/reflection_service.h"
 #include "ops/server_credentials.h"
+#include "ops/undecodable_request.h"
 #include "sessions/memory_session_backend.h"
 #include "sessions/postgres_session_backend.h"
 #include "sessions/sqlite_session_backend.h"
@@ -228,11 +229,13 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   int port = 0;
   builder.AddListeningPort(config.listen, credentials, &port);
   builder.RegisterService(server->service_.get());
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
+  // First, so that the status it rewrites is the one the metrics count.
+  creators.push_back(std::make_unique<UndecodableRequestInterceptorFactory>());
   if (server->metrics_ != nullptr) {
-    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
     creators.push_back(std::make_unique<MetricsInterceptorFactory>(*server->metrics_));
-    builder.experimental().SetInterceptorCreators(std::move(creators));
   }
+  builder.experimental().SetInterceptorCreators(std::move(creators));
   builder.SetMaxReceiveMessageSize(static_cast<int>(config.max_message_bytes));
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,

@@ -79,7 +79,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"PlusMinus", "time,a\n0,+-1\n",
                 "runs/sim_03.csv:2:2: expected a number, got \"+-1\""},
         BadCase{"Quoted", "time,a\n0,\"1\"\n",
-                "runs/sim_03.csv:2:2: expected a number, got \"\"1\"\""},
+                "runs/sim_03.csv:2:2: expected a number, got \"\\\"1\\\"\""},
         BadCase{"NanValue", "time,a\n0,1\n1,nan\n",
                 "runs/sim_03.csv:3:2: expected a finite number, got \"nan\""},
         BadCase{"NegativeInfValue", "time,a,b\n0,1,-inf\n",

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
 #include "ops/log_format.h"
 #include "spdlog/details/log_msg.h"
@@ -91,6 +92,41 @@ TEST(JsonLogFormatterTest, ALoggerWritesOneParsableLinePerCall) {
   EXPECT_EQ(parsed[1]["message"], "second \"quoted\"");
   EXPECT_EQ(parsed[1]["level"], "error");
   EXPECT_EQ(parsed[1]["logger"], "test");
+}
+
+TEST(JsonLogFormatterTest, LongMessagesAreCutWithTheirLength) {
+  const std::string text(kMaxLogMessageBytes + 10, 'x');
+  spdlog::details::log_msg message("wasserwarp-server", spdlog::level::info, text);
+  const nlohmann::json parsed = nlohmann::json::parse(Format(message));
+  EXPECT_EQ(parsed["message"],
+            absl::StrCat(std::string(kMaxLogMessageBytes, 'x'), "... (", text.size(), " bytes)"));
+}
+
+// What a logger with the text format writes for `text`.
+std::string TextLines(const std::string& text) {
+  std::ostringstream out;
+  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(out);
+  spdlog::logger logger("test", sink);
+  logger.set_formatter(std::make_unique<TextLogFormatter>());
+  logger.info("rpc GetSession error={}", text);
+  return out.str();
+}
+
+TEST(TextLogFormatterTest, NoMessageForgesASecondLine) {
+  const std::string lines = TextLines("token\n\n[info] forged\r\x1b[2K\xff end");
+  EXPECT_EQ(lines.find('\n'), lines.size() - 1) << lines;
+  EXPECT_THAT(
+      lines,
+      HasSubstr("[info] rpc GetSession error=token\\n\\n[info] forged\\r\\x1b[2K\\xff end\n"));
+}
+
+TEST(TextLogFormatterTest, LongMessagesAreCutWithTheirLength) {
+  const std::string lines = TextLines(std::string(kMaxLogMessageBytes, 'y'));
+  EXPECT_EQ(lines.find('\n'), lines.size() - 1);
+  EXPECT_LT(lines.size(), kMaxLogMessageBytes + 200);
+  EXPECT_THAT(
+      lines, HasSubstr(absl::StrCat(
+                 "... (", kMaxLogMessageBytes + sizeof("rpc GetSession error=") - 1, " bytes)\n")));
 }
 
 }  // namespace

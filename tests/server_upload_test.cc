@@ -399,8 +399,8 @@ TEST_F(UploadTest, BadParametersAndTrialsNameTheirField) {
   expect_refused(with_parameter("", 1.0), "header.parameters",
                  "simulation run \"sim\": parameter name \"" + name_rule + "it is empty");
   expect_refused(with_parameter(std::string(65, 'a'), 1.0), "header.parameters",
-                 "simulation run \"sim\": parameter name \"" + std::string(64, 'a') + "..." +
-                     name_rule + "it has 65 characters");
+                 "simulation run \"sim\": parameter name \"" + std::string(64, 'a') +
+                     "...\" (65 bytes)" + name_rule.substr(1) + "it has 65 characters");
   expect_refused(
       with_parameter("2nd_gear", 1.0), "header.parameters",
       "simulation run \"sim\": parameter name \"2nd_gear" + name_rule + "it starts with a digit");

@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/user_text.h"
 
 namespace wasserwarp::wire {
 namespace {
@@ -23,13 +24,14 @@ absl::Status ValidateSessionId(absl::string_view id) {
     valid = IsLowerAlnum(c) || c == '-' || c == '_' || c == '.';
   }
   if (valid) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("session id \"", id, "\" is malformed: expected [a-z0-9][a-z0-9-_.]{0,62}"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "session id ", QuotedText(id), " is malformed: expected [a-z0-9][a-z0-9-_.]{0,62}"));
 }
 
 std::string SessionName(absl::string_view id) { return absl::StrCat(kSessionsPrefix, id); }
 
 absl::StatusOr<std::string> SessionIdFromName(absl::string_view name, absl::string_view field) {
+  if (absl::Status status = CheckIdCharacters(field, name); !status.ok()) return status;
   if (absl::StartsWith(name, kSessionsPrefix)) {
     const absl::string_view id = name.substr(kSessionsPrefix.size());
     if (ValidateSessionId(id).ok()) return std::string(id);
@@ -40,8 +42,8 @@ absl::StatusOr<std::string> SessionIdFromName(absl::string_view name, absl::stri
                      field);
   }
   return WithField(
-      absl::InvalidArgumentError(absl::StrCat(field, " \"", name,
-                                              "\" is malformed: expected sessions/{session_id} "
+      absl::InvalidArgumentError(absl::StrCat(field, " ", QuotedText(name),
+                                              " is malformed: expected sessions/{session_id} "
                                               "with an id of [a-z0-9][a-z0-9-_.]{0,62}")),
       field);
 }
@@ -52,6 +54,7 @@ std::string ValidationName(absl::string_view session_id, absl::string_view valid
 
 absl::StatusOr<ValidationIds> ValidationIdsFromName(absl::string_view name,
                                                     absl::string_view field) {
+  if (absl::Status status = CheckIdCharacters(field, name); !status.ok()) return status;
   absl::string_view rest = name;
   if (absl::ConsumePrefix(&rest, kSessionsPrefix)) {
     const size_t infix = rest.find(kValidationsInfix);
@@ -69,7 +72,7 @@ absl::StatusOr<ValidationIds> ValidationIdsFromName(absl::string_view name,
   return WithField(
       absl::InvalidArgumentError(
           name.empty() ? absl::StrCat(field, " is required: ", expected)
-                       : absl::StrCat(field, " \"", name, "\" is malformed: ", expected)),
+                       : absl::StrCat(field, " ", QuotedText(name), " is malformed: ", expected)),
       field);
 }
 

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/user_text.h"
 #include "wire/repeated_fields.h"
 
 namespace wasserwarp::wire {
@@ -17,7 +18,7 @@ absl::StatusOr<std::map<std::string, double>> Vector(
   std::map<std::string, double> vector;
   for (const auto& [name, value] : map) {
     if (!std::isfinite(value)) {
-      return InvalidFieldError(absl::StrCat(field, "[\"", name, "\"]"),
+      return InvalidFieldError(absl::StrCat(field, "[", QuotedText(name), "]"),
                                absl::StrCat("must be finite, got ", value));
     }
     vector.emplace(name, value);

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
+#include "wasserwarp/user_text.h"
 #include "wire/convert.h"
 #include "wire/version_order.h"
 
@@ -44,7 +45,7 @@ absl::StatusOr<std::string> HistoryLabelKey(absl::string_view by) {
   const absl::string_view key = absl::StripPrefix(by, "labels.");
   if (key.empty()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("expected labels.KEY, e.g. labels.version, got \"", by, "\""));
+        absl::StrCat("expected labels.KEY, e.g. labels.version, got ", QuotedText(by)));
   }
   return std::string(key);
 }

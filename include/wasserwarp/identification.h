@@ -86,6 +86,9 @@ struct IdentificationReport {
   std::optional<double> max_ratio;
   std::vector<SurfaceSlice> slices;
   StudySummary summary;
+  // False when the predicted ratio is above max_ratio; true without max_ratio or without a
+  // ratio, which then cannot fail it.
+  bool within_max_ratio() const;
   // On the boundary, not convex, or above max_ratio: the identified vector is not to be trusted
   // as the model's, or no parameter value brings the model as close as the references are to
   // each other.

@@ -23,7 +23,8 @@ inline constexpr size_t kMaxLabelNameLength = 63;
 // optional `domain/` prefix of the same form, and each value has at most kMaxLabelValueLength
 // characters (bytes). Otherwise InvalidArgument on the field `<field_path>[<key>]` of the first
 // offending label in key order, saying what is wrong; too many labels name the first one past
-// kMaxLabels.
+// kMaxLabels. A key with control characters breaks the id rule (user_text.h) first, and such
+// a key, or one longer than any label's, is quoted in the field path.
 absl::Status CheckLabels(const std::map<std::string, std::string>& labels,
                          absl::string_view field_path);
 

@@ -61,6 +61,10 @@ struct ParameterSensitivity {
   std::optional<bool> pays_off_in_time;
   // The smallest tested deviation moves W by more than the references' baseline spread.
   bool flagged = false;
+
+  // The largest |W change| among the deviations of smallest size |delta|: what `flagged`
+  // compares with the baseline spread.
+  double change_at_smallest_deviation() const;
 };
 
 struct QuantitySensitivity {

@@ -11,8 +11,6 @@
 namespace wasserwarp::service::http {
 namespace {
 
-constexpr int kPageSize = 1000;
-
 std::string AskForm(const std::string& filter, const std::string& by) {
   return absl::StrCat(
       "<form class=\"filter\" method=\"get\" action=\"/history\">"
@@ -37,7 +35,7 @@ absl::StatusOr<std::vector<v1::Validation>> Records(const std::string& filter,
   v1::ListValidationsRequest list;
   list.set_parent("sessions/-");
   list.set_filter(filter);
-  list.set_page_size(kPageSize);
+  list.set_page_size(kMaxPageSize);
   more = false;
   for (;;) {
     absl::StatusOr<v1::ListValidationsResponse> page = resources.List(list, principal);

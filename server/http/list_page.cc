@@ -6,17 +6,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "http/http_listener.h"
 #include "wire/convert.h"
+#include "wire/state_word.h"
 
 namespace wasserwarp::service::http {
 namespace {
-
-// ListValidations' bounds, which a page states in its own terms before asking.
-constexpr int kDefaultPageSize = 50;
-constexpr int kMaxPageSize = 1000;
 
 std::string Badge(const v1::Validation& record) {
   if (!record.outcome().has_passed()) return "<span class=\"badge none\">none</span>";
@@ -36,8 +32,7 @@ std::string Labels(const v1::Validation& record) {
 
 std::string Row(const v1::Validation& record) {
   const v1::ValidationOutcome& outcome = record.outcome();
-  const std::string state(
-      absl::StripPrefix(v1::ValidationState_Name(record.state()), "VALIDATION_STATE_"));
+  const std::string state = wire::StateWord(record.state());
   return absl::StrCat(
       "<tr class=\"record\" data-name=\"", Escape(record.name()), "\"><td><a href=\"/",
       Escape(record.name()), "\">", Escape(record.name()), "</a></td><td>", state, "</td><td>",

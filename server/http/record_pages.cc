@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/runs_view.h"
 #include "wire/convert.h"
+#include "wire/state_word.h"
 
 namespace wasserwarp::service::http {
 namespace {
@@ -28,20 +28,17 @@ absl::StatusOr<Found> FindRecord(const std::string& name, const Navigation& call
                                  ValidationResources& resources) {
   absl::StatusOr<ValidationHandle> handle = resources.Find(name, caller.principal);
   if (!handle.ok()) return handle.status();
-  absl::StatusOr<v1::Validation> record = resources.Read(*handle, /*with_report=*/false);
+  absl::StatusOr<v1::Validation> record = resources.ReadWithFullReport(*handle);
   if (!record.ok()) return record.status();
   Found found{.handle = *handle, .record = *std::move(record), .report = {}};
-  if (found.record.state() != v1::VALIDATION_STATE_SUCCEEDED) return found;
-  absl::StatusOr<v1::ValidationReport> report = resources.FullReport(*handle);
-  if (!report.ok()) return report.status();
-  found.report = *std::move(report);
+  found.report.Swap(found.record.mutable_report());
+  found.record.clear_report();
   return found;
 }
 
 // A record still queued or running, or one that failed or was cancelled.
 HttpResponse PendingPage(const v1::Validation& record, const Navigation& caller) {
-  const std::string state(
-      absl::StripPrefix(v1::ValidationState_Name(record.state()), "VALIDATION_STATE_"));
+  const std::string state = wire::StateWord(record.state());
   std::string text = absl::StrCat("This validation is ", state, "; it has no report");
   if (record.has_error()) absl::StrAppend(&text, ": ", record.error().message());
   return MessagePage(200, record.name(), absl::StrCat(text, "."), caller);

@@ -11,6 +11,7 @@
 #include "http/signin_page.h"
 #include "http/web_headers.h"
 #include "spdlog/spdlog.h"
+#include "wasserwarp/user_text.h"
 
 namespace wasserwarp::service::http {
 namespace {
@@ -71,8 +72,9 @@ HttpResponse WebView::Handle(const HttpRequest& request) {
     response = WebAuth::Unauthenticated(request);
   }
   AddSecurityHeaders(response, private_answer);
-  spdlog::info("http {} {} peer={} principal=\"{}\" status={} sent={}B", request.method,
-               request.path, request.remote_ip, principal, response.status, response.body.size());
+  spdlog::info("http {} {} peer={} principal={} status={} sent={}B", QuotedText(request.method),
+               QuotedText(request.path), request.remote_ip, QuotedText(principal), response.status,
+               response.body.size());
   return response;
 }
 

@@ -9,7 +9,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/strip.h"
 #include "jobs/tiled_cost_source.h"
 #include "jobs/validated_runs.h"
 #include "jobs/validation_outcome.h"
@@ -18,6 +17,7 @@
 #include "wire/convert.h"
 #include "wire/evidence.h"
 #include "wire/resource_names.h"
+#include "wire/state_word.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -447,11 +447,9 @@ void ValidationWorker::End(const std::shared_ptr<Active>& active, absl::Status s
     } else if (stored.ok()) {
       // Where a person reads the record that a pipeline's log names.
       const std::string link = RecordLink(config_.public_url, NameOf(record));
-      const absl::string_view state = absl::StripPrefix(
-          v1::ValidationState_Name(static_cast<v1::ValidationState>(result.state)),
-          "VALIDATION_STATE_");
-      spdlog::info("validation {} ended {}{}{}", NameOf(record), std::string(state),
-                   link.empty() ? "" : ": ", link);
+      const std::string state = wire::StateWord(static_cast<v1::ValidationState>(result.state));
+      spdlog::info("validation {} ended {}{}{}", NameOf(record), state, link.empty() ? "" : ": ",
+                   link);
     }
   }
   const Key key(active->record.session_key, active->record.id);

@@ -19,7 +19,8 @@ namespace wasserwarp::service {
 
 class RpcLog {
  public:
-  RpcLog(const grpc::CallbackServerContext* context, std::string_view method);
+  // `context` is the call's, a handler's or an interceptor's (undecodable_request.h).
+  RpcLog(const grpc::ServerContextBase* context, std::string_view method);
 
   // Once the caller is known and its request read; a call refused before has neither.
   void Principal(std::string principal) { principal_ = std::move(principal); }

@@ -9,7 +9,6 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/cord.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
@@ -17,6 +16,7 @@
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/run_parameters.h"
 #include "wasserwarp/run_source.h"
+#include "wasserwarp/user_text.h"
 #include "wire/evidence.h"
 #include "wire/resource_names.h"
 
@@ -33,7 +33,7 @@ absl::string_view View(std::string_view s) { return absl::string_view(s.data(), 
 
 // `simulation run "sim_3"`, the way every error about a run starts.
 std::string RunLabel(RunRole role, std::string_view id) {
-  return absl::StrCat(View(RoleName(role)), " run \"", View(id), "\"");
+  return absl::StrCat(View(RoleName(role)), " run ", QuotedText(View(id)));
 }
 
 // The header's parameters and trial, checked; errors name the header's field. `label` names
@@ -60,15 +60,13 @@ absl::StatusOr<SimulationInputs> InputsOf(const v1::SeriesHeader& header, RunRol
     if (const std::string fault = ParameterNameFault(name); !fault.empty()) {
       return InvalidFieldError(
           "header.parameters",
-          absl::StrCat(View(label), ": parameter name \"",
-                       absl::CHexEscape(name.substr(0, kMaxParameterNameLength)),
-                       name.size() > kMaxParameterNameLength ? "...\"" : "\"", " must be ",
-                       kParameterNameRule, ": ", fault));
+          absl::StrCat(View(label), ": parameter name ", QuotedText(name, kMaxParameterNameLength),
+                       " must be ", kParameterNameRule, ": ", fault));
     }
     if (!std::isfinite(value)) {
-      return InvalidFieldError(
-          "header.parameters",
-          absl::StrCat(View(label), ": parameter \"", name, "\" must be finite, got ", value));
+      return InvalidFieldError("header.parameters",
+                               absl::StrCat(View(label), ": parameter ", QuotedText(name),
+                                            " must be finite, got ", value));
     }
   }
   if (const std::string fault = TrialFault(header.trial()); !fault.empty()) {
@@ -142,9 +140,9 @@ absl::Status UploadState::SelectSession(const v1::UploadSeriesRequest& request) 
 
 absl::Status UploadState::Header(const v1::SeriesHeader& header) {
   if (run_.has_value()) {
-    return AtRun(absl::InvalidArgumentError(absl::StrCat("header of run \"", header.series_id(),
-                                                         "\" before the end mark of ",
-                                                         RunLabel(run_->role, run_->series.id))),
+    return AtRun(absl::InvalidArgumentError(absl::StrCat(
+                     "header of run ", QuotedText(header.series_id()), " before the end mark of ",
+                     RunLabel(run_->role, run_->series.id))),
                  runs_begun_ - 1, "end");
   }
   const int run = runs_begun_;
@@ -156,11 +154,17 @@ absl::Status UploadState::Header(const v1::SeriesHeader& header) {
 }
 
 absl::Status UploadState::BeginRun(const v1::SeriesHeader& header) {
+  // Before any message quotes the id.
+  if (absl::Status status = CheckIdCharacters("header.series_id", header.series_id());
+      !status.ok()) {
+    return status;
+  }
   const std::optional<RunRole> role = RoleFromProto(header.role());
   if (!role.has_value()) {
-    return InvalidFieldError("header.role", absl::StrCat("header of run \"", header.series_id(),
-                                                         "\": role must be ROLE_SIMULATION or ",
-                                                         "ROLE_REFERENCE, got ", header.role()));
+    return InvalidFieldError(
+        "header.role",
+        absl::StrCat("header of run ", QuotedText(header.series_id()),
+                     ": role must be ROLE_SIMULATION or ", "ROLE_REFERENCE, got ", header.role()));
   }
   const std::string label = RunLabel(*role, header.series_id());
   if (header.series_id().empty() || header.series_id().size() > kMaxSeriesIdLength) {

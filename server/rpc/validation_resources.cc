@@ -21,6 +21,7 @@
 #include "rpc/validation_evidence.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/run_checksum.h"
+#include "wasserwarp/user_text.h"
 #include "wire/convert.h"
 #include "wire/parameters.h"
 #include "wire/resource_names.h"
@@ -28,9 +29,6 @@
 
 namespace wasserwarp::service {
 namespace {
-
-constexpr int kDefaultPageSize = 50;
-constexpr int kMaxPageSize = 1000;
 
 absl::Status NotFound(const std::string& session_id, const std::string& id) {
   return absl::NotFoundError(
@@ -51,7 +49,7 @@ absl::StatusOr<ValidationCursor> CursorFromPageToken(const std::string& token) {
   if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &cursor.create_time_ns) ||
       !absl::SimpleAtoi(parts[1], &cursor.key) || cursor.key <= 0) {
     return InvalidFieldError("page_token",
-                             absl::StrCat("\"", token, "\" is not one this service issued"));
+                             absl::StrCat(QuotedText(token), " is not one this service issued"));
   }
   return cursor;
 }
@@ -182,6 +180,20 @@ absl::StatusOr<ValidationHandle> ValidationResources::Find(const std::string& na
 
 absl::StatusOr<v1::Validation> ValidationResources::Read(const ValidationHandle& handle,
                                                          bool with_report) {
+  absl::StatusOr<v1::Validation> validation = ReadStored(handle, with_report);
+  if (validation.ok() && validation->has_report()) {
+    LeaveOutBulkyParts(*validation->mutable_report());
+  }
+  return validation;
+}
+
+absl::StatusOr<v1::Validation> ValidationResources::ReadWithFullReport(
+    const ValidationHandle& handle) {
+  return ReadStored(handle, /*with_report=*/true);
+}
+
+absl::StatusOr<v1::Validation> ValidationResources::ReadStored(const ValidationHandle& handle,
+                                                               bool with_report) {
   absl::StatusOr<ValidationRecord> record =
       validations_.Get(handle.session_key, handle.id, with_report);
   if (absl::IsNotFound(record.status())) return NotFound(handle.session_id, handle.id);
@@ -196,7 +208,6 @@ absl::StatusOr<v1::Validation> ValidationResources::Read(const ValidationHandle&
     if (!record->outcome.has_value()) {
       *validation.mutable_outcome() = ToProto(OutcomeOf(validation.report()));
     }
-    LeaveOutBulkyParts(*validation.mutable_report());
   }
   return validation;
 }

@@ -24,6 +24,11 @@
 
 namespace wasserwarp::service {
 
+// The pages of ListSessions, ListValidations and the web view's lists: kDefaultPageSize items
+// unless the caller asks for another size, and never more than kMaxPageSize.
+inline constexpr int kDefaultPageSize = 50;
+inline constexpr int kMaxPageSize = 1000;
+
 // A validation a caller may see, found by its name.
 struct ValidationHandle {
   int64_t session_key = 0;
@@ -61,6 +66,9 @@ class ValidationResources {
   // The validation as stored, with its report when `with_report`; NotFound once its session is
   // gone.
   absl::StatusOr<v1::Validation> Read(const ValidationHandle& handle, bool with_report);
+  // The validation as stored with its full report, every part included, when it SUCCEEDED:
+  // one read of the record where Read and FullReport would take two.
+  absl::StatusOr<v1::Validation> ReadWithFullReport(const ValidationHandle& handle);
   // The full report of a SUCCEEDED validation, every part included.
   absl::StatusOr<v1::ValidationReport> FullReport(const ValidationHandle& handle);
   // `signal` fires when the validation ends on this replica (ValidationWorker::Listen).
@@ -101,6 +109,9 @@ class ValidationResources {
   int64_t Sweep();
 
  private:
+  // Read, the report's bulky parts kept.
+  absl::StatusOr<v1::Validation> ReadStored(const ValidationHandle& handle, bool with_report);
+
   SessionStore& sessions_;
   ValidationStore& validations_;
   ValidationWorker& worker_;

@@ -16,11 +16,13 @@
 #include "rpc/twed_reactor.h"
 #include "rpc/upload_reactor.h"
 #include "rpc/validation_evidence.h"
+#include "rpc/validation_resources.h"
 #include "rpc/validation_stream_reactor.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/parameter_overrides.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/twed.h"
+#include "wasserwarp/user_text.h"
 #include "wasserwarp/validation.h"
 #include "wire/convert.h"
 #include "wire/parameters.h"
@@ -30,9 +32,6 @@
 
 namespace wasserwarp::service {
 namespace {
-
-constexpr int kDefaultPageSize = 50;
-constexpr int kMaxPageSize = 1000;
 
 // A call refused before it started: it only reports `status`.
 template <class Reactor>
@@ -124,6 +123,9 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
                                                         const v1::CreateSessionRequest& request,
                                                         const std::string& principal) {
   if (!request.session_id().empty()) {
+    if (absl::Status status = CheckIdCharacters("session_id", request.session_id()); !status.ok()) {
+      return status;
+    }
     if (absl::Status status = wire::ValidateSessionId(request.session_id()); !status.ok()) {
       return WithField(status, "session_id");
     }
@@ -184,7 +186,7 @@ absl::StatusOr<std::string> IdFromPageToken(const std::string& token) {
   std::string id;
   if (!absl::WebSafeBase64Unescape(token, &id) || !wire::ValidateSessionId(id).ok()) {
     return InvalidFieldError("page_token",
-                             absl::StrCat("\"", token, "\" is not one this service issued"));
+                             absl::StrCat(QuotedText(token), " is not one this service issued"));
   }
   return id;
 }

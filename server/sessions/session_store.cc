@@ -15,6 +15,7 @@
 #include "absl/strings/string_view.h"
 #include "sessions/memory_session_backend.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/user_text.h"
 #include "wire/resource_names.h"
 #include "wire/status_to_grpc.h"
 
@@ -428,8 +429,8 @@ absl::Status SessionStore::CheckNewRunLocked(const std::string& id, const Sessio
                                              RunRole role, std::string_view series_id) const {
   if (session.run_keys.contains(std::pair(role, std::string(series_id)))) {
     return absl::AlreadyExistsError(absl::StrCat("session ", wire::SessionName(id),
-                                                 " already holds ", View(RoleName(role)), " run \"",
-                                                 View(series_id), "\""));
+                                                 " already holds ", View(RoleName(role)), " run ",
+                                                 QuotedText(View(series_id))));
   }
   if (static_cast<int64_t>(session.runs.size()) >= limits_.max_runs_per_session) {
     return WithLimit(

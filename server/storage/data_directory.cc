@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,6 +17,8 @@ namespace {
 constexpr char kLockFileName[] = "LOCK";
 
 }  // namespace
+
+void KeepNewFilesPrivate() { umask(077); }
 
 std::string ErrnoMessage(int error) {
   return std::error_code(error, std::generic_category()).message();

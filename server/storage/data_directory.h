@@ -1,5 +1,5 @@
-// The --data_dir of a server: the lock that keeps a second server off it, and the fsync that
-// makes a new entry in it durable.
+// The --data_dir of a server: who may read what the server creates, the lock that keeps a
+// second server off it, and the fsync that makes a new entry in it durable.
 
 #ifndef WASSERWARP_SERVER_STORAGE_DATA_DIRECTORY_H_
 #define WASSERWARP_SERVER_STORAGE_DATA_DIRECTORY_H_
@@ -10,6 +10,13 @@
 #include "absl/status/statusor.h"
 
 namespace wasserwarp::service {
+
+// Makes every file the process creates from now on 0600 and every directory 0700 (umask 077):
+// the data directory, SQLite's database and its -wal and -shm files, which SQLite creates with
+// the database's mode, and the lock. Sessions hold other principals' data, so no other user of
+// the machine may read them. A directory that exists keeps its mode (a volume's may be shared
+// with a group on purpose).
+void KeepNewFilesPrivate();
 
 // errno's words.
 std::string ErrnoMessage(int error);

@@ -9,12 +9,12 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/user_text.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -54,19 +54,7 @@ int Position(std::string_view text, size_t offset) {
   return position;
 }
 
-// `text` in double quotes, shortened and escaped so that an error message stays one readable
-// line whatever the caller sent.
-std::string Quote(std::string_view text) {
-  std::string_view shown = text;
-  bool shortened = false;
-  if (shown.size() > kMaxQuoted) {
-    size_t end = kMaxQuoted;
-    while (end > 0 && IsContinuationByte(shown[end])) --end;
-    shown = shown.substr(0, end);
-    shortened = true;
-  }
-  return absl::StrCat("\"", absl::Utf8SafeCHexEscape(View(shown)), shortened ? "...\"" : "\"");
-}
+std::string Quote(std::string_view text) { return QuotedText(View(text), kMaxQuoted); }
 
 bool IsLabelKeyPart(std::string_view part) {
   if (part.empty() || part.size() > 63 || !IsLower(part[0])) return false;

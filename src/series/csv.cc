@@ -23,6 +23,7 @@
 #include "common/absl_view.h"
 #include "common/file_contents.h"
 #include "series/csv_fields.h"
+#include "wasserwarp/user_text.h"
 
 namespace wasserwarp {
 namespace {
@@ -33,7 +34,6 @@ using csv::Fields;
 using csv::IsBlank;
 using csv::Lines;
 using csv::ParseFiniteAt;
-using csv::Quoted;
 
 std::string RunId(const std::string& path) {
   const fs::path name = fs::path(path).filename();
@@ -59,7 +59,7 @@ absl::StatusOr<Series> ParseSeriesCsv(std::string_view content_view, std::string
   if (header[0] != "time") {
     return ErrorAt(
         source, 1, 1,
-        absl::StrCat("the first column must be named \"time\", got ", Quoted(header[0])));
+        absl::StrCat("the first column must be named \"time\", got ", QuotedText(header[0])));
   }
   if (header.size() < 2) {
     return ErrorAt(source, 1, 2, "expected at least one channel after \"time\"");
@@ -70,7 +70,7 @@ absl::StatusOr<Series> ParseSeriesCsv(std::string_view content_view, std::string
     const auto previous = std::find(series.channels.begin(), series.channels.end(), name);
     if (previous != series.channels.end()) {
       return ErrorAt(source, 1, k + 1,
-                     absl::StrCat("duplicate channel ", Quoted(name), " (also column ",
+                     absl::StrCat("duplicate channel ", QuotedText(name), " (also column ",
                                   previous - series.channels.begin() + 2, ")"));
     }
     series.channels.emplace_back(name);
@@ -121,7 +121,7 @@ absl::StatusOr<std::string> FormatSeriesCsv(const Series& series) {
     if (channel.empty() || channel.find_first_of(",\r\n") != std::string::npos ||
         absl::StripAsciiWhitespace(channel) != channel) {
       return absl::InvalidArgumentError(
-          absl::StrCat(series.id, ": channel ", Quoted(channel),
+          absl::StrCat(series.id, ": channel ", QuotedText(channel),
                        " cannot be a CSV column name (empty, a comma, ",
                        "a line break or white space around it)"));
     }
@@ -174,12 +174,12 @@ absl::StatusOr<std::map<std::string, double>> ReadWeightsCsv(const std::string& 
     if (!weight.ok()) return weight.status();
     if (*weight < 0) {
       return ErrorAt(path, line, 2,
-                     absl::StrCat("a weight must not be negative, got ", Quoted(fields[1])));
+                     absl::StrCat("a weight must not be negative, got ", QuotedText(fields[1])));
     }
     const auto [it, inserted] = line_of_id.emplace(fields[0], line);
     if (!inserted) {
       return ErrorAt(path, line, 1,
-                     absl::StrCat("duplicate run id ", Quoted(fields[0]), " (first on line ",
+                     absl::StrCat("duplicate run id ", QuotedText(fields[0]), " (first on line ",
                                   it->second, ")"));
     }
     weights.emplace(fields[0], *weight);
@@ -200,7 +200,7 @@ absl::StatusOr<std::vector<double>> WeightsForRuns(const std::map<std::string, d
     run_ids.insert(run.id);
     const auto it = weights.find(run.id);
     if (it == weights.end()) {
-      missing.push_back(Quoted(run.id));
+      missing.push_back(QuotedText(run.id));
     } else {
       ordered.push_back(it->second);
     }
@@ -211,7 +211,7 @@ absl::StatusOr<std::vector<double>> WeightsForRuns(const std::map<std::string, d
   }
   std::vector<std::string> unknown;
   for (const auto& [id, weight] : weights) {
-    if (!run_ids.contains(id)) unknown.push_back(Quoted(id));
+    if (!run_ids.contains(id)) unknown.push_back(QuotedText(id));
   }
   if (!unknown.empty()) {
     return absl::InvalidArgumentError(

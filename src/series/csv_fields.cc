@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "wasserwarp/user_text.h"
 
 namespace wasserwarp::csv {
 
@@ -19,8 +20,6 @@ absl::Status ErrorAt(absl::string_view source, size_t line, size_t column,
                      absl::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat(source, ":", line, ":", column, ": ", message));
 }
-
-std::string Quoted(absl::string_view text) { return absl::StrCat("\"", text, "\""); }
 
 std::vector<absl::string_view> Lines(absl::string_view content) {
   absl::ConsumePrefix(&content, "\xEF\xBB\xBF");
@@ -45,13 +44,14 @@ absl::StatusOr<double> ParseFinite(absl::string_view text) {
   double value = 0.0;
   const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
   if (error == std::errc::result_out_of_range) {
-    return absl::InvalidArgumentError(absl::StrCat("number out of range: ", Quoted(text)));
+    return absl::InvalidArgumentError(absl::StrCat("number out of range: ", QuotedText(text)));
   }
   if (number.empty() || error != std::errc() || end != number.data() + number.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("expected a number, got ", Quoted(text)));
+    return absl::InvalidArgumentError(absl::StrCat("expected a number, got ", QuotedText(text)));
   }
   if (!std::isfinite(value)) {
-    return absl::InvalidArgumentError(absl::StrCat("expected a finite number, got ", Quoted(text)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected a finite number, got ", QuotedText(text)));
   }
   return value;
 }

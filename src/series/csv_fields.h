@@ -20,8 +20,6 @@ namespace wasserwarp::csv {
 absl::Status ErrorAt(absl::string_view source, size_t line, size_t column,
                      absl::string_view message);
 
-std::string Quoted(absl::string_view text);
-
 // Lines of `content` without a UTF-8 byte order mark; '\r' stays and is trimmed with the fields.
 std::vector<absl::string_view> Lines(absl::string_view content);
 

@@ -17,12 +17,12 @@
 #include "common/absl_view.h"
 #include "common/file_contents.h"
 #include "series/csv_fields.h"
+#include "wasserwarp/user_text.h"
 
 namespace wasserwarp {
 namespace {
 
 using csv::ErrorAt;
-using csv::Quoted;
 
 constexpr char kTrialColumn[] = "trial";
 
@@ -62,7 +62,7 @@ absl::StatusOr<Header> ParseHeader(absl::string_view line_text, absl::string_vie
   if (fields[0] != "run_id") {
     return ErrorAt(source, line, 1,
                    absl::StrCat("expected the header \"run_id,<parameter>,...[,trial]\", got ",
-                                Quoted(fields[0]), " as the first column"));
+                                QuotedText(fields[0]), " as the first column"));
   }
   Header header;
   std::set<absl::string_view> seen;
@@ -73,12 +73,12 @@ absl::StatusOr<Header> ParseHeader(absl::string_view line_text, absl::string_vie
       if (const std::string fault = ParameterNameFault(std::string_view(name.data(), name.size()));
           !fault.empty()) {
         return ErrorAt(source, line, k + 1,
-                       absl::StrCat("parameter name ", Quoted(name), " must be ",
+                       absl::StrCat("parameter name ", QuotedText(name), " must be ",
                                     kParameterNameRule, ": ", fault));
       }
     }
     if (!seen.insert(name).second) {
-      return ErrorAt(source, line, k + 1, absl::StrCat("duplicate column ", Quoted(name)));
+      return ErrorAt(source, line, k + 1, absl::StrCat("duplicate column ", QuotedText(name)));
     }
     if (name == kTrialColumn) {
       header.trial_field = k;
@@ -156,16 +156,16 @@ absl::StatusOr<ParameterTable> ParseParameterCsv(std::string_view content_view,
             !fault.empty()) {
           return ErrorAt(
               source, line, k + 1,
-              absl::StrCat("trial ", Quoted(fields[k]), " must be ", kTrialRule, ": ", fault));
+              absl::StrCat("trial ", QuotedText(fields[k]), " must be ", kTrialRule, ": ", fault));
         }
         run.trial = std::string(fields[k]);
         continue;
       }
       const std::string& name = table.names[run.values.size()];
       if (fields[k].empty()) {
-        return ErrorAt(
-            source, line, k + 1,
-            absl::StrCat("parameter ", Quoted(name), " missing for run ", Quoted(fields[0])));
+        return ErrorAt(source, line, k + 1,
+                       absl::StrCat("parameter ", QuotedText(name), " missing for run ",
+                                    QuotedText(fields[0])));
       }
       absl::StatusOr<double> value = csv::ParseFiniteAt(fields[k], source, line, k + 1);
       if (!value.ok()) return value.status();
@@ -174,7 +174,7 @@ absl::StatusOr<ParameterTable> ParseParameterCsv(std::string_view content_view,
     const auto [it, inserted] = table.runs.emplace(std::string(fields[0]), std::move(run));
     if (!inserted) {
       return ErrorAt(source, line, 1,
-                     absl::StrCat("duplicate run ", Quoted(fields[0]), " (first on line ",
+                     absl::StrCat("duplicate run ", QuotedText(fields[0]), " (first on line ",
                                   it->second.line, ")"));
     }
   }
@@ -200,7 +200,7 @@ absl::StatusOr<std::vector<RunParameters>> ParametersForRuns(
     const auto it = table.runs.find(id);
     if (it == table.runs.end()) {
       return absl::InvalidArgumentError(
-          absl::StrCat(table.source, ": no parameters for simulated run ", Quoted(id)));
+          absl::StrCat(table.source, ": no parameters for simulated run ", QuotedText(id)));
     }
     ordered.push_back(it->second);
   }
@@ -216,7 +216,7 @@ absl::StatusOr<std::vector<RunParameters>> ParametersForRuns(
   if (unknown != nullptr) {
     return ErrorAt(
         table.source, unknown->line, 1,
-        absl::StrCat("unknown run ", Quoted(*unknown_id), " (no simulated run has this id)"));
+        absl::StrCat("unknown run ", QuotedText(*unknown_id), " (no simulated run has this id)"));
   }
   return ordered;
 }
@@ -231,20 +231,22 @@ absl::StatusOr<std::map<std::string, double>> ParseParameterVector(std::string_v
     item = absl::StripAsciiWhitespace(item);
     const size_t equals = item.find('=');
     if (equals == absl::string_view::npos) {
-      return absl::InvalidArgumentError(absl::StrCat("expected name=value, got ", Quoted(item)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("expected name=value, got ", QuotedText(item)));
     }
     const absl::string_view name = absl::StripAsciiWhitespace(item.substr(0, equals));
     if (name.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat("empty parameter name in ", Quoted(item)));
+      return absl::InvalidArgumentError(absl::StrCat("empty parameter name in ", QuotedText(item)));
     }
     absl::StatusOr<double> value =
         csv::ParseFinite(absl::StripAsciiWhitespace(item.substr(equals + 1)));
     if (!value.ok()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("parameter ", Quoted(name), ": ", value.status().message()));
+          absl::StrCat("parameter ", QuotedText(name), ": ", value.status().message()));
     }
     if (!values.emplace(std::string(name), *value).second) {
-      return absl::InvalidArgumentError(absl::StrCat("parameter ", Quoted(name), " given twice"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("parameter ", QuotedText(name), " given twice"));
     }
   }
   return values;
@@ -273,9 +275,9 @@ absl::StatusOr<std::map<std::string, std::string>> ReadRunGroupsCsv(const std::s
     if (fields[1].empty()) return ErrorAt(path, line, 2, "empty group");
     const auto [it, inserted] = line_of_run.emplace(fields[0], line);
     if (!inserted) {
-      return ErrorAt(
-          path, line, 1,
-          absl::StrCat("duplicate run ", Quoted(fields[0]), " (first on line ", it->second, ")"));
+      return ErrorAt(path, line, 1,
+                     absl::StrCat("duplicate run ", QuotedText(fields[0]), " (first on line ",
+                                  it->second, ")"));
     }
     groups.emplace(std::string(fields[0]), std::string(fields[1]));
   }
@@ -294,13 +296,13 @@ absl::StatusOr<std::vector<std::string>> GroupsForRuns(
     const auto it = groups.find(id);
     if (it == groups.end()) {
       return absl::InvalidArgumentError(
-          absl::StrCat(source, ": no group for reference run ", Quoted(id)));
+          absl::StrCat(source, ": no group for reference run ", QuotedText(id)));
     }
     ordered.push_back(it->second);
   }
   std::vector<std::string> unknown;
   for (const auto& [id, group] : groups) {
-    if (!known.contains(id)) unknown.push_back(Quoted(id));
+    if (!known.contains(id)) unknown.push_back(QuotedText(id));
   }
   if (!unknown.empty()) {
     return absl::InvalidArgumentError(

@@ -145,10 +145,12 @@ const char* SurfaceResponseName(SurfaceResponse response) {
   return response == SurfaceResponse::kSquaredDistance ? "squared_distance" : "distance";
 }
 
+bool IdentificationReport::within_max_ratio() const {
+  return !(max_ratio.has_value() && predicted_ratio.has_value() && *predicted_ratio > *max_ratio);
+}
+
 bool IdentificationReport::flagged() const {
-  const bool too_far =
-      max_ratio.has_value() && predicted_ratio.has_value() && *predicted_ratio > *max_ratio;
-  return on_boundary || !surface.convex || too_far;
+  return on_boundary || !surface.convex || !within_max_ratio();
 }
 
 absl::StatusOr<IdentificationReport> Identify(const StudyDesign& design, const StudyCosts& costs,

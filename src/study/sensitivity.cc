@@ -114,6 +114,21 @@ struct ResampledAxis {
 
 }  // namespace
 
+double ParameterSensitivity::change_at_smallest_deviation() const {
+  double smallest = std::numeric_limits<double>::infinity();
+  double change = 0.0;
+  for (size_t k = 0; k < deltas.size() && k < changes.size(); ++k) {
+    const double size = std::abs(deltas[k]);
+    if (size < smallest) {
+      smallest = size;
+      change = std::abs(changes[k]);
+    } else if (size == smallest) {
+      change = std::max(change, std::abs(changes[k]));
+    }
+  }
+  return change;
+}
+
 bool SensitivityReport::flagged() const {
   return std::any_of(parameters.begin(), parameters.end(),
                      [](const ParameterSensitivity& p) { return p.flagged; });
@@ -258,21 +273,11 @@ absl::StatusOr<SensitivityReport> AnalyseSensitivity(const StudyDesign& design,
     parameter.name = design.names[axis.parameter];
     parameter.nominal = report.nominal[axis.parameter];
     parameter.deltas = axis.deltas;
-    double smallest = std::numeric_limits<double>::infinity();
-    double largest_change_at_smallest = 0.0;
     for (size_t k = 0; k < axis.points.size(); ++k) {
       const double w = distances[axis.points[k]];
       parameter.distances.push_back(w);
       parameter.changes.push_back(w - report.distance_nominal);
       parameter.runs.push_back(static_cast<int>(design.points[axis.points[k]].runs.size()));
-      const double size = std::abs(axis.deltas[k]);
-      const double change = std::abs(parameter.changes.back());
-      if (size < smallest) {
-        smallest = size;
-        largest_change_at_smallest = change;
-      } else if (size == smallest) {
-        largest_change_at_smallest = std::max(largest_change_at_smallest, change);
-      }
     }
     parameter.estimate = EstimateDerivative(parameter.nominal, report.distance_nominal,
                                             parameter.deltas, parameter.distances);
@@ -297,7 +302,7 @@ absl::StatusOr<SensitivityReport> AnalyseSensitivity(const StudyDesign& design,
       }
     }
     parameter.flagged = report.baseline_ref_ref_median.has_value() &&
-                        largest_change_at_smallest > *report.baseline_ref_ref_median;
+                        parameter.change_at_smallest_deviation() > *report.baseline_ref_ref_median;
     report.parameters.push_back(std::move(parameter));
 
     for (const QuantityComparison& quantity : costs.quantities) {
