@@ -9,6 +9,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "wire/loopback_address.h"
 
 namespace wasserwarp::client {
 namespace {
@@ -83,6 +84,18 @@ absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> ChannelCredentialsFor(
     options.pem_private_key = *std::move(key);
   }
   return grpc::SslCredentials(options);
+}
+
+absl::Status PlaintextTokenCheck(absl::string_view target, bool has_tls, absl::string_view token,
+                                 bool insecure) {
+  if (has_tls || token.empty() || insecure || wire::IsLoopbackAddress(target)) {
+    return absl::OkStatus();
+  }
+  return absl::FailedPreconditionError(absl::StrCat(
+      "refusing to send the access token in plaintext to ", wire::HostOfAddress(target),
+      ", which is not a loopback address: use TLS (--tls-ca FILE; ClientOptions::tls), or "
+      "--insecure (ClientOptions::insecure) if a TLS-terminating proxy or a trusted network "
+      "protects the connection"));
 }
 
 std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>>

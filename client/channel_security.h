@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace wasserwarp::client {
 
@@ -31,6 +32,13 @@ struct ClientTls {
 // PEM block, or for a certificate without its key.
 absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> ChannelCredentialsFor(
     const std::optional<ClientTls>& tls);
+
+// FailedPrecondition, naming `target`'s host and what to do, when a `token` would go in
+// plaintext (no `tls`) to a host that is not loopback (wire/loopback_address.h) and the
+// caller did not say `insecure`: anyone on the path could read it. Checked before any
+// connection is made.
+absl::Status PlaintextTokenCheck(absl::string_view target, bool has_tls, absl::string_view token,
+                                 bool insecure);
 
 // Interceptors that send `authorization: Bearer <token>` with every call of a
 // channel; none for an empty token. Per-call metadata rather than call

@@ -84,8 +84,20 @@ constexpr FlagDefinition<client::ClientOptions> kTokenFileFlag = {
     "the WASSERWARP_TOKEN environment variable)",
     &ReadTokenFile};
 
-constexpr FlagDefinition<client::ClientOptions> kSecurityFlags[] = {kTlsCaFlag, kTlsCertFlag,
-                                                                    kTlsKeyFlag, kTokenFileFlag};
+absl::Status ReadInsecure(absl::string_view /*flag*/, const ParsedArgs& /*args*/,
+                          client::ClientOptions& options) {
+  options.insecure = true;
+  return absl::OkStatus();
+}
+
+constexpr FlagDefinition<client::ClientOptions> kInsecureFlag = {
+    "--insecure", Arity::kSwitch, "",
+    "send the access token over plaintext to a host that is not\n"
+    "loopback (behind a TLS-terminating proxy, on a trusted network)",
+    &ReadInsecure};
+
+constexpr FlagDefinition<client::ClientOptions> kSecurityFlags[] = {
+    kTlsCaFlag, kTlsCertFlag, kTlsKeyFlag, kTokenFileFlag, kInsecureFlag};
 
 }  // namespace
 

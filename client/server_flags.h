@@ -26,8 +26,8 @@ inline constexpr DocumentedFlag kSessionFlag = {
 // Read when --token-file is not given: an explicit flag wins over the environment.
 inline constexpr absl::string_view kTokenEnvironmentVariable = "WASSERWARP_TOKEN";
 
-// --tls-ca, --tls-cert, --tls-key, --token-file: the flags that secure the connection, for every
-// command that takes --server.
+// --tls-ca, --tls-cert, --tls-key, --token-file, --insecure: the flags that secure the
+// connection, for every command that takes --server.
 std::vector<DocumentedFlag> SecurityFlags();
 bool IsSecurityFlag(absl::string_view flag);
 

@@ -42,6 +42,11 @@ std::optional<double> WeightAt(const std::vector<double>& weights, size_t i) {
 
 absl::StatusOr<std::unique_ptr<ValidationClient>> ValidationClient::Connect(
     std::string target, const ClientOptions& options) {
+  if (absl::Status status =
+          PlaintextTokenCheck(target, options.tls.has_value(), options.token, options.insecure);
+      !status.ok()) {
+    return status;
+  }
   absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
       ChannelCredentialsFor(options.tls);
   if (!credentials.ok()) return credentials.status();

@@ -50,6 +50,10 @@ struct ClientOptions {
   // Sent as "authorization: Bearer <token>" with every call, for a server
   // with --auth_tokens_file; empty: none.
   std::string token;
+  // Send `token` over a plaintext channel to a host that is not loopback (behind a
+  // TLS-terminating proxy, on a trusted network); without it Connect refuses
+  // (PlaintextTokenCheck, channel_security.h).
+  bool insecure = false;
 };
 
 using ProgressCallback = std::function<void(const v1::ValidateProgress&)>;

@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/time/time.h"
+#include "ops/exposure_rules.h"
 #include "ops/log_format.h"
 #include "ops/server_config.h"
 #include "server.h"
@@ -143,15 +144,40 @@ ABSL_FLAG(std::string, tls_client_ca, "",
           "refused");
 ABSL_FLAG(std::string, auth_tokens_file, "",
           "file of principal:token lines; calls need \"authorization: Bearer TOKEN\" and see only "
-          "their principal's sessions; re-read on SIGHUP. Empty: no access control");
+          "their principal's sessions; re-read on SIGHUP and when its content changes. Empty: no "
+          "access control");
+ABSL_FLAG(std::string, tls_principal_from, kDefaults.tls.principal_from,
+          "with --tls_client_ca, where a call's principal comes from in its client certificate: "
+          "san_uri, san_dns, cn, comma-separated in order of preference");
+ABSL_FLAG(std::string, tls_principal_map, "",
+          "file of `identity principal` lines mapping client certificate identities to "
+          "principals; an identity not in it is refused (UNAUTHENTICATED). With "
+          "--auth_tokens_file too, a mapped certificate needs no token");
+ABSL_FLAG(bool, allow_unauthenticated, false,
+          "listen on a non-loopback --listen (or --http_listen) without --auth_tokens_file or "
+          "--tls_client_ca, every caller sharing one principal; refused without it");
+ABSL_FLAG(std::string, reflection, "auto",
+          "gRPC server reflection: on, off, or auto (on only when --listen is a loopback "
+          "address)");
+ABSL_FLAG(absl::Duration, credentials_refresh_interval, kDefaults.credentials_refresh_interval,
+          "how often --auth_tokens_file and the --tls_* files are compared with what is in use "
+          "and reloaded when their content changed (a bad new file keeps the old credentials)");
 ABSL_FLAG(std::string, data_dir, "./wasserwarp-data",
           "directory whose sessions.db keeps sessions and committed runs across restarts (created "
           "if missing; one server per directory); empty: in memory only");
 
 namespace {
 
-wasserwarp::service::ServerConfig ConfigFromFlags() {
+absl::StatusOr<wasserwarp::service::ServerConfig> ConfigFromFlags() {
   wasserwarp::service::ServerConfig config;
+  absl::StatusOr<wasserwarp::service::ReflectionMode> reflection =
+      wasserwarp::service::ParseReflectionMode(absl::GetFlag(FLAGS_reflection));
+  if (!reflection.ok()) return reflection.status();
+  config.reflection = *reflection;
+  config.allow_unauthenticated = absl::GetFlag(FLAGS_allow_unauthenticated);
+  config.credentials_refresh_interval = absl::GetFlag(FLAGS_credentials_refresh_interval);
+  config.tls.principal_from = absl::GetFlag(FLAGS_tls_principal_from);
+  config.tls.principal_map_file = absl::GetFlag(FLAGS_tls_principal_map);
   config.listen = absl::GetFlag(FLAGS_listen);
   config.metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
   config.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
@@ -236,7 +262,12 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  const wasserwarp::service::ServerConfig config = ConfigFromFlags();
+  const absl::StatusOr<wasserwarp::service::ServerConfig> flags = ConfigFromFlags();
+  if (!flags.ok()) {
+    std::fprintf(stderr, "wasserwarp-server: %s\n", std::string(flags.status().message()).c_str());
+    return 2;
+  }
+  const wasserwarp::service::ServerConfig& config = *flags;
   // Anyone on the host can read a process's command line (/proc/PID/cmdline).
   if (wasserwarp::service::postgres::RedactedUrl(config.postgres_url) != config.postgres_url) {
     spdlog::warn(

@@ -9,12 +9,14 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "ops/exposure_rules.h"
 #include "ops/health_descriptors.h"
 #include "ops/heap_trim.h"
 #include "ops/metrics_interceptor.h"
@@ -150,15 +152,32 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
     if (!url.ok()) return url.status();
     config.http.public_url = *std::move(url);
   }
-  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
-      ServerCredentialsFor(config.tls);
-  if (!credentials.ok()) return credentials.status();
+  std::unique_ptr<TlsFiles> tls_files;
+  if (!config.tls.cert_file.empty()) {
+    absl::StatusOr<std::unique_ptr<TlsFiles>> opened = TlsFiles::Open(config.tls);
+    if (!opened.ok()) return opened.status();
+    tls_files = *std::move(opened);
+  }
+  const std::shared_ptr<grpc::ServerCredentials> credentials =
+      ServerCredentialsFor(tls_files.get(), config.credentials_refresh_interval);
   std::unique_ptr<AuthTokens> tokens;
   if (!config.auth_tokens_file.empty()) {
     absl::StatusOr<std::unique_ptr<AuthTokens>> loaded = AuthTokens::Load(config.auth_tokens_file);
     if (!loaded.ok()) return loaded.status();
     tokens = *std::move(loaded);
+    if (std::optional<std::string> warning = TokenFilePermissionWarning(config.auth_tokens_file)) {
+      spdlog::warn("{}", *warning);
+    }
   }
+  std::unique_ptr<CertificatePrincipals> certificates;
+  if (!config.tls.client_ca_file.empty()) {
+    absl::StatusOr<std::unique_ptr<CertificatePrincipals>> made =
+        CertificatePrincipals::Make(config.tls);
+    if (!made.ok()) return made.status();
+    certificates = *std::move(made);
+  }
+  if (ServesUnauthenticatedBeyondLoopback(config))
+    spdlog::warn("{}", UnauthenticatedWarning(config));
   std::unique_ptr<SessionDatabase> database;
   std::unique_ptr<postgres::Pool> pool;
   if (!config.postgres_url.empty()) {
@@ -173,6 +192,10 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   }
   std::unique_ptr<ValidationServer> server(new ValidationServer(
       config, std::move(job_observer), std::move(tokens), std::move(database), std::move(pool)));
+  server->certificate_principals_ = std::move(certificates);
+  server->tls_files_ = std::move(tls_files);
+  server->authenticator_ = std::make_unique<CallAuthenticator>(
+      server->auth_tokens_.get(), server->certificate_principals_.get());
   if (server->pool_ != nullptr) {
     server->validations_ =
         std::make_unique<PostgresValidationStore>(*server->pool_, PostgresCallOptions());
@@ -203,7 +226,8 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
       server->validation_limits_, config.validation_retention, config.http.public_url);
   server->service_ = std::make_unique<ValidationService>(
       config.sessions, config.jobs, *server->store_, *server->jobs_, *server->resources_,
-      server->auth_tokens_.get(), config.max_watch_streams, config.max_watch_streams_per_principal);
+      server->authenticator_.get(), config.max_watch_streams,
+      config.max_watch_streams_per_principal);
   if (server->metrics_ != nullptr) {
     absl::StatusOr<std::unique_ptr<MetricsEndpoint>> endpoint =
         MetricsEndpoint::Start(config.metrics_listen, *server->metrics_, server->config_,
@@ -226,9 +250,9 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   // So that reflection can describe the health service, not only list it.
   HealthProtoFile();
   grpc::ServerBuilder builder;
-  builder.SetOption(std::make_unique<ReflectionV1Option>());
+  builder.SetOption(std::make_unique<ReflectionOption>(ServesReflection(config)));
   int port = 0;
-  builder.AddListeningPort(config.listen, *credentials, &port);
+  builder.AddListeningPort(config.listen, credentials, &port);
   builder.RegisterService(server->service_.get());
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
   // First, so that the status it rewrites is the one the metrics count.
@@ -280,6 +304,10 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
                 }});
   }
   server->maintainer_ = std::thread([raw = server.get()] { raw->Maintain(); });
+  if (server->auth_tokens_ != nullptr || server->tls_files_ != nullptr) {
+    server->credentials_refresher_ = std::make_unique<PeriodicThread>(
+        config.credentials_refresh_interval, [raw = server.get()] { raw->RefreshCredentials(); });
+  }
   return server;
 }
 
@@ -330,6 +358,7 @@ void ValidationServer::Shutdown(absl::Duration grace) {
   if (maintainer_.joinable()) maintainer_.join();
   // Wakes streams and sets the health service, both about to go.
   listener_.reset();
+  credentials_refresher_.reset();
   // Calls that end now leave their validations to the queue, for another replica or the next
   // start.
   if (resources_ != nullptr) resources_->BeginShutdown();
@@ -362,13 +391,34 @@ absl::Status ValidationServer::ReloadAuthTokens() {
   if (auth_tokens_ == nullptr) {
     return absl::FailedPreconditionError("no --auth_tokens_file to reload");
   }
-  if (absl::Status status = auth_tokens_->Reload(); !status.ok()) {
-    spdlog::error("auth tokens not reloaded, the {} tokens in use stay: {}", auth_tokens_->size(),
-                  std::string(status.message()));
-    return status;
+  absl::Status status = auth_tokens_->Reload();
+  ReportTokenReload(status.ok() ? absl::StatusOr<bool>(true) : status);
+  return status;
+}
+
+void ValidationServer::RefreshCredentials() {
+  if (auth_tokens_ != nullptr) ReportTokenReload(auth_tokens_->ReloadIfChanged());
+  if (tls_files_ == nullptr) return;
+  const absl::StatusOr<bool> refreshed = tls_files_->RefreshIfChanged();
+  if (!refreshed.ok()) {
+    spdlog::error("TLS files not reloaded, the certificate in use stays: {}",
+                  std::string(refreshed.status().message()));
+  } else if (*refreshed) {
+    spdlog::info("reloaded the TLS certificate {} and key {}{}", config_.tls.cert_file,
+                 config_.tls.key_file,
+                 config_.tls.client_ca_file.empty()
+                     ? std::string()
+                     : absl::StrCat(" and client CA ", config_.tls.client_ca_file));
   }
-  spdlog::info("reloaded {} auth tokens from {}", auth_tokens_->size(), auth_tokens_->path());
-  return absl::OkStatus();
+}
+
+void ValidationServer::ReportTokenReload(const absl::StatusOr<bool>& reloaded) const {
+  if (!reloaded.ok()) {
+    spdlog::error("auth tokens not reloaded, the {} tokens in use stay: {}", auth_tokens_->size(),
+                  std::string(reloaded.status().message()));
+  } else if (*reloaded) {
+    spdlog::info("reloaded {} auth tokens from {}", auth_tokens_->size(), auth_tokens_->path());
+  }
 }
 
 void ValidationServer::Maintain() {

@@ -22,8 +22,12 @@
 #include "jobs/validation_worker.h"
 #include "metrics_endpoint.h"
 #include "ops/auth_tokens.h"
+#include "ops/call_principal.h"
+#include "ops/certificate_principal.h"
 #include "ops/metrics.h"
+#include "ops/periodic_thread.h"
 #include "ops/server_config.h"
+#include "ops/tls_files.h"
 #include "rpc/validation_resources.h"
 #include "rpc/validation_service.h"
 #include "sessions/session_database.h"
@@ -64,6 +68,10 @@ class ValidationServer {
   // tokens in use stay; the error is logged and returned. FailedPrecondition
   // without access control.
   absl::Status ReloadAuthTokens();
+  // Every --credentials_refresh_interval: the token file (AuthTokens::ReloadIfChanged) and the
+  // TLS files (TlsFiles::RefreshIfChanged) reloaded where their content changed; logs what it
+  // did.
+  void RefreshCredentials();
 
   // The same for config.http.listen; empty without it.
   std::string http_address() const {
@@ -79,6 +87,8 @@ class ValidationServer {
                    std::unique_ptr<postgres::Pool> pool);
   // The database's sessions into the store, before any call can come.
   absl::Status RestoreSessions();
+  // Logs the outcome of a token reload: an error, or what was loaded when it changed.
+  void ReportTokenReload(const absl::StatusOr<bool>& reloaded) const;
   // Every few seconds until shutdown: drops idle sessions once per
   // sweep_interval and returns freed heap memory to the system.
   void Maintain();
@@ -96,6 +106,12 @@ class ValidationServer {
   std::unique_ptr<JobQueue> jobs_;
   // Null without --auth_tokens_file.
   std::unique_ptr<AuthTokens> auth_tokens_;
+  // Null without --tls_client_ca.
+  std::unique_ptr<CertificatePrincipals> certificate_principals_;
+  // Null without --tls_cert; gRPC reads them as long as the server runs.
+  std::unique_ptr<TlsFiles> tls_files_;
+  // Over the two above (call_principal.h).
+  std::unique_ptr<CallAuthenticator> authenticator_;
   const ValidationLimits validation_limits_;
   std::unique_ptr<ValidationStore> validations_;
   // Made once the sessions are restored, so that no claimed validation misses its session.
@@ -111,6 +127,8 @@ class ValidationServer {
   // replicas, and tells the health service whether the database can be reached.
   std::unique_ptr<postgres::Listener> listener_;
   std::thread maintainer_;
+  // Polls the token and TLS files; null without either.
+  std::unique_ptr<PeriodicThread> credentials_refresher_;
   absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   bool shut_down_ ABSL_GUARDED_BY(mu_) = false;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import ipaddress
 from dataclasses import dataclass
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence,
                     Tuple, Union)
@@ -128,6 +129,37 @@ class TwedResult:
 SessionRef = Union[Session, str]
 
 
+def host_of_target(target: str) -> str:
+    """The host of a gRPC target ("host:port", "[v6]:port", "dns:///host:port", "ipv4:...")."""
+    for scheme in ("dns:", "ipv4:", "ipv6:"):
+        if target.startswith(scheme):
+            target = target[len(scheme):]
+            if scheme == "dns:" and target.startswith("//"):
+                target = target[2:].partition("/")[2]
+            break
+    if target.startswith("["):
+        return target[1:].partition("]")[0]
+    if target.count(":") == 1:
+        return target.partition(":")[0]
+    return target
+
+
+def is_loopback_target(target: str) -> bool:
+    """Whether `target` names this machine only, by the server's rule (wire/loopback_address.h):
+    localhost, 127.0.0.0/8, ::1, unix sockets; names are not resolved."""
+    if target.startswith(("unix:", "unix-abstract:")):
+        return True
+    host = host_of_target(target)
+    if host.lower() == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return address.is_loopback or (mapped is not None and mapped.is_loopback)
+
+
 def session_name(session: SessionRef) -> str:
     """The resource name of a session given as a Session or by its id."""
     return session.name if isinstance(session, Session) else f"sessions/{session}"
@@ -139,7 +171,9 @@ class Client:
     TLS when root_certificates (PEM bytes) is given, or with `tls=True` trusting the system's
     root certificates (as gRPC finds them: GRPC_DEFAULT_SSL_ROOTS_FILE_PATH, else its own
     bundle); mutual TLS with certificate_chain and private_key as well. `token` is sent as
-    `authorization: Bearer` with every call. Each
+    `authorization: Bearer` with every call; over plaintext only to a loopback host unless
+    `insecure=True` (behind a TLS-terminating proxy, on a trusted network), else the
+    constructor raises WasserwarpError FAILED_PRECONDITION before connecting. Each
     call ends with DEADLINE_EXCEEDED after `timeout` seconds (None: no deadline). Every
     failed call raises WasserwarpError with the gRPC status code and message.
     Use it as a context manager, or call close().
@@ -149,10 +183,19 @@ class Client:
                  root_certificates: Optional[bytes] = None,
                  certificate_chain: Optional[bytes] = None,
                  private_key: Optional[bytes] = None,
-                 timeout: Optional[float] = 600.0, tls: bool = False) -> None:
+                 timeout: Optional[float] = 600.0, tls: bool = False,
+                 insecure: bool = False) -> None:
         if (certificate_chain is None) != (private_key is None):
             raise ValueError("certificate_chain and private_key go together: both or neither")
-        if tls or root_certificates is not None or certificate_chain is not None:
+        secure = tls or root_certificates is not None or certificate_chain is not None
+        if token and not secure and not insecure and not is_loopback_target(target):
+            raise WasserwarpError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"refusing to send the access token in plaintext to {host_of_target(target)}, "
+                "which is not a loopback address: use TLS (tls=True or root_certificates=...), "
+                "or insecure=True if a TLS-terminating proxy or a trusted network protects the "
+                "connection")
+        if secure:
             credentials = grpc.ssl_channel_credentials(root_certificates, private_key,
                                                        certificate_chain)
             self._channel = grpc.secure_channel(target, credentials)

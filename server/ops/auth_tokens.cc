@@ -1,33 +1,31 @@
 #include "ops/auth_tokens.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "ops/flag_file.h"
 
 namespace wasserwarp::service {
 namespace {
 
 absl::string_view View(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
-// Printable ASCII without spaces: what a gRPC metadata value can carry after
-// "Bearer ", and what a log line can show of a principal.
+}  // namespace
+
 bool IsTokenText(absl::string_view text) {
   for (const char c : text) {
     if (c <= ' ' || c > '~') return false;
   }
   return !text.empty();
 }
-
-}  // namespace
 
 absl::StatusOr<std::vector<TokenEntry>> ParseTokenFile(std::string_view text,
                                                        std::string_view file_name) {
@@ -97,20 +95,40 @@ std::optional<std::string> FindPrincipal(const std::vector<TokenEntry>& entries,
 }
 
 absl::StatusOr<std::unique_ptr<AuthTokens>> AuthTokens::Load(std::string path) {
-  absl::StatusOr<std::shared_ptr<const Entries>> entries = Read(path);
+  absl::StatusOr<std::string> text = ReadText(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<std::shared_ptr<const Entries>> entries = Parse(*text, path);
   if (!entries.ok()) return entries.status();
-  return std::unique_ptr<AuthTokens>(new AuthTokens(std::move(path), *std::move(entries)));
+  return std::unique_ptr<AuthTokens>(
+      new AuthTokens(std::move(path), *std::move(entries), *std::move(text)));
 }
 
-AuthTokens::AuthTokens(std::string path, std::shared_ptr<const Entries> entries)
-    : path_(std::move(path)), entries_(std::move(entries)) {}
+AuthTokens::AuthTokens(std::string path, std::shared_ptr<const Entries> entries, std::string text)
+    : path_(std::move(path)), entries_(std::move(entries)), last_text_(std::move(text)) {}
 
 absl::Status AuthTokens::Reload() {
-  absl::StatusOr<std::shared_ptr<const Entries>> entries = Read(path_);
+  absl::MutexLock reload_lock(&reload_mu_);
+  absl::StatusOr<std::string> text = ReadText(path_);
+  if (!text.ok()) return text.status();
+  last_text_ = *text;
+  absl::StatusOr<std::shared_ptr<const Entries>> entries = Parse(*text, path_);
   if (!entries.ok()) return entries.status();
   absl::MutexLock lock(&mu_);
   entries_ = *std::move(entries);
   return absl::OkStatus();
+}
+
+absl::StatusOr<bool> AuthTokens::ReloadIfChanged() {
+  absl::MutexLock reload_lock(&reload_mu_);
+  absl::StatusOr<std::string> text = ReadText(path_);
+  if (!text.ok()) return text.status();
+  if (*text == last_text_) return false;
+  last_text_ = *text;
+  absl::StatusOr<std::shared_ptr<const Entries>> entries = Parse(*text, path_);
+  if (!entries.ok()) return entries.status();
+  absl::MutexLock lock(&mu_);
+  entries_ = *std::move(entries);
+  return true;
 }
 
 std::optional<std::string> AuthTokens::PrincipalOf(std::string_view token) const {
@@ -125,20 +143,13 @@ bool AuthTokens::HoldsPrincipal(std::string_view principal) const {
 
 size_t AuthTokens::size() const { return Current()->size(); }
 
-absl::StatusOr<std::shared_ptr<const AuthTokens::Entries>> AuthTokens::Read(
-    const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--auth_tokens_file: cannot read ", path, ": ", std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--auth_tokens_file: cannot read ", path, ": ", std::strerror(errno)));
-  }
-  absl::StatusOr<std::vector<TokenEntry>> entries = ParseTokenFile(text.str(), path);
+absl::StatusOr<std::string> AuthTokens::ReadText(const std::string& path) {
+  return ReadFlagFile("auth_tokens_file", path);
+}
+
+absl::StatusOr<std::shared_ptr<const AuthTokens::Entries>> AuthTokens::Parse(
+    const std::string& text, const std::string& path) {
+  absl::StatusOr<std::vector<TokenEntry>> entries = ParseTokenFile(text, path);
   if (!entries.ok()) return entries.status();
   return std::make_shared<const Entries>(*std::move(entries));
 }
@@ -146,6 +157,18 @@ absl::StatusOr<std::shared_ptr<const AuthTokens::Entries>> AuthTokens::Read(
 std::shared_ptr<const AuthTokens::Entries> AuthTokens::Current() const {
   absl::MutexLock lock(&mu_);
   return entries_;
+}
+
+std::optional<std::string> TokenFilePermissionWarning(const std::string& path) {
+  struct stat status = {};
+  // stat follows the symlinks of a mounted Secret to the file that holds the tokens.
+  if (stat(path.c_str(), &status) != 0 || (status.st_mode & (S_IRGRP | S_IROTH)) == 0) {
+    return std::nullopt;
+  }
+  return absl::StrFormat(
+      "--auth_tokens_file %s is readable by %s (mode %04o): anyone who can read it can act as "
+      "every principal in it; chmod 600 it (Kubernetes: the Secret volume's defaultMode 0400)",
+      path, (status.st_mode & S_IROTH) != 0 ? "others" : "its group", status.st_mode & 07777);
 }
 
 }  // namespace wasserwarp::service

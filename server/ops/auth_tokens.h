@@ -1,6 +1,7 @@
 // Access control by bearer token: the --auth_tokens_file, which maps tokens
 // to the principals that own sessions, and the lookup of the token a call
-// presents. Reloadable while the server runs (SIGHUP).
+// presents. Reloadable while the server runs (SIGHUP, and when its content
+// changes: ValidationServer polls ReloadIfChanged).
 //
 // The file holds one `principal:token` per line. Blank lines and lines
 // starting with '#' are skipped; spaces and tabs around the principal and the
@@ -19,6 +20,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 
 namespace wasserwarp::service {
@@ -27,6 +29,10 @@ struct TokenEntry {
   std::string principal;
   std::string token;
 };
+
+// Printable ASCII without spaces, not empty: what a gRPC metadata value can carry after
+// "Bearer ", and what a log line can show of a principal. Tokens and principals are this.
+bool IsTokenText(absl::string_view text);
 
 // The entries of a token file's `text`; InvalidArgument naming
 // `file_name`:line for a malformed line, a duplicate token, or no entry at all.
@@ -54,6 +60,13 @@ class AuthTokens {
   // returned for the caller to report.
   absl::Status Reload();
 
+  // Reads the file and reloads it when its content differs from the last content read (loaded
+  // or refused): Kubernetes updates a Secret by swapping a `..data` symlink, so the content is
+  // compared, not the modification time. True when it reloaded; an error, the tokens in use
+  // staying, for an unreadable file or new content that does not parse (reported once, until
+  // the content changes again).
+  absl::StatusOr<bool> ReloadIfChanged();
+
   // The principal that `token` authenticates, if any.
   std::optional<std::string> PrincipalOf(std::string_view token) const;
 
@@ -68,15 +81,25 @@ class AuthTokens {
  private:
   using Entries = std::vector<TokenEntry>;
 
-  AuthTokens(std::string path, std::shared_ptr<const Entries> entries);
-  static absl::StatusOr<std::shared_ptr<const Entries>> Read(const std::string& path);
+  AuthTokens(std::string path, std::shared_ptr<const Entries> entries, std::string text);
+  static absl::StatusOr<std::string> ReadText(const std::string& path);
+  static absl::StatusOr<std::shared_ptr<const Entries>> Parse(const std::string& text,
+                                                              const std::string& path);
   std::shared_ptr<const Entries> Current() const;
 
   const std::string path_;
   mutable absl::Mutex mu_;
   // Copied out under the lock, so lookups never wait for a reload's file read.
   std::shared_ptr<const Entries> entries_ ABSL_GUARDED_BY(mu_);
+  // The file's content at the last read, for ReloadIfChanged; only its caller and Reload
+  // touch it.
+  absl::Mutex reload_mu_;
+  std::string last_text_ ABSL_GUARDED_BY(reload_mu_);
 };
+
+// A warning naming `path` when the token file is readable by its group or by others (it holds
+// every principal's secret); nothing when it is not, or cannot be examined.
+std::optional<std::string> TokenFilePermissionWarning(const std::string& path);
 
 }  // namespace wasserwarp::service
 

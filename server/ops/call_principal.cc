@@ -25,21 +25,35 @@ absl::StatusOr<std::string> PrincipalOfAuthorization(absl::string_view value,
   return *std::move(principal);
 }
 
-absl::StatusOr<std::string> CallPrincipal(const grpc::CallbackServerContext& context,
-                                          const AuthTokens* tokens) {
-  if (tokens == nullptr) return std::string();
+absl::StatusOr<std::string> CallAuthenticator::PrincipalOf(
+    const grpc::CallbackServerContext& context) const {
   const auto& metadata = context.client_metadata();
   const auto [first, last] = metadata.equal_range("authorization");
   if (first == last) {
+    if (certificates_ != nullptr && (tokens_ == nullptr || certificates_->has_map())) {
+      return certificates_->PrincipalOf(*context.auth_context());
+    }
+    if (tokens_ == nullptr) return std::string();
     return absl::UnauthenticatedError(
         "this server requires an access token: send \"authorization: Bearer <token>\" metadata "
         "(wasserwarp --token-file FILE or WASSERWARP_TOKEN)");
+  }
+  if (tokens_ == nullptr) {
+    // A token where none is configured proves nothing; the certificate still decides.
+    if (certificates_ != nullptr) return certificates_->PrincipalOf(*context.auth_context());
+    return std::string();
   }
   if (std::next(first) != last) {
     return absl::UnauthenticatedError("the call carries more than one authorization header");
   }
   return PrincipalOfAuthorization(absl::string_view(first->second.data(), first->second.size()),
-                                  *tokens);
+                                  *tokens_);
+}
+
+absl::StatusOr<std::string> CallPrincipal(const grpc::CallbackServerContext& context,
+                                          const CallAuthenticator* authenticator) {
+  if (authenticator == nullptr) return std::string();
+  return authenticator->PrincipalOf(context);
 }
 
 }  // namespace wasserwarp::service

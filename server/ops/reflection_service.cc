@@ -1,9 +1,11 @@
 #include "ops/reflection_service.h"
 
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/impl/server_builder_plugin.h>
 #include <grpcpp/impl/server_initializer.h>
 #include <grpcpp/support/server_callback.h>
 
+#include <algorithm>
 #include <string>
 
 #include "grpc/reflection/v1/reflection.grpc.pb.h"
@@ -83,9 +85,18 @@ class ReflectionV1Plugin final : public grpc::ServerBuilderPlugin {
 
 }  // namespace
 
-void ReflectionV1Option::UpdatePlugins(
+void ReflectionOption::UpdatePlugins(
     std::vector<std::unique_ptr<grpc::ServerBuilderPlugin>>* plugins) {
-  plugins->push_back(std::make_unique<ReflectionV1Plugin>());
+  if (serve_) {
+    plugins->push_back(std::make_unique<ReflectionV1Plugin>());
+    return;
+  }
+  const std::string v1alpha = grpc::reflection::ProtoServerReflectionPlugin().name();
+  plugins->erase(std::remove_if(plugins->begin(), plugins->end(),
+                                [&](const std::unique_ptr<grpc::ServerBuilderPlugin>& plugin) {
+                                  return plugin->name() == v1alpha;
+                                }),
+                 plugins->end());
 }
 
 }  // namespace wasserwarp::service

@@ -3,9 +3,10 @@
 // reflection_answers.h; list_services names every service the server registered, the health
 // service and both reflection versions included.
 //
-// builder.SetOption(std::make_unique<ReflectionV1Option>()) serves it from that builder's
-// server: as a plugin, it sees the server's own list of services, which no other public
-// interface shows.
+// builder.SetOption(std::make_unique<ReflectionOption>(true)) serves it from that builder's
+// server, beside gRPC's v1alpha (whose plugin, once linked, every builder of the process
+// gets); ReflectionOption(false) (--reflection=off) takes that one out again. As a plugin, v1
+// sees the server's own list of services, which no other public interface shows.
 
 #ifndef WASSERWARP_SERVER_OPS_REFLECTION_SERVICE_H_
 #define WASSERWARP_SERVER_OPS_REFLECTION_SERVICE_H_
@@ -17,10 +18,14 @@
 
 namespace wasserwarp::service {
 
-class ReflectionV1Option final : public grpc::ServerBuilderOption {
+class ReflectionOption final : public grpc::ServerBuilderOption {
  public:
+  explicit ReflectionOption(bool serve) : serve_(serve) {}
   void UpdateArguments(grpc::ChannelArguments* /*args*/) override {}
   void UpdatePlugins(std::vector<std::unique_ptr<grpc::ServerBuilderPlugin>>* plugins) override;
+
+ private:
+  const bool serve_;
 };
 
 }  // namespace wasserwarp::service

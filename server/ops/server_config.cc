@@ -8,6 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ops/certificate_principal.h"
+#include "ops/exposure_rules.h"
 #include "ops/public_url.h"
 #include "storage/postgres.h"
 
@@ -116,6 +118,18 @@ absl::Status ValidateConfig(const ServerConfig& config) {
   if (!tls.client_ca_file.empty() && tls.cert_file.empty()) {
     return absl::InvalidArgumentError("--tls_client_ca needs --tls_cert and --tls_key");
   }
+  if (absl::Status status = ParsePrincipalSources(tls.principal_from).status(); !status.ok()) {
+    return status;
+  }
+  if (!tls.principal_map_file.empty() && tls.client_ca_file.empty()) {
+    return absl::InvalidArgumentError(
+        "--tls_principal_map needs --tls_client_ca: principals come from client certificates");
+  }
+  if (config.credentials_refresh_interval < absl::Seconds(1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--credentials_refresh_interval must be at least 1s, got ",
+                     absl::FormatDuration(config.credentials_refresh_interval)));
+  }
   if (config.sweep_interval <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("--session_sweep_interval must be positive");
   }
@@ -160,6 +174,7 @@ absl::Status ValidateConfig(const ServerConfig& config) {
                      absl::FormatDuration(config.validation_retention)));
   }
   if (absl::Status status = ValidateHttpConfig(config.http); !status.ok()) return status;
+  if (absl::Status status = CheckExposure(config); !status.ok()) return status;
   if (config.job_lease < absl::Seconds(1)) {
     return absl::InvalidArgumentError(
         absl::StrCat("--job_lease must be at least 1s (renewed about every second), got ",
@@ -192,6 +207,12 @@ std::string DescribeConfig(const ServerConfig& config) {
       absl::StrCat("tls_key=", text(config.tls.key_file)),
       absl::StrCat("tls_client_ca=", text(config.tls.client_ca_file)),
       absl::StrCat("auth_tokens_file=", text(config.auth_tokens_file)),
+      absl::StrCat("tls_principal_from=", config.tls.principal_from),
+      absl::StrCat("tls_principal_map=", text(config.tls.principal_map_file)),
+      absl::StrCat("allow_unauthenticated=", config.allow_unauthenticated ? "true" : "false"),
+      absl::StrCat("reflection=", ReflectionModeName(config.reflection)),
+      absl::StrCat("credentials_refresh_interval=",
+                   absl::FormatDuration(config.credentials_refresh_interval)),
       absl::StrCat("metrics_listen=", text(config.metrics_listen)),
       absl::StrCat("http_listen=", text(config.http.listen)),
       absl::StrCat("http_public_url=", text(config.http.public_url)),

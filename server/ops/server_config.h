@@ -52,7 +52,15 @@ struct TlsConfig {
   std::string key_file;   // its private key
   // Set: mutual TLS, every client must present a certificate this CA signed.
   std::string client_ca_file;
+  // --tls_principal_from: with mutual TLS, where a client certificate's principal comes from,
+  // in order of preference (certificate_principal.h).
+  std::string principal_from = "san_uri,san_dns,cn";
+  // --tls_principal_map: `identity principal` lines; set, an identity not in it is refused.
+  std::string principal_map_file;
 };
+
+// --reflection: whether server reflection is served; auto: only on a loopback --listen.
+enum class ReflectionMode { kAuto, kOn, kOff };
 
 // HTTP/2 keepalive. Benches ping every 10 s to keep idle connections through
 // NAT and firewalls; the server must not count those pings as abuse.
@@ -109,6 +117,13 @@ struct ServerConfig {
   // principal:token lines (auth_tokens.h). Empty: no access control, every
   // caller is the anonymous principal "".
   std::string auth_tokens_file;
+  // --allow_unauthenticated: listen on a non-loopback address with neither tokens nor mutual
+  // TLS, every caller one principal (exposure_rules.h); refused without it.
+  bool allow_unauthenticated = false;
+  ReflectionMode reflection = ReflectionMode::kAuto;
+  // --credentials_refresh_interval: how often the token file and the TLS files are compared
+  // with what is in use, and reloaded when they changed.
+  absl::Duration credentials_refresh_interval = absl::Seconds(10);
   // --job_lease: a replica that stops renewing its lease on a running validation (it died)
   // loses it this long after, and another replica runs the validation again.
   absl::Duration job_lease = absl::Seconds(30);

@@ -1,5 +1,8 @@
 // The transport security of the listening port, from the --tls_* flags:
-// plaintext, TLS, or mutual TLS.
+// plaintext, TLS, or mutual TLS. The certificate, its key and the client CA
+// are re-read while the server runs (gRPC's FileWatcherCertificateProvider,
+// over the checked copies of tls_files.h), so that a renewed certificate is
+// served without a restart.
 
 #ifndef WASSERWARP_SERVER_OPS_SERVER_CREDENTIALS_H_
 #define WASSERWARP_SERVER_OPS_SERVER_CREDENTIALS_H_
@@ -8,16 +11,17 @@
 
 #include <memory>
 
-#include "absl/status/statusor.h"
-#include "ops/server_config.h"
+#include "absl/time/time.h"
+#include "ops/tls_files.h"
 
 namespace wasserwarp::service {
 
-// Insecure credentials without a certificate; otherwise TLS with the
-// certificate and key, requiring and verifying a client certificate when a
-// client CA is set. InvalidArgument naming the flag and file for a file that
-// cannot be read or holds no PEM block.
-absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerCredentialsFor(const TlsConfig& tls);
+// Insecure credentials without `files` (no --tls_cert); otherwise TLS with
+// their certificate and key, requiring and verifying a client certificate
+// when they hold a client CA, the copies read again every `refresh` (whole
+// seconds, at least one). `files` must outlive the server.
+std::shared_ptr<grpc::ServerCredentials> ServerCredentialsFor(const TlsFiles* files,
+                                                              absl::Duration refresh);
 
 }  // namespace wasserwarp::service
 

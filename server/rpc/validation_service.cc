@@ -55,7 +55,7 @@ Reactor* Refuse(grpc::CallbackServerContext* context, std::string_view method,
 // touches a session or takes a job slot.
 template <class Reactor, class Start>
 Reactor* Authenticated(grpc::CallbackServerContext* context, std::string_view method,
-                       const AuthTokens* tokens, Start start) {
+                       const CallAuthenticator* tokens, Start start) {
   absl::StatusOr<std::string> principal = CallPrincipal(*context, tokens);
   if (principal.ok()) return start(*principal);
   return Refuse<Reactor>(context, method, principal.status());
@@ -65,8 +65,9 @@ Reactor* Authenticated(grpc::CallbackServerContext* context, std::string_view me
 // its log line.
 template <class Response, class Handler>
 grpc::ServerUnaryReactor* Answer(grpc::CallbackServerContext* context, std::string_view method,
-                                 const AuthTokens* tokens, const google::protobuf::Message& request,
-                                 Response* response, Handler handle) {
+                                 const CallAuthenticator* tokens,
+                                 const google::protobuf::Message& request, Response* response,
+                                 Handler handle) {
   return Authenticated<grpc::ServerUnaryReactor>(
       context, method, tokens, [&](const std::string& principal) {
         RpcLog log(context, method);
@@ -250,8 +251,9 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(SessionStore& store,
 
 ValidationService::ValidationService(const SessionLimits& limits, const JobLimits& job_limits,
                                      SessionStore& store, JobQueue& jobs,
-                                     ValidationResources& validations, const AuthTokens* tokens,
-                                     int max_watch_streams, int max_watch_streams_per_principal)
+                                     ValidationResources& validations,
+                                     const CallAuthenticator* tokens, int max_watch_streams,
+                                     int max_watch_streams_per_principal)
     : limits_(limits),
       validation_limits_(ValidationLimitsFor(limits, job_limits)),
       store_(store),

@@ -8,7 +8,7 @@
 #include <grpcpp/support/server_callback.h>
 
 #include "jobs/job_queue.h"
-#include "ops/auth_tokens.h"
+#include "ops/call_principal.h"
 #include "ops/server_config.h"
 #include "rpc/validation_resources.h"
 #include "rpc/watch_stream_slots.h"
@@ -19,12 +19,12 @@ namespace wasserwarp::service {
 
 class ValidationService final : public v1::ValidationService::CallbackService {
  public:
-  // `tokens` (not owned; null: no access control) authenticates every call; WatchValidation
-  // streams open at once are bounded by `max_watch_streams` in all and
+  // `tokens` (not owned; null: no access control) authenticates every call (call_principal.h);
+  // WatchValidation streams open at once are bounded by `max_watch_streams` in all and
   // `max_watch_streams_per_principal` per principal.
   ValidationService(
       const SessionLimits& limits, const JobLimits& job_limits, SessionStore& store, JobQueue& jobs,
-      ValidationResources& validations, const AuthTokens* tokens,
+      ValidationResources& validations, const CallAuthenticator* tokens,
       int max_watch_streams = ServerConfig().max_watch_streams,
       int max_watch_streams_per_principal = ServerConfig().max_watch_streams_per_principal);
 
@@ -71,7 +71,7 @@ class ValidationService final : public v1::ValidationService::CallbackService {
   SessionStore& store_;
   JobQueue& jobs_;
   ValidationResources& validations_;
-  const AuthTokens* const tokens_;
+  const CallAuthenticator* const tokens_;
   WatchStreamSlots watch_slots_;
 };
 

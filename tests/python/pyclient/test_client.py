@@ -369,3 +369,21 @@ def test_studies_run_on_the_uploaded_parameters(client: wasserwarp.Client):
     with pytest.raises(TypeError):
         client.identify(session, pair_cost=2.0)
     client.delete_session(session)
+
+
+def test_a_token_goes_in_plaintext_only_to_loopback_unless_insecure():
+    # 192.0.2.1 is TEST-NET-1: the refusal comes before any connection; with insecure=True
+    # the channel is made but, without a call, never connects.
+    with pytest.raises(wasserwarp.WasserwarpError) as refused:
+        wasserwarp.Client("192.0.2.1:50051", token="tok-a")
+    assert refused.value.code == grpc.StatusCode.FAILED_PRECONDITION
+    assert "in plaintext to 192.0.2.1" in refused.value.details
+    assert "insecure=True" in refused.value.details
+    wasserwarp.Client("192.0.2.1:50051", token="tok-a", insecure=True).close()
+    wasserwarp.Client("192.0.2.1:50051").close()
+    wasserwarp.Client("127.0.0.1:50051", token="tok-a").close()
+    from wasserwarp.client import is_loopback_target
+    for target in ("localhost:1", "127.9.9.9:1", "[::1]:1", "dns:///localhost:1", "unix:/s"):
+        assert is_loopback_target(target), target
+    for target in ("0.0.0.0:1", "[::]:1", "wasserwarp.lab:1", "[2001:db8::1]:1"):
+        assert not is_loopback_target(target), target
