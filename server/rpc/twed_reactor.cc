@@ -36,7 +36,8 @@ absl::StatusOr<Series> InlineRun(const v1::ComputeTwedRequest& request, const ch
 
 TwedReactor::TwedReactor(grpc::CallbackServerContext* context,
                          const v1::ComputeTwedRequest* request, v1::ComputeTwedResponse* response,
-                         const ValidationLimits& limits, JobQueue& jobs)
+                         const ValidationLimits& limits, JobQueue& jobs,
+                         const std::string& principal)
     : response_(response), jobs_(jobs), log_(context, "ComputeTwed") {
   log_.Received(request->ByteSizeLong());
   if (absl::Status status = Prepare(*request, limits); !status.ok()) {
@@ -50,6 +51,7 @@ TwedReactor::TwedReactor(grpc::CallbackServerContext* context,
     job_id = jobs_.Submit({
         .label = absl::StrFormat("ComputeTwed: %d x %d samples", a_.samples(), b_.samples()),
         .group = "",
+        .principal = principal,
         .run = [this](const CancellationToken& cancel) { return Run(cancel); },
         .dropped =
             [this] { Complete(absl::CancelledError("ComputeTwed cancelled before it started")); },

@@ -27,7 +27,8 @@ namespace wasserwarp::service {
 class TwedReactor final : public grpc::ServerUnaryReactor {
  public:
   TwedReactor(grpc::CallbackServerContext* context, const v1::ComputeTwedRequest* request,
-              v1::ComputeTwedResponse* response, const ValidationLimits& limits, JobQueue& jobs);
+              v1::ComputeTwedResponse* response, const ValidationLimits& limits, JobQueue& jobs,
+              const std::string& principal);
 
   void OnCancel() override;
   void OnDone() override;

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "sessions/principal_quota.h"
 #include "sessions/session_encoding.h"
 #include "storage/byte_encoding.h"
 #include "storage/postgres.h"
@@ -113,9 +114,10 @@ absl::StatusOr<int64_t> PostgresSessions::InsertSession(const std::string& id,
             "creating a session");
         if (!freed.ok()) return freed.status();
         absl::StatusOr<Result> live = connection.Exec(
-            "SELECT count(*) FROM sessions WHERE last_use_ns + coalesce(idle_ttl_ns, $1) > $2",
+            "SELECT count(*), count(*) FILTER (WHERE owner = $3) FROM sessions"
+            " WHERE last_use_ns + coalesce(idle_ttl_ns, $1) > $2",
             {Param::Int64(absl::ToInt64Nanoseconds(limits_.session_idle_ttl)),
-             Param::Int64(ToNanos(now))},
+             Param::Int64(ToNanos(now)), Param::Text(settings.owner)},
             "creating a session");
         if (!live.ok()) return live.status();
         absl::StatusOr<int64_t> count = live->GetInt64(0, 0);
@@ -125,6 +127,12 @@ absl::StatusOr<int64_t> PostgresSessions::InsertSession(const std::string& id,
                                "the service holds ", *count,
                                " sessions, its limit (--max_sessions=", limits_.max_sessions, ")")),
                            "--max_sessions");
+        }
+        absl::StatusOr<int64_t> owned = live->GetInt64(0, 1);
+        if (!owned.ok()) return owned.status();
+        if (absl::Status status = CheckPrincipalSessions(settings.owner, *owned, limits_);
+            !status.ok()) {
+          return status;
         }
         absl::StatusOr<Result> inserted = connection.Exec(
             "INSERT INTO sessions (id, owner, settings, idle_ttl_ns, create_time_ns, last_use_ns) "

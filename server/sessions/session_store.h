@@ -74,7 +74,8 @@ class SessionStore {
   absl::Status Save();
 
   // An empty id asks for a random one. AlreadyExists for a taken id, whoever
-  // owns it (ids are one namespace), ResourceExhausted at --max_sessions.
+  // owns it (ids are one namespace), ResourceExhausted at --max_sessions, and at
+  // --max_sessions_per_principal or --max_bytes_per_principal of its owner.
   absl::StatusOr<SessionRecord> Create(std::string id, SessionSettings settings);
 
   // The calls below see only the sessions of `owner`: another principal's
@@ -136,6 +137,9 @@ class SessionStore {
     std::set<int64_t> run_database_keys;
     int64_t held_bytes = 0;
     int64_t reserved_bytes = 0;
+    // Of its labels' keys and values, counted with its run data against the byte limits.
+    int64_t label_bytes = 0;
+    int64_t bytes() const { return held_bytes + reserved_bytes + label_bytes; }
     // Live leases: a validation may wait and run far longer than the TTL.
     int leases = 0;
     // The backend's key of the session (0 where sessions have none).
@@ -146,6 +150,13 @@ class SessionStore {
   };
   using SessionMap = std::map<std::string, Session, std::less<>>;
 
+  // What the live sessions of one principal hold. Counted when asked, not kept in books of its
+  // own: --max_sessions bounds the walk, and no method can then forget to update them.
+  struct PrincipalUse {
+    int64_t sessions = 0;
+    int64_t bytes = 0;  // Session::bytes()
+  };
+  PrincipalUse UseOf(std::string_view owner, absl::Time now) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   void EndLease(const std::string& id, uint64_t instance);
   static bool Expired(const Session& session, absl::Time now);
   // Expired sessions are dropped on the way, so that lookups never depend
