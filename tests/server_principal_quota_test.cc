@@ -1,0 +1,142 @@
+// What one principal may hold of an in-process server (issue 40): sessions and bytes per
+// principal, so that one creating a thousand sessions leaves room for the others; labels
+// bounded and counted; each refusal names its flag in a QuotaFailure or a BadRequest.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "channel_security.h"
+#include "google/rpc/error_details.pb.h"
+#include "scratch_dir.h"
+#include "server_test_util.h"
+#include "status_details.h"
+
+namespace wasserwarp::service::testing {
+namespace {
+
+using test_support::FindDetail;
+using test_support::ScratchDir;
+using test_support::WriteFile;
+using ::testing::HasSubstr;
+
+class PrincipalQuotaTest : public ServerTest {
+ protected:
+  void SetUp() override {}
+  void TearDown() override { server_.reset(); }
+
+  void Start(ServerConfig config) {
+    const std::filesystem::path tokens = dir_.root() / "tokens";
+    WriteFile(tokens, "alice:tok-alice\nbob:tok-bob\n");
+    config.auth_tokens_file = tokens.string();
+    StartServer(config);
+    alice_ = StubFor("tok-alice");
+    bob_ = StubFor("tok-bob");
+  }
+
+  std::unique_ptr<v1::ValidationService::Stub> StubFor(const std::string& token) {
+    return v1::ValidationService::NewStub(grpc::experimental::CreateCustomChannelWithInterceptors(
+        server_->address(), grpc::InsecureChannelCredentials(), grpc::ChannelArguments(),
+        client::BearerTokenInterceptors(token)));
+  }
+
+  static grpc::Status Create(v1::ValidationService::Stub& stub, const std::string& id,
+                             const v1::Session& settings = {}) {
+    grpc::ClientContext context;
+    v1::CreateSessionRequest request;
+    request.set_session_id(id);
+    *request.mutable_session() = settings;
+    v1::CreateSessionResponse response;
+    return stub.CreateSession(&context, request, &response);
+  }
+
+  static std::string QuotaSubject(const grpc::Status& status) {
+    const std::optional<google::rpc::QuotaFailure> quota =
+        FindDetail<google::rpc::QuotaFailure>(status);
+    return quota.has_value() && quota->violations_size() > 0 ? quota->violations(0).subject() : "";
+  }
+
+  static std::string BadField(const grpc::Status& status) {
+    const std::optional<google::rpc::BadRequest> bad = FindDetail<google::rpc::BadRequest>(status);
+    return bad.has_value() && bad->field_violations_size() > 0 ? bad->field_violations(0).field()
+                                                               : "";
+  }
+
+  const ScratchDir dir_{"quota_"};
+  std::unique_ptr<v1::ValidationService::Stub> alice_;
+  std::unique_ptr<v1::ValidationService::Stub> bob_;
+};
+
+TEST_F(PrincipalQuotaTest, AThousandSessionsOfOnePrincipalLeaveRoomForAnother) {
+  const ServerConfig defaults = TestConfig();
+  ASSERT_EQ(defaults.sessions.max_sessions, 1000);
+  ASSERT_LT(defaults.sessions.max_sessions_per_principal, defaults.sessions.max_sessions);
+  Start(defaults);
+  int created = 0;
+  grpc::Status refused;
+  for (int i = 0; i < 1000; ++i) {
+    const grpc::Status status = Create(*alice_, absl::StrCat("alice-", i));
+    if (status.ok()) {
+      ++created;
+    } else if (refused.ok()) {
+      refused = status;
+    }
+  }
+  EXPECT_EQ(created, defaults.sessions.max_sessions_per_principal);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(refused.error_message(),
+              HasSubstr(absl::StrCat("principal \"alice\" holds ", created, " sessions")));
+  EXPECT_THAT(refused.error_message(),
+              HasSubstr(absl::StrCat("--max_sessions_per_principal=", created)));
+  EXPECT_EQ(QuotaSubject(refused), "--max_sessions_per_principal");
+  const grpc::Status other = Create(*bob_, "bob-0");
+  EXPECT_TRUE(other.ok()) << other.error_message();
+}
+
+TEST_F(PrincipalQuotaTest, LabelsOverTheBoundAreRefusedNamingTheLabel) {
+  ServerConfig config = TestConfig();
+  config.sessions.max_label_bytes = 100;
+  Start(config);
+  v1::Session settings;
+  (*settings.mutable_labels())["a"] = std::string(59, 'x');
+  (*settings.mutable_labels())["b"] = std::string(59, 'y');
+  const grpc::Status big = Create(*alice_, "big", settings);
+  EXPECT_EQ(big.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(big.error_message(), HasSubstr("session.labels[b]"));
+  EXPECT_THAT(big.error_message(), HasSubstr("120 bytes"));
+  EXPECT_THAT(big.error_message(), HasSubstr("--max_label_bytes=100"));
+  EXPECT_EQ(BadField(big), "session.labels[b]");
+  EXPECT_EQ(QuotaSubject(big), "--max_label_bytes");
+
+  v1::Session many;
+  for (int i = 0; i < 65; ++i) (*many.mutable_labels())[absl::StrCat("k", 100 + i)] = "";
+  const grpc::Status too_many = Create(*alice_, "many", many);
+  EXPECT_EQ(too_many.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(too_many.error_message(), HasSubstr("at most 64 labels"));
+  EXPECT_EQ(BadField(too_many), "session.labels[k164]");
+
+  settings.mutable_labels()->erase("b");
+  EXPECT_TRUE(Create(*alice_, "fits", settings).ok());
+}
+
+TEST_F(PrincipalQuotaTest, LabelsCountTowardThePrincipalsBytes) {
+  ServerConfig config = TestConfig();
+  config.sessions.max_bytes_per_principal = 150;
+  Start(config);
+  v1::Session settings;
+  (*settings.mutable_labels())["note"] = std::string(96, 'x');
+  ASSERT_TRUE(Create(*alice_, "first", settings).ok());
+  const grpc::Status second = Create(*alice_, "second", settings);
+  EXPECT_EQ(second.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(second.error_message(), HasSubstr("would hold 200 bytes of run data and labels"));
+  EXPECT_EQ(QuotaSubject(second), "--max_bytes_per_principal");
+  EXPECT_TRUE(Create(*bob_, "bobs", settings).ok());
+}
+
+}  // namespace
+}  // namespace wasserwarp::service::testing
