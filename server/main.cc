@@ -63,7 +63,8 @@ ABSL_FLAG(int64_t, max_bytes_per_principal, kDefaults.sessions.max_bytes_per_pri
           "run data and label bytes the sessions of one principal hold at most, uploads in "
           "flight included");
 ABSL_FLAG(int64_t, max_label_bytes, kDefaults.sessions.max_label_bytes,
-          "bytes of the labels (keys and values) of one session or validation at most");
+          "bytes of the labels (keys and values) of one session at most; they count toward its "
+          "--max_session_bytes and its principal's --max_bytes_per_principal");
 ABSL_FLAG(int, max_queued_jobs_per_principal, kDefaults.jobs.max_queued_jobs_per_principal,
           "validations and TWED computations of one principal waiting at most; more are refused "
           "with RESOURCE_EXHAUSTED");

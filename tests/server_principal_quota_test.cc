@@ -1,6 +1,7 @@
 // What one principal may hold of an in-process server (issue 40): sessions and bytes per
 // principal, so that one creating a thousand sessions leaves room for the others; labels
-// bounded and counted; each refusal names its flag in a QuotaFailure or a BadRequest.
+// bounded and counted, and a ComputeTwed's inputs counted; each refusal names its flag in a
+// QuotaFailure or a BadRequest.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -136,6 +137,36 @@ TEST_F(PrincipalQuotaTest, LabelsCountTowardThePrincipalsBytes) {
   EXPECT_THAT(second.error_message(), HasSubstr("would hold 200 bytes of run data and labels"));
   EXPECT_EQ(QuotaSubject(second), "--max_bytes_per_principal");
   EXPECT_TRUE(Create(*bob_, "bobs", settings).ok());
+}
+
+// A ComputeTwed holds its request and its runs twice while it waits and runs.
+TEST_F(PrincipalQuotaTest, AComputeTwedsInputsCountTowardThePrincipalsBytes) {
+  ServerConfig config = TestConfig();
+  config.sessions.max_bytes_per_principal = 4000;
+  Start(config);
+  const auto twed = [](v1::ValidationService::Stub& stub, int samples) {
+    v1::ComputeTwedRequest request;
+    for (v1::InlineSeries* run : {request.mutable_a(), request.mutable_b()}) {
+      run->add_channels("x");
+      for (int i = 0; i < samples; ++i) {
+        run->add_times(i);
+        run->add_values(i % 7);
+      }
+    }
+    grpc::ClientContext context;
+    v1::ComputeTwedResponse response;
+    return stub.ComputeTwed(&context, request, &response);
+  };
+  // 2 runs x 100 samples x 16 bytes, twice, and the request: over 4000 bytes.
+  const grpc::Status big = twed(*alice_, 100);
+  EXPECT_EQ(big.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(big.error_message(), HasSubstr("--max_bytes_per_principal=4000"));
+  EXPECT_EQ(QuotaSubject(big), "--max_bytes_per_principal");
+  // Released once a call ends: small ones go through, one after another.
+  for (int i = 0; i < 3; ++i) {
+    const grpc::Status small = twed(*alice_, 20);
+    EXPECT_TRUE(small.ok()) << small.error_message();
+  }
 }
 
 }  // namespace

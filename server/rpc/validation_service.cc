@@ -407,7 +407,8 @@ grpc::ServerUnaryReactor* ValidationService::ComputeTwed(grpc::CallbackServerCon
   // No session is involved, but computing still needs a valid token.
   return Authenticated<grpc::ServerUnaryReactor>(
       context, "ComputeTwed", tokens_, [&](const std::string& principal) {
-        return new TwedReactor(context, request, response, validation_limits_, jobs_, principal);
+        return new TwedReactor(context, request, response, validation_limits_, jobs_, store_,
+                               principal);
       });
 }
 

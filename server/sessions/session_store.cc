@@ -278,18 +278,47 @@ absl::Status SessionStore::Reserve(const SessionRef& ref, int64_t bytes) {
       !status.ok()) {
     return status;
   }
-  const int64_t total_bytes = total_held_ + total_reserved_ + bytes;
-  if (total_bytes > limits_.max_total_bytes) {
-    return WithLimit(absl::ResourceExhaustedError(
-                         absl::StrCat("the server would hold ", total_bytes,
-                                      " bytes of run data, over its limit (--max_total_bytes=",
-                                      limits_.max_total_bytes, ")")),
-                     "--max_total_bytes");
-  }
+  if (absl::Status status = CheckTotalLocked(bytes); !status.ok()) return status;
   session->reserved_bytes += bytes;
   total_reserved_ += bytes;
   session->last_use = now;
   return absl::OkStatus();
+}
+
+absl::Status SessionStore::CheckTotalLocked(int64_t bytes) const {
+  const int64_t total_bytes = total_held_ + total_reserved_ + bytes;
+  if (total_bytes <= limits_.max_total_bytes) return absl::OkStatus();
+  return WithLimit(absl::ResourceExhaustedError(
+                       absl::StrCat("the server would hold ", total_bytes,
+                                    " bytes of run data and jobs' inputs, over its limit "
+                                    "(--max_total_bytes=",
+                                    limits_.max_total_bytes, ")")),
+                   "--max_total_bytes");
+}
+
+absl::Status SessionStore::ReserveJob(std::string_view owner, int64_t bytes) {
+  absl::MutexLock lock(&mu_);
+  if (absl::Status status =
+          CheckPrincipalBytes(owner, UseOf(owner, absl::Now()).bytes + bytes, limits_);
+      !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = CheckTotalLocked(bytes); !status.ok()) return status;
+  total_reserved_ += bytes;
+  const auto it = job_bytes_.find(owner);
+  if (it == job_bytes_.end()) {
+    job_bytes_.emplace(std::string(owner), bytes);
+  } else {
+    it->second += bytes;
+  }
+  return absl::OkStatus();
+}
+
+void SessionStore::ReleaseJob(std::string_view owner, int64_t bytes) {
+  absl::MutexLock lock(&mu_);
+  total_reserved_ -= bytes;
+  const auto it = job_bytes_.find(owner);
+  if (it != job_bytes_.end() && (it->second -= bytes) == 0) job_bytes_.erase(it);
 }
 
 void SessionStore::Release(const SessionRef& ref, int64_t bytes) {
@@ -414,6 +443,7 @@ std::vector<std::string> SessionStore::ExpireIdleLocked(absl::Time now) {
 
 SessionStore::PrincipalUse SessionStore::UseOf(std::string_view owner, absl::Time now) const {
   PrincipalUse use;
+  if (const auto it = job_bytes_.find(owner); it != job_bytes_.end()) use.bytes = it->second;
   for (const auto& [id, session] : sessions_) {
     if (session.settings.owner != owner || Expired(session, now)) continue;
     ++use.sessions;

@@ -99,6 +99,11 @@ class SessionStore {
   // held rather than after.
   absl::Status Reserve(const SessionRef& session, int64_t bytes);
   void Release(const SessionRef& session, int64_t bytes);
+  // Memory a job of `owner` holds while it waits and runs outside any session (a ComputeTwed's
+  // request and runs), counted with run data toward --max_bytes_per_principal and
+  // --max_total_bytes; ResourceExhausted naming the limit it would pass.
+  absl::Status ReserveJob(std::string_view owner, int64_t bytes);
+  void ReleaseJob(std::string_view owner, int64_t bytes);
   // AlreadyExists for a duplicate id in the role, ResourceExhausted at
   // --max_runs_per_session.
   absl::Status CheckNewRun(const SessionRef& session, RunRole role, std::string_view series_id);
@@ -120,7 +125,7 @@ class SessionStore {
     int64_t sessions = 0;
     int64_t runs = 0;
     int64_t held_bytes = 0;      // committed runs
-    int64_t reserved_bytes = 0;  // runs being uploaded
+    int64_t reserved_bytes = 0;  // runs being uploaded, and jobs' inputs (ReserveJob)
   };
   Totals totals() const;
 
@@ -154,9 +159,11 @@ class SessionStore {
   // own: --max_sessions bounds the walk, and no method can then forget to update them.
   struct PrincipalUse {
     int64_t sessions = 0;
-    int64_t bytes = 0;  // Session::bytes()
+    int64_t bytes = 0;  // Session::bytes(), and ReserveJob's
   };
   PrincipalUse UseOf(std::string_view owner, absl::Time now) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // ResourceExhausted naming --max_total_bytes when `bytes` more would pass it.
+  absl::Status CheckTotalLocked(int64_t bytes) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   void EndLease(const std::string& id, uint64_t instance);
   static bool Expired(const Session& session, absl::Time now);
   // Expired sessions are dropped on the way, so that lookups never depend
@@ -197,6 +204,8 @@ class SessionStore {
   uint64_t next_instance_ ABSL_GUARDED_BY(mu_) = 1;
   int64_t total_held_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t total_reserved_ ABSL_GUARDED_BY(mu_) = 0;
+  // ReserveJob's, by owner (also in total_reserved_).
+  std::map<std::string, int64_t, std::less<>> job_bytes_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace wasserwarp::service
