@@ -69,12 +69,15 @@ absl::StatusOr<std::unique_ptr<SqliteValidationStore>> SqliteValidationStore::Op
   if (!in_memory) {
     // FULL: a stored report is on disk when the worker says it ended. The directory's lock
     // makes this the only server on the file, so what ran when the last one stopped has no
-    // worker any more: it is queued again at once rather than when its lease would run out.
+    // worker any more: it is queued again at once rather than when its lease would run out. A
+    // server that stops cleanly hands its validations back, so their holder was lost.
     if (absl::Status status = Exec(db, path,
                                    absl::StrCat("PRAGMA journal_mode = WAL; PRAGMA synchronous = "
                                                 "FULL; UPDATE validations SET state = ",
                                                 static_cast<int>(ValidationState::kQueued),
-                                                ", lease_owner = NULL, lease_expire_ns = NULL, "
+                                                ", lost_replicas = lost_replicas || "
+                                                "coalesce(lease_owner, '') || char(10), "
+                                                "lease_owner = NULL, lease_expire_ns = NULL, "
                                                 "start_time_ns = NULL, progress = NULL WHERE "
                                                 "state = ",
                                                 static_cast<int>(ValidationState::kRunning), ";"),
