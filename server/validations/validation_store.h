@@ -153,7 +153,8 @@ class ValidationStore {
 
   // A validation that is QUEUED or RUNNING under a lease expired at `now`, now RUNNING under
   // `worker`'s lease until now + `lease`, started now (a START event of `worker`), with one more
-  // attempt; unset when there is none. Fair between owners: of the owners under `limits` with
+  // attempt; unset when there is none. A RUNNING one's lease holder joins its lost_replicas.
+  // Fair between owners: of the owners under `limits` with
   // such validations, the one with the fewest RUNNING under live leases, ties to the one whose
   // last start is the oldest (never started first), then the oldest validation; that owner's
   // oldest. An owner with one validation thus waits for at most one running validation of each
