@@ -58,6 +58,24 @@ ABSL_FLAG(int64_t, max_job_cells, kDefaults.jobs.max_job_cells,
           "transport solves read) at most, computed before it starts");
 ABSL_FLAG(absl::Duration, max_session_ttl, kDefaults.sessions.max_session_ttl,
           "the longest idle TTL a session may ask for");
+ABSL_FLAG(int, max_sessions_per_principal, kDefaults.sessions.max_sessions_per_principal,
+          "sessions one principal holds at most; keep it well below --max_sessions so that one "
+          "principal cannot take every session slot");
+ABSL_FLAG(int64_t, max_bytes_per_principal, kDefaults.sessions.max_bytes_per_principal,
+          "run data and label bytes the sessions of one principal hold at most, uploads in "
+          "flight included");
+ABSL_FLAG(int64_t, max_label_bytes, kDefaults.sessions.max_label_bytes,
+          "bytes of the labels (keys and values) of one session at most; they count toward its "
+          "--max_session_bytes and its principal's --max_bytes_per_principal");
+ABSL_FLAG(int, max_queued_jobs_per_principal, kDefaults.jobs.max_queued_jobs_per_principal,
+          "validations and TWED computations of one principal waiting at most; more are refused "
+          "with RESOURCE_EXHAUSTED");
+ABSL_FLAG(int, max_running_jobs_per_principal, kDefaults.jobs.max_running_jobs_per_principal,
+          "jobs of one principal running at once: TWED computations on this replica, validations "
+          "on all replicas of --postgres_url");
+ABSL_FLAG(int, max_attempts, kDefaults.jobs.max_attempts,
+          "a validation whose replica was lost (its --job_lease expired) this many times ends "
+          "FAILED, naming those replicas, instead of being run again");
 ABSL_FLAG(std::string, postgres_url, "",
           "libpq connection URI (postgresql://user@host/db?sslmode=verify-full); set, the "
           "sessions, runs and validations of every replica on it are shared and --data_dir is "
@@ -212,6 +230,12 @@ absl::StatusOr<wasserwarp::service::ServerConfig> ConfigFromFlags() {
   config.jobs.max_job_bytes = absl::GetFlag(FLAGS_max_job_bytes);
   config.jobs.max_job_cells = absl::GetFlag(FLAGS_max_job_cells);
   config.sessions.max_session_ttl = absl::GetFlag(FLAGS_max_session_ttl);
+  config.sessions.max_sessions_per_principal = absl::GetFlag(FLAGS_max_sessions_per_principal);
+  config.sessions.max_bytes_per_principal = absl::GetFlag(FLAGS_max_bytes_per_principal);
+  config.sessions.max_label_bytes = absl::GetFlag(FLAGS_max_label_bytes);
+  config.jobs.max_queued_jobs_per_principal = absl::GetFlag(FLAGS_max_queued_jobs_per_principal);
+  config.jobs.max_running_jobs_per_principal = absl::GetFlag(FLAGS_max_running_jobs_per_principal);
+  config.jobs.max_attempts = absl::GetFlag(FLAGS_max_attempts);
   config.http.listen = absl::GetFlag(FLAGS_http_listen);
   config.http.public_url = absl::GetFlag(FLAGS_http_public_url);
   config.http.max_connections = absl::GetFlag(FLAGS_http_max_connections);

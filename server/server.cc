@@ -212,14 +212,17 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   }
   if (absl::Status status = server->RestoreSessions(); !status.ok()) return status;
   server->worker_ = std::make_unique<ValidationWorker>(
-      WorkerConfig{.name = WorkerName(),
-                   .lease = config.job_lease,
-                   .slots = config.jobs.max_concurrent_jobs,
-                   .tile_min_pairs = static_cast<uint64_t>(config.tile_min_pairs),
-                   .tile_cells = static_cast<uint64_t>(config.tile_cells),
-                   .max_prepared = config.jobs.max_queued_jobs + config.jobs.max_concurrent_jobs,
-                   .metrics = server->metrics_.get(),
-                   .public_url = config.http.public_url},
+      WorkerConfig{
+          .name = WorkerName(),
+          .lease = config.job_lease,
+          .slots = config.jobs.max_concurrent_jobs,
+          .tile_min_pairs = static_cast<uint64_t>(config.tile_min_pairs),
+          .tile_cells = static_cast<uint64_t>(config.tile_cells),
+          .max_prepared = config.jobs.max_queued_jobs + config.jobs.max_concurrent_jobs,
+          .claim_limits = {.max_running_per_owner = config.jobs.max_running_jobs_per_principal},
+          .max_attempts = config.jobs.max_attempts,
+          .metrics = server->metrics_.get(),
+          .public_url = config.http.public_url},
       *server->validations_, *server->store_, *server->jobs_, server->validation_limits_);
   server->resources_ = std::make_unique<ValidationResources>(
       *server->store_, *server->validations_, *server->worker_, server->config_.jobs,

@@ -282,7 +282,7 @@ TEST_F(PostgresSchemaTest, BringsADatabaseOfAnOlderVersionUpToDate) {
   EXPECT_EQ(SchemaVersion(connection).value(), 1);
   ASSERT_TRUE(Migrate(connection).ok());
   EXPECT_EQ(SchemaVersion(connection).value(), LatestSchemaVersion());
-  EXPECT_EQ(LatestSchemaVersion(), 5);
+  EXPECT_EQ(LatestSchemaVersion(), 6);
   EXPECT_EQ(Count(connection, "SELECT count(*) FROM validations"), 1);
   // The record's session is kept as active, and the record has its creation event.
   EXPECT_EQ(Count(connection,

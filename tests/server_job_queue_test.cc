@@ -1,4 +1,5 @@
-// The job queue on its own: slots, the wait queue, cancellation and groups.
+// The job queue on its own: slots, the wait queue, cancellation and groups, and its fairness
+// between principals (issue 40).
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,8 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "jobs/job_queue.h"
+#include "wasserwarp/field_error.h"
 
 namespace wasserwarp::service {
 namespace {
@@ -103,6 +107,104 @@ TEST(JobQueueTest, CancelGroupStopsRunningAndWaitingJobsOfTheGroupOnly) {
       +[](std::vector<std::string>* e) { return e->size() == 2; }, &ended));
   EXPECT_THAT(ended, ::testing::UnorderedElementsAre("a ran", "a dropped"));
   EXPECT_EQ(dropped, 1);
+}
+
+// Jobs that end in start order on one slot, recording it; the first of them holds its slot until
+// `release`.
+class StartOrder {
+ public:
+  Job Make(const std::string& principal, const std::string& label,
+           absl::Notification* release = nullptr, absl::Notification* started = nullptr) {
+    return Job{
+        .label = label,
+        .group = "",
+        .principal = principal,
+        .run =
+            [this, label, release, started](const CancellationToken&) {
+              {
+                absl::MutexLock lock(&mu_);
+                order_.push_back(label);
+              }
+              if (started != nullptr) started->Notify();
+              if (release != nullptr) release->WaitForNotification();
+              return JobOutcome{};
+            },
+        .dropped = [] {},
+    };
+  }
+
+  std::vector<std::string> WaitFor(size_t count) {
+    absl::MutexLock lock(&mu_);
+    const auto done = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return order_.size() >= count; };
+    mu_.Await(absl::Condition(&done));
+    return order_;
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::vector<std::string> order_ ABSL_GUARDED_BY(mu_);
+};
+
+TEST(JobQueueTest, AnotherPrincipalsJobWaitsForAtMostOneOfAQueueAhead) {
+  StartOrder jobs;
+  JobQueue queue({.max_concurrent_jobs = 1, .max_queued_jobs = 64}, nullptr);
+  absl::Notification release;
+  absl::Notification started;
+  ASSERT_TRUE(queue.Submit(jobs.Make("alice", "a0", &release, &started)).ok());
+  started.WaitForNotification();
+  for (int i = 1; i < 10; ++i) {
+    ASSERT_TRUE(queue.Submit(jobs.Make("alice", absl::StrCat("a", i))).ok());
+  }
+  ASSERT_TRUE(queue.Submit(jobs.Make("bob", "b0")).ok());
+  release.Notify();
+  EXPECT_THAT(jobs.WaitFor(11), ::testing::ElementsAre("a0", "b0", "a1", "a2", "a3", "a4", "a5",
+                                                       "a6", "a7", "a8", "a9"));
+}
+
+TEST(JobQueueTest, APrincipalAtItsRunningLimitLeavesTheSlotToAnother) {
+  StartOrder jobs;
+  JobQueue queue(
+      {.max_concurrent_jobs = 2, .max_queued_jobs = 8, .max_running_jobs_per_principal = 1},
+      nullptr);
+  absl::Notification release;
+  absl::Notification a_started;
+  absl::Notification b_started;
+  ASSERT_TRUE(queue.Submit(jobs.Make("alice", "a0", &release, &a_started)).ok());
+  a_started.WaitForNotification();
+  ASSERT_TRUE(queue.Submit(jobs.Make("alice", "a1")).ok());
+  ASSERT_TRUE(queue.Submit(jobs.Make("bob", "b0", &release, &b_started)).ok());
+  b_started.WaitForNotification();
+  // a1 was first in line and a slot was free, but alice runs her one job already.
+  EXPECT_EQ(queue.running(), 2);
+  EXPECT_EQ(queue.waiting(), 1);
+  release.Notify();
+  EXPECT_THAT(jobs.WaitFor(3), ::testing::ElementsAre("a0", "b0", "a1"));
+}
+
+TEST(JobQueueTest, APrincipalsWaitingJobsAreBoundedNamingTheFlag) {
+  StartOrder jobs;
+  JobQueue queue(
+      {.max_concurrent_jobs = 1, .max_queued_jobs = 8, .max_queued_jobs_per_principal = 2},
+      nullptr);
+  absl::Notification release;
+  absl::Notification started;
+  ASSERT_TRUE(queue.Submit(jobs.Make("alice", "a0", &release, &started)).ok());
+  started.WaitForNotification();
+  ASSERT_TRUE(queue.Submit(jobs.Make("alice", "a1")).ok());
+  ASSERT_TRUE(queue.Submit(jobs.Make("alice", "a2")).ok());
+  const absl::Status refused = queue.Submit(jobs.Make("alice", "a3")).status();
+  EXPECT_EQ(refused.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(refused.message(), HasSubstr("principal \"alice\" has 2 jobs waiting"));
+  EXPECT_THAT(refused.message(), HasSubstr("--max_queued_jobs_per_principal=2"));
+  EXPECT_EQ(ErrorLimit(refused), "--max_queued_jobs_per_principal");
+  // Another principal's job, and one a store's claim admitted, still get in.
+  ASSERT_TRUE(queue.Submit(jobs.Make("bob", "b0")).ok());
+  Job admitted = jobs.Make("alice", "claimed");
+  admitted.admitted = true;
+  ASSERT_TRUE(queue.Submit(std::move(admitted)).ok());
+  release.Notify();
+  // The admitted one first, then bob (who never started one), then alice's.
+  EXPECT_THAT(jobs.WaitFor(5), ::testing::ElementsAre("a0", "claimed", "b0", "a1", "a2"));
 }
 
 }  // namespace

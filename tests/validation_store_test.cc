@@ -54,7 +54,7 @@ TEST_P(ValidationStoreTest, ClaimsInCreationOrderAndEachOnce) {
   ASSERT_TRUE(store().Insert(Queued(1, "b", kStart + absl::Seconds(1)), Kept(1)).ok());
   EXPECT_TRUE(absl::IsAlreadyExists(store().Insert(Queued(1, "a", kStart), Kept(1))));
 
-  absl::StatusOr<std::optional<ValidationRecord>> first = store().Claim("w1", kStart, kLease);
+  absl::StatusOr<std::optional<ValidationRecord>> first = store().Claim("w1", kStart, kLease, {});
   ASSERT_TRUE(first.ok() && first->has_value()) << first.status();
   EXPECT_EQ((*first)->id, "a");
   EXPECT_EQ((*first)->session_id, "bench-1");
@@ -69,10 +69,10 @@ TEST_P(ValidationStoreTest, ClaimsInCreationOrderAndEachOnce) {
   EXPECT_EQ((*first)->runs.size(), 2u);
   EXPECT_EQ((*first)->runs[1].checksum, ~0ULL);
   EXPECT_EQ((*first)->runs[1].role, RunRole::kReference);
-  absl::StatusOr<std::optional<ValidationRecord>> second = store().Claim("w2", kStart, kLease);
+  absl::StatusOr<std::optional<ValidationRecord>> second = store().Claim("w2", kStart, kLease, {});
   ASSERT_TRUE(second.ok() && second->has_value());
   EXPECT_EQ((*second)->id, "b");
-  absl::StatusOr<std::optional<ValidationRecord>> none = store().Claim("w3", kStart, kLease);
+  absl::StatusOr<std::optional<ValidationRecord>> none = store().Claim("w3", kStart, kLease, {});
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->has_value());
   EXPECT_TRUE(absl::IsNotFound(store().Get(1, "unknown", false).status()));
@@ -81,11 +81,11 @@ TEST_P(ValidationStoreTest, ClaimsInCreationOrderAndEachOnce) {
 TEST_P(ValidationStoreTest, AnExpiredLeaseIsClaimedAgainAndOnlyTheNewHolderEndsIt) {
   AddSession(1);
   ASSERT_TRUE(store().Insert(Queued(1, "a", kStart), Kept(1)).ok());
-  ASSERT_TRUE(store().Claim("lost", kStart, kLease).ok());
+  ASSERT_TRUE(store().Claim("lost", kStart, kLease, {}).ok());
   // Within the lease nobody else gets it.
-  EXPECT_FALSE(store().Claim("w2", kStart + kLease / 2, kLease)->has_value());
+  EXPECT_FALSE(store().Claim("w2", kStart + kLease / 2, kLease, {})->has_value());
   absl::StatusOr<std::optional<ValidationRecord>> again =
-      store().Claim("w2", kStart + kLease, kLease);
+      store().Claim("w2", kStart + kLease, kLease, {});
   ASSERT_TRUE(again.ok() && again->has_value());
   EXPECT_EQ((*again)->attempts, 2);
   EXPECT_EQ((*again)->lease_owner, "w2");
@@ -117,7 +117,7 @@ TEST_P(ValidationStoreTest, AnExpiredLeaseIsClaimedAgainAndOnlyTheNewHolderEndsI
   EXPECT_FALSE(done->lease_expire.has_value());
   EXPECT_TRUE(store().Get(1, "a", /*with_report=*/false)->report.empty());
   // Ended: nobody claims it again, nor ends it twice.
-  EXPECT_FALSE(store().Claim("w3", later + 10 * kLease, kLease)->has_value());
+  EXPECT_FALSE(store().Claim("w3", later + 10 * kLease, kLease, {})->has_value());
   EXPECT_TRUE(absl::IsAborted(store().Finish(
       1, "a", "w2", Result(ValidationState::kFailed, absl::InternalError("x"), ""), later)));
 }
@@ -125,7 +125,7 @@ TEST_P(ValidationStoreTest, AnExpiredLeaseIsClaimedAgainAndOnlyTheNewHolderEndsI
 TEST_P(ValidationStoreTest, AFailureKeepsItsError) {
   AddSession(1);
   ASSERT_TRUE(store().Insert(Queued(1, "a", kStart), Kept(1)).ok());
-  ASSERT_TRUE(store().Claim("w", kStart, kLease).ok());
+  ASSERT_TRUE(store().Claim("w", kStart, kLease, {}).ok());
   const absl::Status error = absl::ResourceExhaustedError("too big");
   ASSERT_TRUE(
       store().Finish(1, "a", "w", Result(ValidationState::kFailed, error, "ignored"), kStart).ok());
@@ -140,14 +140,14 @@ TEST_P(ValidationStoreTest, CancellingEndsQueuedAtOnceAndTellsTheRunningWorker) 
   AddSession(1);
   ASSERT_TRUE(store().Insert(Queued(1, "running", kStart), Kept(1)).ok());
   ASSERT_TRUE(store().Insert(Queued(1, "queued", kStart + absl::Seconds(1)), Kept(1)).ok());
-  ASSERT_TRUE(store().Claim("w1", kStart, kLease).ok());
+  ASSERT_TRUE(store().Claim("w1", kStart, kLease, {}).ok());
   const absl::Status reason = absl::CancelledError("the validation was cancelled");
 
   absl::StatusOr<ValidationRecord> queued = store().RequestCancel(1, "queued", reason, "", kStart);
   ASSERT_TRUE(queued.ok());
   EXPECT_EQ(queued->state, ValidationState::kCancelled);
   EXPECT_EQ(queued->error, reason);
-  EXPECT_EQ(*store().CountQueued(), 0);
+  EXPECT_EQ(store().CountQueued("")->all, 0);
 
   absl::StatusOr<ValidationRecord> running =
       store().RequestCancel(1, "running", reason, "", kStart);
@@ -163,10 +163,10 @@ TEST_P(ValidationStoreTest, CancellingEndsQueuedAtOnceAndTellsTheRunningWorker) 
 TEST_P(ValidationStoreTest, ReleaseHandsRunningWorkBack) {
   AddSession(1);
   ASSERT_TRUE(store().Insert(Queued(1, "a", kStart), Kept(1)).ok());
-  ASSERT_TRUE(store().Claim("stopping", kStart, kLease).ok());
+  ASSERT_TRUE(store().Claim("stopping", kStart, kLease, {}).ok());
   ASSERT_TRUE(store().Release("stopping").ok());
   EXPECT_EQ(store().Get(1, "a", false)->state, ValidationState::kQueued);
-  absl::StatusOr<std::optional<ValidationRecord>> again = store().Claim("w2", kStart, kLease);
+  absl::StatusOr<std::optional<ValidationRecord>> again = store().Claim("w2", kStart, kLease, {});
   ASSERT_TRUE(again.ok() && again->has_value());
   EXPECT_EQ((*again)->attempts, 2);
 }
@@ -179,7 +179,7 @@ TEST_P(ValidationStoreTest, ListsNewestFirstInPagesAndByState) {
         store().Insert(Queued(1, absl::StrCat("v", i), kStart + absl::Seconds(i)), Kept(1)).ok());
   }
   ASSERT_TRUE(store().Insert(Queued(2, "other-session", kStart), Kept(2)).ok());
-  ASSERT_TRUE(store().Claim("w", kStart, kLease).ok());  // v0
+  ASSERT_TRUE(store().Claim("w", kStart, kLease, {}).ok());  // v0
 
   EXPECT_EQ(IdsOf(store(), OfSession(1)), (std::vector<std::string>{"v4", "v3", "v2", "v1", "v0"}));
   EXPECT_EQ(IdsOf(store(), OfSession(1, ValidationOrder::kOldestFirst), 3),
@@ -246,12 +246,12 @@ TEST(SqliteValidationStoreTest, AFileKeepsReportsAndRequeuesWhatRanWhenItWasClos
     ASSERT_TRUE(store.ok()) << store.status();
     ASSERT_TRUE((*store)->Insert(Queued(1, "done", kStart), Kept(1)).ok());
     ASSERT_TRUE((*store)->Insert(Queued(1, "cut-off", kStart + absl::Seconds(1)), Kept(1)).ok());
-    ASSERT_TRUE((*store)->Claim("w", kStart, kLease).ok());
+    ASSERT_TRUE((*store)->Claim("w", kStart, kLease, {}).ok());
     ASSERT_TRUE((*store)
                     ->Finish(1, "done", "w",
                              Result(ValidationState::kSucceeded, absl::OkStatus(), "kept"), kStart)
                     .ok());
-    ASSERT_TRUE((*store)->Claim("w", kStart, kLease).ok());
+    ASSERT_TRUE((*store)->Claim("w", kStart, kLease, {}).ok());
   }
   absl::StatusOr<std::unique_ptr<SqliteValidationStore>> reopened =
       SqliteValidationStore::Open(dir.root().string());
@@ -310,7 +310,8 @@ TEST_F(PostgresReplicasTest, RacingReplicasClaimEachValidationExactlyOnce) {
     const std::string worker = absl::StrCat("replica", replica);
     start.arrive_and_wait();
     for (;;) {
-      absl::StatusOr<std::optional<ValidationRecord>> next = store.Claim(worker, kStart, kLease);
+      absl::StatusOr<std::optional<ValidationRecord>> next =
+          store.Claim(worker, kStart, kLease, {});
       if (!next.ok()) {
         errors[replica] = next.status();
         return;
@@ -335,7 +336,7 @@ TEST_F(PostgresReplicasTest, RacingReplicasClaimEachValidationExactlyOnce) {
   ASSERT_TRUE(counts.ok()) << counts.status();
   EXPECT_EQ(counts->by_state[static_cast<int>(ValidationState::kRunning)], kValidations);
   EXPECT_EQ(counts->leases_held, kValidations);
-  EXPECT_FALSE(a.store.Claim("replica0", kStart, kLease)->has_value());
+  EXPECT_FALSE(a.store.Claim("replica0", kStart, kLease, {})->has_value());
   // Both get some, unless one was much faster: reported rather than failed on a slow machine.
   RecordProperty("claimed_by_replica0", static_cast<int>(claimed[0].size()));
   RecordProperty("claimed_by_replica1", static_cast<int>(claimed[1].size()));
@@ -345,10 +346,10 @@ TEST_F(PostgresReplicasTest, AnExpiredLeaseGoesToTheOtherReplica) {
   Replica a(url_), b(url_);
   AddPostgresSession(a.pool, 1);
   ASSERT_TRUE(a.store.Insert(Queued(1, "a", kStart), Kept(1)).ok());
-  ASSERT_TRUE(a.store.Claim("a", kStart, kLease)->has_value());
-  EXPECT_FALSE(b.store.Claim("b", kStart + kLease - absl::Nanoseconds(1), kLease)->has_value());
+  ASSERT_TRUE(a.store.Claim("a", kStart, kLease, {})->has_value());
+  EXPECT_FALSE(b.store.Claim("b", kStart + kLease - absl::Nanoseconds(1), kLease, {})->has_value());
   absl::StatusOr<std::optional<ValidationRecord>> taken =
-      b.store.Claim("b", kStart + kLease, kLease);
+      b.store.Claim("b", kStart + kLease, kLease, {});
   ASSERT_TRUE(taken.ok() && taken->has_value()) << taken.status();
   EXPECT_EQ((*taken)->attempts, 2);
   EXPECT_EQ((*taken)->lease_owner, "b");
@@ -396,11 +397,12 @@ TEST_F(PostgresReplicasTest, AStoppedDatabaseIsUnavailableUntilItIsBack) {
   const absl::StatusOr<ValidationRecord> get = a.store.Get(1, "a", false);
   EXPECT_TRUE(absl::IsUnavailable(get.status())) << get.status();
   postgres::ExpectRedacted(get.status());
-  const absl::StatusOr<std::optional<ValidationRecord>> claim = a.store.Claim("a", kStart, kLease);
+  const absl::StatusOr<std::optional<ValidationRecord>> claim =
+      a.store.Claim("a", kStart, kLease, {});
   EXPECT_TRUE(absl::IsUnavailable(claim.status())) << claim.status();
   ASSERT_TRUE(postgres::server->Start());
   EXPECT_EQ(a.store.Get(1, "a", false)->state, ValidationState::kQueued);
-  absl::StatusOr<std::optional<ValidationRecord>> claimed = a.store.Claim("a", kStart, kLease);
+  absl::StatusOr<std::optional<ValidationRecord>> claimed = a.store.Claim("a", kStart, kLease, {});
   ASSERT_TRUE(claimed.ok() && claimed->has_value()) << claimed.status();
   EXPECT_EQ((*claimed)->attempts, 1);
 }

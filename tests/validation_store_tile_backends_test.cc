@@ -48,7 +48,7 @@ TEST(SqliteValidationTilesTest, AReopenedFileQueuesWhatRanAndKeepsWhatWasDone) {
     std::unique_ptr<SqliteValidationStore> store = OpenSqlite(dir.root().string());
     ASSERT_NE(store, nullptr);
     ASSERT_TRUE(store->Insert(Queued(1, "a", kStart), Kept(1)).ok());
-    ASSERT_TRUE(store->Claim(kHolder, kStart, kLease).ok());
+    ASSERT_TRUE(store->Claim(kHolder, kStart, kLease, {}).ok());
     ASSERT_TRUE(store->InsertTiles(1, "a", {Tile(kSimRef, 0), Tile(kSimRef, 1)}).ok());
     ASSERT_TRUE(store->ClaimTile("w", kStart, kLease, {})->has_value());
     ASSERT_TRUE(store->FinishTile(1, "a", kSimRef, 0, "w", "r", Values(1)).ok());
@@ -67,7 +67,7 @@ TEST(SqliteValidationTilesTest, AReopenedFileQueuesWhatRanAndKeepsWhatWasDone) {
   EXPECT_FALSE((*tiles)[1].lease_expire.has_value());
   EXPECT_EQ((*tiles)[1].cells_done, 0u);
   // Run again, the validation finds its done tile and computes the other.
-  ASSERT_TRUE(store->Claim(kHolder, kStart, kLease).ok());
+  ASSERT_TRUE(store->Claim(kHolder, kStart, kLease, {}).ok());
   ASSERT_TRUE(store->InsertTiles(1, "a", {Tile(kSimRef, 0), Tile(kSimRef, 1)}).ok());
   ASSERT_EQ(Place(store->ClaimTile("w", kStart, kLease, {})), std::make_tuple(kSimRef, 1));
 }
@@ -86,7 +86,7 @@ TEST(SqliteValidationTilesTest, AFileWrittenBeforeTilesGainsTheirTable) {
   sqlite3_close(db);
   std::unique_ptr<SqliteValidationStore> store = OpenSqlite(dir.root().string());
   ASSERT_NE(store, nullptr);
-  ASSERT_TRUE(store->Claim(kHolder, kStart, kLease).ok());
+  ASSERT_TRUE(store->Claim(kHolder, kStart, kLease, {}).ok());
   ASSERT_TRUE(store->InsertTiles(1, "a", {Tile(kSimRef, 0)}).ok());
   EXPECT_EQ(store->CountTiles(1, "a", std::nullopt)->tiles, 1);
 }
@@ -97,8 +97,8 @@ TEST(SqliteValidationTilesTest, TheTilesOfSessionsNotLiveGoWithTheirValidations)
   ASSERT_NE(store, nullptr);
   ASSERT_TRUE(store->Insert(Queued(1, "a", kStart), Kept(1)).ok());
   ASSERT_TRUE(store->Insert(Queued(2, "b", kStart), Kept(2)).ok());
-  ASSERT_TRUE(store->Claim(kHolder, kStart, kLease).ok());
-  ASSERT_TRUE(store->Claim(kHolder, kStart, kLease).ok());
+  ASSERT_TRUE(store->Claim(kHolder, kStart, kLease, {}).ok());
+  ASSERT_TRUE(store->Claim(kHolder, kStart, kLease, {}).ok());
   ASSERT_TRUE(store->InsertTiles(1, "a", {Tile(kSimRef, 0)}).ok());
   ASSERT_TRUE(store->InsertTiles(2, "b", {Tile(kSimRef, 0)}).ok());
   ASSERT_EQ(SqliteTileRows(dir.Path("validations.db")), 2);
@@ -118,7 +118,7 @@ TEST(PostgresValidationTilesTest, RacingReplicasClaimEachTileExactlyOnce) {
   PostgresValidationStore a(pool_a), b(pool_b);
   AddPostgresSession(pool_a, 1);
   ASSERT_TRUE(a.Insert(Queued(1, "v", kStart), Kept(1)).ok());
-  ASSERT_TRUE(a.Claim(kHolder, kStart, kLease).ok());
+  ASSERT_TRUE(a.Claim(kHolder, kStart, kLease, {}).ok());
   std::vector<CostTile> tiles;
   for (int i = 0; i < kTiles; ++i) tiles.push_back(Tile(i % 2 == 0 ? kSimRef : kSimSim, i / 2));
   ASSERT_TRUE(a.InsertTiles(1, "v", tiles).ok());

@@ -67,7 +67,8 @@ class ValidationTilesTest : public store_test::ValidationStoreTest {
     if (!session_added_) AddSession(1);
     session_added_ = true;
     ASSERT_TRUE(store().Insert(Queued(1, id, created), Kept(1)).ok());
-    absl::StatusOr<std::optional<ValidationRecord>> claimed = store().Claim(holder, kStart, kLease);
+    absl::StatusOr<std::optional<ValidationRecord>> claimed =
+        store().Claim(holder, kStart, kLease, {});
     ASSERT_TRUE(claimed.ok() && claimed->has_value()) << claimed.status();
     ASSERT_EQ((*claimed)->id, id);
     const absl::Status inserted = store().InsertTiles(1, id, tiles);
@@ -205,7 +206,7 @@ TEST_P(ValidationTilesTest, ClaimsNoTileOfAValidationNotRunningOrToBeCancelled) 
   EXPECT_EQ((*claimed)->validation_id, "running");
   EXPECT_FALSE(store().ClaimTile("w", kStart, kLease, {})->has_value());
   // Running again, the released one's tile is there to claim.
-  ASSERT_EQ(store().Claim(kHolder, kStart, kLease).value()->id, "released");
+  ASSERT_EQ(store().Claim(kHolder, kStart, kLease, {}).value()->id, "released");
   claimed = store().ClaimTile("w", kStart, kLease, {});
   ASSERT_TRUE(claimed.ok() && claimed->has_value()) << claimed.status();
   EXPECT_EQ((*claimed)->validation_id, "released");
@@ -413,7 +414,7 @@ TEST_P(ValidationTilesTest, PurgingTheSessionsTombstoneDeletesTheTiles) {
   StartValidation("a", kStart, {Tile(kSimRef, 0), Tile(kSimRef, 1)});
   AddSession(2);
   ASSERT_TRUE(store().Insert(Queued(2, "other", kStart), Kept(2)).ok());
-  ASSERT_EQ(store().Claim(kHolder, kStart, kLease).value()->id, "other");
+  ASSERT_EQ(store().Claim(kHolder, kStart, kLease, {}).value()->id, "other");
   ASSERT_TRUE(store().InsertTiles(2, "other", {Tile(kSimRef, 0)}).ok());
   ASSERT_TRUE(store().ClaimTile("w", kStart, kLease, {})->has_value());
   ASSERT_TRUE(store().FinishTile(1, "a", kSimRef, 0, "w", "r", Values(1)).ok());

@@ -230,7 +230,7 @@ TEST_F(ValidationWorkerTest, AValidationWhoseWorkerDiedRunsAgainOnceItsLeaseIsOu
   ASSERT_TRUE(created.ok()) << created.status();
   const std::string id = IdOf(*created);
   absl::StatusOr<std::optional<ValidationRecord>> claimed =
-      validations_->Claim("dead", absl::Now(), kShortLease);
+      validations_->Claim("dead", absl::Now(), kShortLease, {});
   ASSERT_TRUE(claimed.ok() && claimed->has_value());
 
   const absl::Time killed = absl::Now();

@@ -1,9 +1,11 @@
 #include "jobs/job_queue.h"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "sessions/principal_quota.h"
 #include "spdlog/spdlog.h"
 #include "wasserwarp/field_error.h"
 #include "wire/status_to_grpc.h"
@@ -28,6 +30,17 @@ absl::Status QueueFullError(int64_t running, int64_t waiting, const JobLimits& l
                                  " waiting (--max_concurrent_jobs=", limits.max_concurrent_jobs,
                                  ", --max_queued_jobs=", limits.max_queued_jobs, ")")),
                 "--max_queued_jobs"),
+      kRetryDelay);
+}
+
+absl::Status PrincipalQueueFullError(std::string_view principal, int64_t waiting,
+                                     const JobLimits& limits) {
+  return wire::WithRetryDelay(
+      WithLimit(absl::ResourceExhaustedError(
+                    absl::StrCat(PrincipalName(principal), " has ", waiting,
+                                 " jobs waiting, its limit (--max_queued_jobs_per_principal=",
+                                 limits.max_queued_jobs_per_principal, ")")),
+                "--max_queued_jobs_per_principal"),
       kRetryDelay);
 }
 
@@ -70,6 +83,22 @@ absl::StatusOr<uint64_t> JobQueue::Submit(Job job) {
   if (static_cast<int>(waiting_.size()) - free_slots >= limits_.max_queued_jobs) {
     return QueueFullError(static_cast<int64_t>(running_.size()),
                           static_cast<int64_t>(waiting_.size()), limits_);
+  }
+  if (!entry->job.admitted) {
+    const std::string& principal = entry->job.principal;
+    const int64_t waiting =
+        std::count_if(waiting_.begin(), waiting_.end(), [&](const std::unique_ptr<Entry>& other) {
+          return !other->job.admitted && other->job.principal == principal;
+        });
+    // As above, jobs a free slot takes at once are not waiting; slots the principal may not
+    // use (it is at --max_running_jobs_per_principal) are not free for it.
+    const auto running_it = running_of_.find(principal);
+    const int running = running_it == running_of_.end() ? 0 : running_it->second;
+    const int64_t usable_slots =
+        std::max(0, std::min(free_slots, limits_.max_running_jobs_per_principal - running));
+    if (waiting - usable_slots >= limits_.max_queued_jobs_per_principal) {
+      return PrincipalQueueFullError(principal, waiting, limits_);
+    }
   }
   entry->id = next_id_++;
   const uint64_t id = entry->id;
@@ -126,13 +155,16 @@ void JobQueue::Work() {
       absl::MutexLock lock(&mu_);
       mu_.Await(absl::Condition(
           +[](JobQueue* queue) ABSL_EXCLUSIVE_LOCKS_REQUIRED(queue->mu_) {
-            return queue->stopping_ || !queue->waiting_.empty();
+            return queue->stopping_ || queue->Next() != queue->waiting_.end();
           },
           this));
-      if (waiting_.empty()) return;
-      entry = std::move(waiting_.front());
-      waiting_.pop_front();
+      if (stopping_) return;
+      const auto next = Next();
+      entry = std::move(*next);
+      waiting_.erase(next);
       running_.emplace(entry->id, entry.get());
+      ++running_of_[entry->job.principal];
+      last_start_of_[entry->job.principal] = ++starts_;
     }
     const absl::Time start = absl::Now();
     JobStats stats = StatsOf(*entry);
@@ -145,6 +177,9 @@ void JobQueue::Work() {
     {
       absl::MutexLock lock(&mu_);
       running_.erase(entry->id);
+      if (const auto it = running_of_.find(entry->job.principal); --it->second == 0) {
+        running_of_.erase(it);
+      }
     }
     spdlog::info("job {} end: {}: {} in {:.3f} s, {} of {} cells", stats.id, stats.label,
                  stats.outcome.status.ok() ? "OK" : stats.outcome.status.ToString(),
@@ -162,6 +197,26 @@ void JobQueue::Drop(std::unique_ptr<Entry> entry) {
                absl::ToDoubleSeconds(stats.waited));
   entry->job.dropped();
   if (observer_) observer_(stats);
+}
+
+std::deque<std::unique_ptr<JobQueue::Entry>>::iterator JobQueue::Next() {
+  const auto admitted =
+      std::find_if(waiting_.begin(), waiting_.end(),
+                   [](const std::unique_ptr<Entry>& entry) { return entry->job.admitted; });
+  if (admitted != waiting_.end()) return admitted;
+  // (jobs running, last start, id) of the principal's oldest job: the smallest goes next.
+  const auto rank = [this](const Entry& entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    const auto running = running_of_.find(entry.job.principal);
+    const auto last_start = last_start_of_.find(entry.job.principal);
+    return std::tuple(running == running_of_.end() ? 0 : running->second,
+                      last_start == last_start_of_.end() ? 0 : last_start->second, entry.id);
+  };
+  auto best = waiting_.end();
+  for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
+    if (std::get<0>(rank(**it)) >= limits_.max_running_jobs_per_principal) continue;
+    if (best == waiting_.end() || rank(**it) < rank(**best)) best = it;
+  }
+  return best;
 }
 
 std::unique_ptr<JobQueue::Entry> JobQueue::TakeWaiting(uint64_t id) {

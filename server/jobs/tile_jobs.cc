@@ -146,6 +146,8 @@ void TileJobs::Submit(TileRecord tile) {
                                record.validation_id, record.session_key, record.attempts,
                                record.tile.rows(), record.tile.cols(), record.tile.cells),
       .group = {},
+      .principal = {},
+      .admitted = true,
       .run = [this, active](const CancellationToken& cancel) { return RunJob(active, cancel); },
       .dropped =
           [this, active] {

@@ -7,8 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "jobs/tiled_cost_source.h"
 #include "jobs/validated_runs.h"
 #include "jobs/validation_outcome.h"
@@ -56,6 +58,22 @@ absl::StatusOr<PreparedValidation> PrepareStored(SessionStore& sessions,
   absl::StatusOr<ValidationJob> job = PrepareValidationJob(request, *snapshot, limits);
   if (!job.ok()) return job.status();
   return PreparedValidation{.snapshot = *std::move(snapshot), .job = *std::move(job)};
+}
+
+// Internal, not run again, once `max_attempts` replicas lost the validation: it is likely what
+// killed them, and would take down every replica in turn.
+absl::Status LostTooOften(const ValidationRecord& record, int max_attempts) {
+  const std::vector<std::string>& lost = record.lost_replicas;
+  if (static_cast<int>(lost.size()) < max_attempts) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(
+      "validation ", NameOf(record), " was lost ", lost.size(),
+      " times (--max_attempts=", max_attempts, "): the replicas ",
+      absl::StrJoin(lost, ", ",
+                    [](std::string* out, const std::string& replica) {
+                      absl::StrAppend(out, "\"", absl::CHexEscape(replica), "\"");
+                    }),
+      " stopped renewing its lease while they ran it (crashed, killed, out of memory?); it is "
+      "not run again"));
 }
 
 }  // namespace
@@ -277,7 +295,7 @@ void ValidationWorker::ClaimWhileFree(absl::Time now) {
       if (stopping_ || busy() >= config_.slots) return;
     }
     absl::StatusOr<std::optional<ValidationRecord>> claimed =
-        validations_.Claim(config_.name, now, config_.lease);
+        validations_.Claim(config_.name, now, config_.lease, config_.claim_limits);
     if (!claimed.ok()) {
       spdlog::warn("claiming a validation: {}", claimed.status().ToString());
       return;
@@ -308,6 +326,10 @@ void ValidationWorker::Start(ValidationRecord record) {
   {
     absl::MutexLock lock(&active->mu);
     active->progress.set_phase(v1::PHASE_PREPARING);
+  }
+  if (absl::Status poison = LostTooOften(active->record, config_.max_attempts); !poison.ok()) {
+    End(active, poison, nullptr);
+    return;
   }
   if (!prepared.has_value()) {
     absl::StatusOr<PreparedValidation> stored = PrepareStored(sessions_, active->record, limits_);
@@ -343,6 +365,8 @@ void ValidationWorker::Start(ValidationRecord record) {
                                active->snapshot.simulation.size(),
                                active->snapshot.reference.size(), active->job.size.dp_cells),
       .group = active->snapshot.id,
+      .principal = active->record.owner,
+      .admitted = true,
       .run = [this, active](const CancellationToken& cancel) { return Run(active, cancel); },
       .dropped =
           [this, active] {

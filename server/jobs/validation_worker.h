@@ -55,6 +55,12 @@ struct WorkerConfig {
   // claimed stay until their session goes, so the oldest make room; should this replica claim
   // one after all, it prepares it again from the store.
   int max_prepared = 66;
+  // --max_running_jobs_per_principal: no claim takes a validation of an owner with this many
+  // running (across the replicas that share the store).
+  ClaimLimits claim_limits;
+  // --max_attempts: a validation this many replicas lost (validation_record.h's lost_replicas)
+  // ends FAILED when claimed again, naming them.
+  int max_attempts = 3;
   ServiceMetrics* metrics = nullptr;  // optional
   // --http_public_url, normalised: the log line of an ended validation gives its link.
   std::string public_url;

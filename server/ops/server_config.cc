@@ -84,6 +84,12 @@ absl::Status ValidateConfig(const ServerConfig& config) {
            AtLeast("max_job_bytes", j.max_job_bytes, 1),
            AtLeast("max_job_cells", j.max_job_cells, 1),
            AtLeast("max_message_bytes", config.max_message_bytes, 1024),
+           AtLeast("max_sessions_per_principal", s.max_sessions_per_principal, 1),
+           AtLeast("max_bytes_per_principal", s.max_bytes_per_principal, 1),
+           AtLeast("max_label_bytes", s.max_label_bytes, 0),
+           AtLeast("max_queued_jobs_per_principal", j.max_queued_jobs_per_principal, 0),
+           AtLeast("max_running_jobs_per_principal", j.max_running_jobs_per_principal, 1),
+           AtLeast("max_attempts", j.max_attempts, 1),
        }) {
     if (!status.ok()) return status;
   }
@@ -251,6 +257,12 @@ std::string DescribeConfig(const ServerConfig& config) {
       absl::StrCat("max_job_bytes=", j.max_job_bytes),
       absl::StrCat("max_job_cells=", j.max_job_cells),
       absl::StrCat("max_session_ttl=", absl::FormatDuration(s.max_session_ttl)),
+      absl::StrCat("max_sessions_per_principal=", s.max_sessions_per_principal),
+      absl::StrCat("max_bytes_per_principal=", s.max_bytes_per_principal),
+      absl::StrCat("max_label_bytes=", s.max_label_bytes),
+      absl::StrCat("max_queued_jobs_per_principal=", j.max_queued_jobs_per_principal),
+      absl::StrCat("max_running_jobs_per_principal=", j.max_running_jobs_per_principal),
+      absl::StrCat("max_attempts=", j.max_attempts),
       absl::StrCat("shutdown_grace=", absl::FormatDuration(config.shutdown_grace)),
       absl::StrCat("job_lease=", absl::FormatDuration(config.job_lease)),
       absl::StrCat("validation_retention=", absl::FormatDuration(config.validation_retention)),

@@ -26,9 +26,16 @@ struct SessionLimits {
   int64_t max_total_bytes = int64_t{4} << 30;
   // A session's TTL when its creator sets none.
   absl::Duration session_idle_ttl = absl::Hours(24);
-  // The longest TTL a creator may set: every expire_time the service sends stays a valid
-  // Timestamp (before year 10000).
-  absl::Duration max_session_ttl = absl::Hours(24 * 3653);
+  // The longest TTL a creator may set: a month, so that a forgotten session does not hold its
+  // slot and bytes for years (any value keeps every expire_time a valid Timestamp).
+  absl::Duration max_session_ttl = absl::Hours(24 * 30);
+  // Per principal (the caller's, call_principal.h), so that one cannot take what the others
+  // need: a tenth of --max_sessions, and half of the shipped manifests' --max_total_bytes.
+  int max_sessions_per_principal = 100;
+  // Run data and labels of the principal's sessions, committed or in flight.
+  int64_t max_bytes_per_principal = int64_t{1} << 30;
+  // A session's or a validation's labels, keys and values together.
+  int64_t max_label_bytes = 64 * 1024;
 };
 
 struct JobLimits {
@@ -43,6 +50,15 @@ struct JobLimits {
   // TWED cells of one job's cost matrices, and cost entries its verdict's transport solves
   // read: 1e13 cells are about an hour of one core.
   int64_t max_job_cells = 10'000'000'000'000;
+  // Per principal: jobs waiting (validations queued in the store, TWED jobs in the queue), and
+  // jobs running (on this replica's queue; validations across the replicas of a database).
+  // Two of the shipped manifests' replicas' slots, so that a lone principal still uses more
+  // than one replica while the others' work waits for at most one of its jobs each.
+  int max_queued_jobs_per_principal = 16;
+  int max_running_jobs_per_principal = 4;
+  // A validation whose replica was lost (its lease expired) this many times is FAILED, not
+  // claimed again: it is likely what kills them.
+  int max_attempts = 3;
 };
 
 // Transport security (--tls_cert, --tls_key, --tls_client_ca): paths of PEM

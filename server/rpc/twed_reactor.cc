@@ -32,17 +32,34 @@ absl::StatusOr<Series> InlineRun(const v1::ComputeTwedRequest& request, const ch
   return series;
 }
 
+// Times and values, 8 bytes each.
+int64_t SampleBytes(const Series& run) {
+  return static_cast<int64_t>(run.samples() * (1 + run.num_channels()) * sizeof(double));
+}
+
 }  // namespace
 
 TwedReactor::TwedReactor(grpc::CallbackServerContext* context,
                          const v1::ComputeTwedRequest* request, v1::ComputeTwedResponse* response,
-                         const ValidationLimits& limits, JobQueue& jobs)
-    : response_(response), jobs_(jobs), log_(context, "ComputeTwed") {
+                         const ValidationLimits& limits, JobQueue& jobs, SessionStore& sessions,
+                         const std::string& principal)
+    : response_(response),
+      jobs_(jobs),
+      sessions_(sessions),
+      principal_(principal),
+      log_(context, "ComputeTwed") {
   log_.Received(request->ByteSizeLong());
   if (absl::Status status = Prepare(*request, limits); !status.ok()) {
     Complete(wire::InRequestTerms(status));
     return;
   }
+  const int64_t bytes =
+      static_cast<int64_t>(request->ByteSizeLong()) + 2 * (SampleBytes(a_) + SampleBytes(b_));
+  if (absl::Status status = sessions_.ReserveJob(principal_, bytes); !status.ok()) {
+    Complete(status);
+    return;
+  }
+  reserved_bytes_ = bytes;
   absl::StatusOr<uint64_t> job_id;
   {
     // Keeps OnCancel from reading job_id_ before it is set; the job never needs it.
@@ -50,6 +67,7 @@ TwedReactor::TwedReactor(grpc::CallbackServerContext* context,
     job_id = jobs_.Submit({
         .label = absl::StrFormat("ComputeTwed: %d x %d samples", a_.samples(), b_.samples()),
         .group = "",
+        .principal = principal_,
         .run = [this](const CancellationToken& cancel) { return Run(cancel); },
         .dropped =
             [this] { Complete(absl::CancelledError("ComputeTwed cancelled before it started")); },
@@ -129,6 +147,9 @@ void TwedReactor::OnCancel() {
   if (job_id.has_value()) jobs_.Cancel(*job_id);
 }
 
-void TwedReactor::OnDone() { delete this; }
+void TwedReactor::OnDone() {
+  if (reserved_bytes_ > 0) sessions_.ReleaseJob(principal_, reserved_bytes_);
+  delete this;
+}
 
 }  // namespace wasserwarp::service

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
@@ -14,6 +15,7 @@
 #include "jobs/job_queue.h"
 #include "ops/rpc_log.h"
 #include "ops/server_config.h"
+#include "sessions/session_store.h"
 #include "wasserwarp/cancellation.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
@@ -27,7 +29,8 @@ namespace wasserwarp::service {
 class TwedReactor final : public grpc::ServerUnaryReactor {
  public:
   TwedReactor(grpc::CallbackServerContext* context, const v1::ComputeTwedRequest* request,
-              v1::ComputeTwedResponse* response, const ValidationLimits& limits, JobQueue& jobs);
+              v1::ComputeTwedResponse* response, const ValidationLimits& limits, JobQueue& jobs,
+              SessionStore& sessions, const std::string& principal);
 
   void OnCancel() override;
   void OnDone() override;
@@ -40,6 +43,11 @@ class TwedReactor final : public grpc::ServerUnaryReactor {
 
   v1::ComputeTwedResponse* const response_;
   JobQueue& jobs_;
+  SessionStore& sessions_;
+  const std::string principal_;
+  // What the call holds from its start to OnDone (SessionStore::ReserveJob): the request, and
+  // the runs twice (parsed, then prepared).
+  int64_t reserved_bytes_ = 0;
   // Set before the job is submitted, then the job's alone.
   ValidationOptions options_;
   Series a_;

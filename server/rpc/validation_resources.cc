@@ -114,13 +114,17 @@ absl::StatusOr<v1::Validation> ValidationResources::Create(const v1::ValidateReq
   if (!session.ok()) return session.status();
   absl::StatusOr<ValidationJob> job = PrepareValidationJob(request, *snapshot, limits_);
   if (!job.ok()) return job.status();
-  absl::StatusOr<int64_t> queued = validations_.CountQueued();
+  absl::StatusOr<QueuedCounts> queued = validations_.CountQueued(principal);
   if (!queued.ok()) return queued.status();
   // A free slot here takes the new one at once, so the capacity is the slots plus the queue, as
   // on the job queue.
   const int64_t free_slots = std::max(0, jobs_.max_concurrent_jobs - worker_.running());
-  if (*queued - free_slots >= jobs_.max_queued_jobs) {
-    return QueueFullError(worker_.running(), *queued, jobs_);
+  if (queued->all - free_slots >= jobs_.max_queued_jobs) {
+    return QueueFullError(worker_.running(), queued->all, jobs_);
+  }
+  // Only queued ones count: the running ones are bounded by --max_running_jobs_per_principal.
+  if (queued->of_owner >= jobs_.max_queued_jobs_per_principal) {
+    return PrincipalQueueFullError(principal, queued->of_owner, jobs_);
   }
 
   ValidationRecord record;

@@ -18,6 +18,7 @@
 #include "rpc/validation_evidence.h"
 #include "rpc/validation_resources.h"
 #include "rpc/validation_stream_reactor.h"
+#include "sessions/label_bound.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/parameter_overrides.h"
 #include "wasserwarp/transport.h"
@@ -152,6 +153,10 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(SessionStore& store,
   for (const auto& [key, value] : session.labels()) {
     if (key.empty()) return InvalidFieldError("session.labels", "has an empty key");
     settings.labels.emplace(key, value);
+  }
+  if (absl::Status status = CheckLabelBound(settings.labels, "session.labels", limits);
+      !status.ok()) {
+    return status;
   }
   if (session.has_idle_ttl()) {
     absl::StatusOr<absl::Duration> ttl = IdleTtl(session.idle_ttl(), limits);
@@ -420,8 +425,9 @@ grpc::ServerUnaryReactor* ValidationService::ComputeTwed(grpc::CallbackServerCon
                                                          v1::ComputeTwedResponse* response) {
   // No session is involved, but computing still needs a valid token.
   return Authenticated<grpc::ServerUnaryReactor>(
-      context, "ComputeTwed", tokens_, [&](const std::string&) {
-        return new TwedReactor(context, request, response, validation_limits_, jobs_);
+      context, "ComputeTwed", tokens_, [&](const std::string& principal) {
+        return new TwedReactor(context, request, response, validation_limits_, jobs_, store_,
+                               principal);
       });
 }
 

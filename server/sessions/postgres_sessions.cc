@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "sessions/principal_quota.h"
 #include "sessions/session_encoding.h"
 #include "storage/byte_encoding.h"
 #include "storage/postgres.h"
@@ -120,11 +121,13 @@ absl::StatusOr<int64_t> PostgresSessions::InsertSession(const std::string& id,
             !locked.ok()) {
           return locked;
         }
-        // Under the lock, every creation committed before is seen, and this one is counted.
+        // Under the lock, every creation committed before is seen; this one is left out of the
+        // counts, which are of the sessions held before it.
         absl::StatusOr<Result> live = connection.Exec(
-            "SELECT count(*) - 1 FROM sessions WHERE last_use_ns + coalesce(idle_ttl_ns, $1) > $2",
+            "SELECT count(*) - 1, count(*) FILTER (WHERE owner = $3) - 1 FROM sessions"
+            " WHERE last_use_ns + coalesce(idle_ttl_ns, $1) > $2",
             {Param::Int64(absl::ToInt64Nanoseconds(limits_.session_idle_ttl)),
-             Param::Int64(ToNanos(now))},
+             Param::Int64(ToNanos(now)), Param::Text(settings.owner)},
             "creating a session");
         if (!live.ok()) return live.status();
         absl::StatusOr<int64_t> count = live->GetInt64(0, 0);
@@ -134,6 +137,12 @@ absl::StatusOr<int64_t> PostgresSessions::InsertSession(const std::string& id,
                                "the service holds ", *count,
                                " sessions, its limit (--max_sessions=", limits_.max_sessions, ")")),
                            "--max_sessions");
+        }
+        absl::StatusOr<int64_t> owned = live->GetInt64(0, 1);
+        if (!owned.ok()) return owned.status();
+        if (absl::Status status = CheckPrincipalSessions(settings.owner, *owned, limits_);
+            !status.ok()) {
+          return status;
         }
         key = *new_key;
         return absl::OkStatus();

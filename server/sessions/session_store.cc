@@ -13,7 +13,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
+#include "sessions/label_bound.h"
 #include "sessions/memory_session_backend.h"
+#include "sessions/principal_quota.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/user_text.h"
 #include "wire/resource_names.h"
@@ -55,6 +57,7 @@ std::vector<absl::Status> SessionStore::Adopt(std::vector<PersistedSession> sess
     session.instance = next_instance_++;
     session.database_key = stored.key;
     session.idle_ttl = stored.settings.idle_ttl.value_or(limits_.session_idle_ttl);
+    session.label_bytes = LabelBytes(stored.settings.labels);
     session.settings = std::move(stored.settings);
     session.create_time = stored.create_time;
     session.last_use = stored.last_use;
@@ -129,6 +132,16 @@ absl::StatusOr<SessionRecord> SessionStore::Create(std::string id, SessionSettin
                            " sessions, its limit (--max_sessions=", limits_.max_sessions, ")")),
                        "--max_sessions");
     }
+    const PrincipalUse use = UseOf(settings.owner, now);
+    if (absl::Status status = CheckPrincipalSessions(settings.owner, use.sessions, limits_);
+        !status.ok()) {
+      return status;
+    }
+    if (absl::Status status =
+            CheckPrincipalBytes(settings.owner, use.bytes + LabelBytes(settings.labels), limits_);
+        !status.ok()) {
+      return status;
+    }
   }
   // Under write_mu_ the id stays free and the slot stays open meanwhile.
   absl::StatusOr<int64_t> database_key = backend_->InsertSession(id, settings, now);
@@ -137,6 +150,7 @@ absl::StatusOr<SessionRecord> SessionStore::Create(std::string id, SessionSettin
   Session session;
   session.instance = next_instance_++;
   session.idle_ttl = settings.idle_ttl.value_or(limits_.session_idle_ttl);
+  session.label_bytes = LabelBytes(settings.labels);
   session.settings = std::move(settings);
   session.create_time = now;
   session.last_use = now;
@@ -252,26 +266,60 @@ absl::Status SessionStore::Reserve(const SessionRef& ref, int64_t bytes) {
   absl::MutexLock lock(&mu_);
   Session* session = FindInstance(ref, now);
   if (session == nullptr) return NotFound(ref.id);
-  const int64_t session_bytes = session->held_bytes + session->reserved_bytes + bytes;
+  const int64_t session_bytes = session->bytes() + bytes;
   if (session_bytes > limits_.max_session_bytes) {
     return WithLimit(absl::ResourceExhaustedError(absl::StrCat(
                          "session ", wire::SessionName(ref.id), " would hold ", session_bytes,
-                         " bytes of run data, over its limit (--max_session_bytes=",
+                         " bytes of run data and labels, over its limit (--max_session_bytes=",
                          limits_.max_session_bytes, ")")),
                      "--max_session_bytes");
   }
-  const int64_t total_bytes = total_held_ + total_reserved_ + bytes;
-  if (total_bytes > limits_.max_total_bytes) {
-    return WithLimit(absl::ResourceExhaustedError(
-                         absl::StrCat("the server would hold ", total_bytes,
-                                      " bytes of run data, over its limit (--max_total_bytes=",
-                                      limits_.max_total_bytes, ")")),
-                     "--max_total_bytes");
+  if (absl::Status status = CheckPrincipalBytes(
+          session->settings.owner, UseOf(session->settings.owner, now).bytes + bytes, limits_);
+      !status.ok()) {
+    return status;
   }
+  if (absl::Status status = CheckTotalLocked(bytes); !status.ok()) return status;
   session->reserved_bytes += bytes;
   total_reserved_ += bytes;
   session->last_use = now;
   return absl::OkStatus();
+}
+
+absl::Status SessionStore::CheckTotalLocked(int64_t bytes) const {
+  const int64_t total_bytes = total_held_ + total_reserved_ + bytes;
+  if (total_bytes <= limits_.max_total_bytes) return absl::OkStatus();
+  return WithLimit(absl::ResourceExhaustedError(
+                       absl::StrCat("the server would hold ", total_bytes,
+                                    " bytes of run data and jobs' inputs, over its limit "
+                                    "(--max_total_bytes=",
+                                    limits_.max_total_bytes, ")")),
+                   "--max_total_bytes");
+}
+
+absl::Status SessionStore::ReserveJob(std::string_view owner, int64_t bytes) {
+  absl::MutexLock lock(&mu_);
+  if (absl::Status status =
+          CheckPrincipalBytes(owner, UseOf(owner, absl::Now()).bytes + bytes, limits_);
+      !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = CheckTotalLocked(bytes); !status.ok()) return status;
+  total_reserved_ += bytes;
+  const auto it = job_bytes_.find(owner);
+  if (it == job_bytes_.end()) {
+    job_bytes_.emplace(std::string(owner), bytes);
+  } else {
+    it->second += bytes;
+  }
+  return absl::OkStatus();
+}
+
+void SessionStore::ReleaseJob(std::string_view owner, int64_t bytes) {
+  absl::MutexLock lock(&mu_);
+  total_reserved_ -= bytes;
+  const auto it = job_bytes_.find(owner);
+  if (it != job_bytes_.end() && (it->second -= bytes) == 0) job_bytes_.erase(it);
 }
 
 void SessionStore::Release(const SessionRef& ref, int64_t bytes) {
@@ -394,6 +442,17 @@ std::vector<std::string> SessionStore::ExpireIdleLocked(absl::Time now) {
   return expired;
 }
 
+SessionStore::PrincipalUse SessionStore::UseOf(std::string_view owner, absl::Time now) const {
+  PrincipalUse use;
+  if (const auto it = job_bytes_.find(owner); it != job_bytes_.end()) use.bytes = it->second;
+  for (const auto& [id, session] : sessions_) {
+    if (session.settings.owner != owner || Expired(session, now)) continue;
+    ++use.sessions;
+    use.bytes += session.bytes();
+  }
+  return use;
+}
+
 bool SessionStore::Expired(const Session& session, absl::Time now) {
   return session.leases == 0 && session.last_use + session.idle_ttl <= now;
 }
@@ -476,6 +535,7 @@ absl::Status SessionStore::Refresh(std::string_view id) {
       session.instance = next_instance_++;
       session.database_key = stored.key;
       session.idle_ttl = stored.settings.idle_ttl.value_or(limits_.session_idle_ttl);
+      session.label_bytes = LabelBytes(stored.settings.labels);
       session.settings = stored.settings;
       session.create_time = stored.create_time;
       session.last_use = stored.last_use;

@@ -74,7 +74,8 @@ class SessionStore {
   absl::Status Save();
 
   // An empty id asks for a random one. AlreadyExists for a taken id, whoever
-  // owns it (ids are one namespace), ResourceExhausted at --max_sessions.
+  // owns it (ids are one namespace), ResourceExhausted at --max_sessions, and at
+  // --max_sessions_per_principal or --max_bytes_per_principal of its owner.
   absl::StatusOr<SessionRecord> Create(std::string id, SessionSettings settings);
 
   // The calls below see only the sessions of `owner`: another principal's
@@ -98,6 +99,11 @@ class SessionStore {
   // held rather than after.
   absl::Status Reserve(const SessionRef& session, int64_t bytes);
   void Release(const SessionRef& session, int64_t bytes);
+  // Memory a job of `owner` holds while it waits and runs outside any session (a ComputeTwed's
+  // request and runs), counted with run data toward --max_bytes_per_principal and
+  // --max_total_bytes; ResourceExhausted naming the limit it would pass.
+  absl::Status ReserveJob(std::string_view owner, int64_t bytes);
+  void ReleaseJob(std::string_view owner, int64_t bytes);
   // AlreadyExists for a duplicate id in the role, ResourceExhausted at
   // --max_runs_per_session.
   absl::Status CheckNewRun(const SessionRef& session, RunRole role, std::string_view series_id);
@@ -119,7 +125,7 @@ class SessionStore {
     int64_t sessions = 0;
     int64_t runs = 0;
     int64_t held_bytes = 0;      // committed runs
-    int64_t reserved_bytes = 0;  // runs being uploaded
+    int64_t reserved_bytes = 0;  // runs being uploaded, and jobs' inputs (ReserveJob)
   };
   Totals totals() const;
 
@@ -136,6 +142,9 @@ class SessionStore {
     std::set<int64_t> run_database_keys;
     int64_t held_bytes = 0;
     int64_t reserved_bytes = 0;
+    // Of its labels' keys and values, counted with its run data against the byte limits.
+    int64_t label_bytes = 0;
+    int64_t bytes() const { return held_bytes + reserved_bytes + label_bytes; }
     // Live leases: a validation may wait and run far longer than the TTL.
     int leases = 0;
     // The backend's key of the session (0 where sessions have none).
@@ -146,6 +155,15 @@ class SessionStore {
   };
   using SessionMap = std::map<std::string, Session, std::less<>>;
 
+  // What the live sessions of one principal hold. Counted when asked, not kept in books of its
+  // own: --max_sessions bounds the walk, and no method can then forget to update them.
+  struct PrincipalUse {
+    int64_t sessions = 0;
+    int64_t bytes = 0;  // Session::bytes(), and ReserveJob's
+  };
+  PrincipalUse UseOf(std::string_view owner, absl::Time now) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // ResourceExhausted naming --max_total_bytes when `bytes` more would pass it.
+  absl::Status CheckTotalLocked(int64_t bytes) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   void EndLease(const std::string& id, uint64_t instance);
   static bool Expired(const Session& session, absl::Time now);
   // Expired sessions are dropped on the way, so that lookups never depend
@@ -186,6 +204,8 @@ class SessionStore {
   uint64_t next_instance_ ABSL_GUARDED_BY(mu_) = 1;
   int64_t total_held_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t total_reserved_ ABSL_GUARDED_BY(mu_) = 0;
+  // ReserveJob's, by owner (also in total_reserved_).
+  std::map<std::string, int64_t, std::less<>> job_bytes_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace wasserwarp::service

@@ -134,6 +134,15 @@ const Migration kMigration5 = {
         "ALTER TABLE runs ADD COLUMN source_file text, ADD COLUMN source_sha256 text",
     }};
 
+// The replicas that lost each validation (the SQLite validation database's format 3), so that
+// --max_attempts can fail one that kills its replicas; records of before lost none.
+const Migration kMigration6 = {
+    6,
+    "replicas that lost a validation",
+    {
+        "ALTER TABLE validations ADD COLUMN lost_replicas text NOT NULL DEFAULT ''",
+    }};
+
 absl::Status Refusal(Connection& connection, const std::string& why) {
   return absl::FailedPreconditionError(absl::StrCat("PostgreSQL database \"", connection.database(),
                                                     "\" at ", connection.redacted_url(), ": ",
@@ -170,8 +179,8 @@ absl::Status MigrateLocked(Connection& connection) {
 }  // namespace
 
 const std::vector<Migration>& Migrations() {
-  static const std::vector<Migration>* const migrations =
-      new std::vector<Migration>{kMigration1, kMigration2, kMigration3, kMigration4, kMigration5};
+  static const std::vector<Migration>* const migrations = new std::vector<Migration>{
+      kMigration1, kMigration2, kMigration3, kMigration4, kMigration5, kMigration6};
   return *migrations;
 }
 

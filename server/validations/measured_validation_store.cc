@@ -34,13 +34,14 @@ absl::Status MeasuredValidationStore::Delete(int64_t session_key, std::string_vi
   return Timed("Delete", [&](ValidationStore& store) { return store.Delete(session_key, id); });
 }
 
-absl::StatusOr<int64_t> MeasuredValidationStore::CountQueued() {
-  return Timed("CountQueued", [](ValidationStore& store) { return store.CountQueued(); });
+absl::StatusOr<QueuedCounts> MeasuredValidationStore::CountQueued(std::string_view owner) {
+  return Timed("CountQueued", [&](ValidationStore& store) { return store.CountQueued(owner); });
 }
 
 absl::StatusOr<std::optional<ValidationRecord>> MeasuredValidationStore::Claim(
-    std::string_view worker, absl::Time now, absl::Duration lease) {
-  return Timed("Claim", [&](ValidationStore& store) { return store.Claim(worker, now, lease); });
+    std::string_view worker, absl::Time now, absl::Duration lease, const ClaimLimits& limits) {
+  return Timed("Claim",
+               [&](ValidationStore& store) { return store.Claim(worker, now, lease, limits); });
 }
 
 absl::StatusOr<LeaseRenewal> MeasuredValidationStore::Renew(int64_t session_key,

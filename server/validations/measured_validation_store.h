@@ -32,9 +32,10 @@ class MeasuredValidationStore final : public ValidationStore {
                                                  std::string_view principal,
                                                  absl::Time now) override;
   absl::Status Delete(int64_t session_key, std::string_view id) override;
-  absl::StatusOr<int64_t> CountQueued() override;
+  absl::StatusOr<QueuedCounts> CountQueued(std::string_view owner) override;
   absl::StatusOr<std::optional<ValidationRecord>> Claim(std::string_view worker, absl::Time now,
-                                                        absl::Duration lease) override;
+                                                        absl::Duration lease,
+                                                        const ClaimLimits& limits) override;
   absl::StatusOr<LeaseRenewal> Renew(int64_t session_key, std::string_view id,
                                      std::string_view worker, absl::Time now, absl::Duration lease,
                                      std::string_view progress) override;

@@ -75,7 +75,8 @@ absl::StatusOr<ValidationRecord> RecordOf(const Result& result, int row, bool wi
     outcome.ratio_interval_hi = OptionalDouble(result, row, 28);
     record.outcome = outcome;
   }
-  if (with_report) record.report = cells.Bytes(29);
+  record.lost_replicas = DecodeLostReplicas(cells.Text(29));
+  if (with_report) record.report = cells.Bytes(30);
   if (!cells.status().ok()) return damaged(std::string(cells.status().message()));
   if (state < static_cast<int64_t>(ValidationState::kQueued) ||
       state > static_cast<int64_t>(ValidationState::kCancelled)) {

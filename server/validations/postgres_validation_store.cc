@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "storage/postgres.h"
+#include "validations/fair_claim_sql.h"
 #include "validations/postgres_validation_store_internal.h"
 #include "validations/record_encoding.h"
 
@@ -219,27 +220,30 @@ absl::StatusOr<ValidationRecord> PostgresValidationStore::RequestCancel(int64_t 
   return record;
 }
 
-absl::StatusOr<int64_t> PostgresValidationStore::CountQueued() {
-  int64_t count = 0;
+absl::StatusOr<QueuedCounts> PostgresValidationStore::CountQueued(std::string_view owner) {
+  QueuedCounts counts;
   absl::Status status = postgres::RunTransaction(
       pool_, "counting queued validations",
       [&](Connection& connection) -> absl::Status {
-        absl::StatusOr<Result> result =
-            connection.Exec("SELECT count(*) FROM validations WHERE state = $1",
-                            {State(ValidationState::kQueued)}, "counting queued validations");
+        absl::StatusOr<Result> result = connection.Exec(
+            "SELECT count(*), count(*) FILTER (WHERE owner = $2) FROM validations"
+            " WHERE state = $1",
+            {State(ValidationState::kQueued), Param::Text(owner)}, "counting queued validations");
         if (!result.ok()) return result.status();
-        absl::StatusOr<int64_t> value = result->GetInt64(0, 0);
-        if (!value.ok()) return value.status();
-        count = *value;
+        absl::StatusOr<int64_t> all = result->GetInt64(0, 0);
+        if (!all.ok()) return all.status();
+        absl::StatusOr<int64_t> of_owner = result->GetInt64(0, 1);
+        if (!of_owner.ok()) return of_owner.status();
+        counts = QueuedCounts{.all = *all, .of_owner = *of_owner};
         return absl::OkStatus();
       },
       options_);
   if (!status.ok()) return status;
-  return count;
+  return counts;
 }
 
 absl::StatusOr<std::optional<ValidationRecord>> PostgresValidationStore::Claim(
-    std::string_view worker, absl::Time now, absl::Duration lease) {
+    std::string_view worker, absl::Time now, absl::Duration lease, const ClaimLimits& limits) {
   std::optional<ValidationRecord> claimed;
   absl::Status status = postgres::RunTransaction(
       pool_, "claiming a validation",
@@ -247,17 +251,20 @@ absl::StatusOr<std::optional<ValidationRecord>> PostgresValidationStore::Claim(
         claimed.reset();
         // SKIP LOCKED: a row another replica is claiming right now is its, not ours.
         absl::StatusOr<Result> next = connection.Exec(
-            "SELECT key FROM validations WHERE state = $1 OR (state = $2 AND"
-            " lease_expire_ns <= $3) ORDER BY key LIMIT 1 FOR UPDATE SKIP LOCKED",
+            absl::StrCat("SELECT v.key ", FairClaimFromSql(SqlDialect::kPostgres),
+                         " FOR UPDATE OF v SKIP LOCKED"),
             {State(ValidationState::kQueued), State(ValidationState::kRunning),
-             Param::Int64(ToNanos(now))},
+             Param::Int64(ToNanos(now)), Param::Int64(limits.max_running_per_owner)},
             "finding a queued validation");
         if (!next.ok()) return next.status();
         if (next->rows() == 0) return absl::OkStatus();
         absl::StatusOr<int64_t> key = next->GetInt64(0, 0);
         if (!key.ok()) return key.status();
         absl::StatusOr<Result> updated = connection.Exec(
-            absl::StrCat("UPDATE validations SET state = $1, start_time_ns = $2,"
+            // A RUNNING one was lost by its lease's holder: it joins lost_replicas.
+            absl::StrCat("UPDATE validations SET lost_replicas = CASE WHEN state = $1 THEN"
+                         " lost_replicas || coalesce(lease_owner, '') || chr(10)"
+                         " ELSE lost_replicas END, state = $1, start_time_ns = $2,"
                          " attempts = attempts + 1, lease_owner = $3, lease_expire_ns = $4"
                          " WHERE key = $5 RETURNING ",
                          kColumns),

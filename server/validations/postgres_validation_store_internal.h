@@ -68,7 +68,7 @@ inline constexpr char kColumns[] =
     "key, session_key, session_id, id, owner, state, request, effective_parameters, runs, "
     "create_time_ns, start_time_ns, end_time_ns, attempts, cancel_requested, progress, "
     "error_code, error_message, lease_owner, lease_expire_ns, labels, request_digest, evidence, "
-    "engine, distance, passed, p_value, ratio, ratio_lo, ratio_hi";
+    "engine, distance, passed, p_value, ratio, ratio_lo, ratio_hi, lost_replicas";
 
 // Row `row` of `result`, selected with kColumns (and the report after them when asked).
 absl::StatusOr<ValidationRecord> RecordOf(const postgres::Result& result, int row, bool with_report,

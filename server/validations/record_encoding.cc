@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "absl/strings/str_split.h"
 #include "storage/byte_encoding.h"
 
 namespace wasserwarp::service {
@@ -60,6 +61,10 @@ std::optional<std::map<std::string, std::string>> DecodeLabels(std::string_view 
     labels.emplace(std::move((*entries)[i]), std::move((*entries)[i + 1]));
   }
   return labels;
+}
+
+std::vector<std::string> DecodeLostReplicas(std::string_view text) {
+  return absl::StrSplit(absl::string_view(text.data(), text.size()), '\n', absl::SkipEmpty());
 }
 
 }  // namespace wasserwarp::service

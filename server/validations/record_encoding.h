@@ -24,6 +24,10 @@ std::string EncodeLabels(const std::map<std::string, std::string>& labels);
 // std::nullopt for bytes that are not such a list.
 std::optional<std::map<std::string, std::string>> DecodeLabels(std::string_view bytes);
 
+// The replicas that lost a validation (ValidationRecord::lost_replicas), as the stores' claims
+// append them: each name followed by a newline.
+std::vector<std::string> DecodeLostReplicas(std::string_view text);
+
 }  // namespace wasserwarp::service
 
 #endif  // WASSERWARP_SERVER_VALIDATIONS_RECORD_ENCODING_H_

@@ -96,12 +96,18 @@ INSERT INTO validation_events (validation_key, kind, time_ns, principal, replica
   SELECT key, 1, create_time_ns, owner, '' FROM validations ORDER BY key;
 )sql";
 
+// Format 3, the replicas that lost each validation (ValidationRecord::lost_replicas), so that
+// --max_attempts can fail one that kills its replicas; records of before lost none.
+constexpr char kMigration3[] = R"sql(
+ALTER TABLE validations ADD COLUMN lost_replicas TEXT NOT NULL DEFAULT '';
+)sql";
+
 struct FormatMigration {
   int to_version;
   const char* sql;
 };
-constexpr FormatMigration kMigrations[] = {{2, kMigration2}};
-static_assert(kValidationDatabaseFormatVersion == 2, "a new format needs its migration");
+constexpr FormatMigration kMigrations[] = {{2, kMigration2}, {3, kMigration3}};
+static_assert(kValidationDatabaseFormatVersion == 3, "a new format needs its migration");
 
 absl::Status CheckFormat(sqlite3* db, const std::string& path) {
   absl::StatusOr<int64_t> application_id = PragmaInt(db, path, "application_id");

@@ -82,7 +82,8 @@ absl::StatusOr<ValidationRecord> RecordOf(const Statement& row, const std::strin
     outcome.ratio_interval_hi = OptionalDouble(row, 28);
     record.outcome = outcome;
   }
-  if (with_report) record.report = std::string(row.Bytes(29));
+  record.lost_replicas = DecodeLostReplicas(row.Bytes(29));
+  if (with_report) record.report = std::string(row.Bytes(30));
   return record;
 }
 

@@ -14,6 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "storage/sqlite.h"
+#include "validations/fair_claim_sql.h"
 #include "validations/record_encoding.h"
 #include "validations/sqlite_validation_store_internal.h"
 #include "validations/validation_filter_sql.h"
@@ -68,12 +69,15 @@ absl::StatusOr<std::unique_ptr<SqliteValidationStore>> SqliteValidationStore::Op
   if (!in_memory) {
     // FULL: a stored report is on disk when the worker says it ended. The directory's lock
     // makes this the only server on the file, so what ran when the last one stopped has no
-    // worker any more: it is queued again at once rather than when its lease would run out.
+    // worker any more: it is queued again at once rather than when its lease would run out. A
+    // server that stops cleanly hands its validations back, so their holder was lost.
     if (absl::Status status = Exec(db, path,
                                    absl::StrCat("PRAGMA journal_mode = WAL; PRAGMA synchronous = "
                                                 "FULL; UPDATE validations SET state = ",
                                                 static_cast<int>(ValidationState::kQueued),
-                                                ", lease_owner = NULL, lease_expire_ns = NULL, "
+                                                ", lost_replicas = lost_replicas || "
+                                                "coalesce(lease_owner, '') || char(10), "
+                                                "lease_owner = NULL, lease_expire_ns = NULL, "
                                                 "start_time_ns = NULL, progress = NULL WHERE "
                                                 "state = ",
                                                 static_cast<int>(ValidationState::kRunning), ";"),
@@ -296,35 +300,42 @@ absl::StatusOr<ValidationRecord> SqliteValidationStore::RequestCancel(int64_t se
   return record;
 }
 
-absl::StatusOr<int64_t> SqliteValidationStore::CountQueued() {
+absl::StatusOr<QueuedCounts> SqliteValidationStore::CountQueued(std::string_view owner) {
   absl::MutexLock lock(&mu_);
-  Statement query(db_, path_, "SELECT count(*) FROM validations WHERE state = ?");
-  query.Bind(1, static_cast<int64_t>(ValidationState::kQueued));
+  Statement query(db_, path_,
+                  "SELECT count(*), count(*) FILTER (WHERE owner = ?) FROM validations WHERE "
+                  "state = ?");
+  query.BindText(1, owner);
+  query.Bind(2, static_cast<int64_t>(ValidationState::kQueued));
   absl::StatusOr<bool> row = query.Step("counting queued validations");
   if (!row.ok()) return row.status();
-  return query.Int(0);
+  return QueuedCounts{.all = query.Int(0), .of_owner = query.Int(1)};
 }
 
 absl::StatusOr<std::optional<ValidationRecord>> SqliteValidationStore::Claim(
-    std::string_view worker, absl::Time now, absl::Duration lease) {
+    std::string_view worker, absl::Time now, absl::Duration lease, const ClaimLimits& limits) {
   absl::MutexLock lock(&mu_);
   Transaction transaction(db_, path_);
   if (absl::Status status = transaction.Begin(); !status.ok()) return status;
-  Statement next(db_, path_,
-                 "SELECT session_key, id, key FROM validations WHERE state = ? OR (state = ? AND "
-                 "lease_expire_ns <= ?) ORDER BY key LIMIT 1");
+  Statement next(
+      db_, path_,
+      absl::StrCat("SELECT v.session_key, v.id, v.key ", FairClaimFromSql(SqlDialect::kSqlite)));
   next.Bind(1, static_cast<int64_t>(ValidationState::kQueued));
   next.Bind(2, static_cast<int64_t>(ValidationState::kRunning));
   next.Bind(3, ToNanos(now));
+  next.Bind(4, int64_t{limits.max_running_per_owner});
   absl::StatusOr<bool> row = next.Step("finding a queued validation");
   if (!row.ok()) return row.status();
   if (!*row) return std::optional<ValidationRecord>();
   const int64_t session_key = next.Int(0);
   const std::string id(next.Bytes(1));
   const int64_t key = next.Int(2);
+  // A RUNNING one was lost by its lease's holder: it joins lost_replicas.
   Statement claim(db_, path_,
-                  "UPDATE validations SET state = ?, start_time_ns = ?, attempts = attempts + 1, "
-                  "lease_owner = ?, lease_expire_ns = ? WHERE session_key = ? AND id = ?");
+                  "UPDATE validations SET lost_replicas = CASE WHEN state = ?1 THEN lost_replicas "
+                  "|| coalesce(lease_owner, '') || char(10) ELSE lost_replicas END, state = ?1, "
+                  "start_time_ns = ?2, attempts = attempts + 1, lease_owner = ?3, "
+                  "lease_expire_ns = ?4 WHERE session_key = ?5 AND id = ?6");
   claim.Bind(1, static_cast<int64_t>(ValidationState::kRunning));
   claim.Bind(2, ToNanos(now));
   claim.BindText(3, worker);

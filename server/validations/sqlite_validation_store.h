@@ -33,9 +33,9 @@ namespace wasserwarp::service {
 
 // "WSWV": SQLite's application_id of a wasserwarp validation database.
 inline constexpr int32_t kValidationDatabaseApplicationId = 0x57535756;
-// 1: the first release's; 2: records as release evidence (labels, outcome, events, tombstones).
-// Open migrates an older file.
-inline constexpr int32_t kValidationDatabaseFormatVersion = 2;
+// 1: the first release's; 2: records as release evidence (labels, outcome, events, tombstones);
+// 3: the replicas that lost each validation. Open migrates an older file.
+inline constexpr int32_t kValidationDatabaseFormatVersion = 3;
 
 class SqliteValidationStore final : public ValidationStore {
  public:
@@ -57,9 +57,10 @@ class SqliteValidationStore final : public ValidationStore {
                                                  std::string_view principal,
                                                  absl::Time now) override;
   absl::Status Delete(int64_t session_key, std::string_view id) override;
-  absl::StatusOr<int64_t> CountQueued() override;
+  absl::StatusOr<QueuedCounts> CountQueued(std::string_view owner) override;
   absl::StatusOr<std::optional<ValidationRecord>> Claim(std::string_view worker, absl::Time now,
-                                                        absl::Duration lease) override;
+                                                        absl::Duration lease,
+                                                        const ClaimLimits& limits) override;
   absl::StatusOr<LeaseRenewal> Renew(int64_t session_key, std::string_view id,
                                      std::string_view worker, absl::Time now, absl::Duration lease,
                                      std::string_view progress) override;

@@ -27,7 +27,7 @@ inline constexpr char kColumns[] =
     "key, session_key, session_id, id, owner, state, request, effective_parameters, runs, "
     "create_time_ns, start_time_ns, end_time_ns, attempts, cancel_requested, progress, "
     "error_code, error_message, lease_owner, lease_expire_ns, labels, request_digest, evidence, "
-    "engine, distance, passed, p_value, ratio, ratio_lo, ratio_hi";
+    "engine, distance, passed, p_value, ratio, ratio_lo, ratio_hi, lost_replicas";
 
 // A new file gets the current format; an existing one is checked to be a validation database
 // of this or an earlier format, and migrated.

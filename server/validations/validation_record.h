@@ -101,6 +101,9 @@ struct ValidationRecord {
   std::optional<absl::Time> start_time;
   std::optional<absl::Time> end_time;
   int attempts = 0;
+  // The replicas that lost it, in order: each held its lease until it expired (the replica
+  // died, or stopped renewing) and another claim took it over. --max_attempts bounds them.
+  std::vector<std::string> lost_replicas;
   bool cancel_requested = false;
   std::string progress;  // wasserwarp.v1.ValidateProgress; empty: none recorded
   // FAILED and CANCELLED.

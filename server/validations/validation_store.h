@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
@@ -103,6 +104,19 @@ struct TileCounts {
 };
 
 // Which tiles a claim may take: any RUNNING validation's, or only one's.
+// QUEUED validations, in all and of one owner, for --max_queued_jobs and
+// --max_queued_jobs_per_principal.
+struct QueuedCounts {
+  int64_t all = 0;
+  int64_t of_owner = 0;
+};
+
+// What a claim may take: none of an owner with this many validations RUNNING under a live lease
+// (--max_running_jobs_per_principal).
+struct ClaimLimits {
+  int max_running_per_owner = std::numeric_limits<int>::max();
+};
+
 struct TileClaimScope {
   std::optional<int64_t> session_key;
   std::string validation_id;  // with session_key
@@ -135,15 +149,20 @@ class ValidationStore {
   // Removes an ended validation, and its session's tombstone when it was the tombstone's last.
   // NotFound when it is not there; FailedPrecondition while it is QUEUED or RUNNING.
   virtual absl::Status Delete(int64_t session_key, std::string_view id) = 0;
-  // QUEUED validations, for the --max_queued_jobs limit.
-  virtual absl::StatusOr<int64_t> CountQueued() = 0;
+  virtual absl::StatusOr<QueuedCounts> CountQueued(std::string_view owner) = 0;
 
-  // The oldest validation that is QUEUED or RUNNING under a lease expired at `now`, now RUNNING
-  // under `worker`'s lease until now + `lease`, started now (a START event of `worker`), with
-  // one more attempt; unset when there is none.
+  // A validation that is QUEUED or RUNNING under a lease expired at `now`, now RUNNING under
+  // `worker`'s lease until now + `lease`, started now (a START event of `worker`), with one more
+  // attempt; unset when there is none. A RUNNING one's lease holder joins its lost_replicas.
+  // Fair between owners: of the owners under `limits` with
+  // such validations, the one with the fewest RUNNING under live leases, ties to the one whose
+  // last start is the oldest (never started first), then the oldest validation; that owner's
+  // oldest. An owner with one validation thus waits for at most one running validation of each
+  // other owner.
   virtual absl::StatusOr<std::optional<ValidationRecord>> Claim(std::string_view worker,
                                                                 absl::Time now,
-                                                                absl::Duration lease) = 0;
+                                                                absl::Duration lease,
+                                                                const ClaimLimits& limits) = 0;
   // Extends `worker`'s lease and records `progress`. Aborted when the lease is no longer
   // `worker`'s (it expired and another worker claimed it, or the validation was deleted).
   virtual absl::StatusOr<LeaseRenewal> Renew(int64_t session_key, std::string_view id,
