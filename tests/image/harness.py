@@ -44,8 +44,9 @@ class Podman:
         self.command = shlex.split(command)
         self.limits = shlex.split(limits)
 
-    def __call__(self, *args, check_rc=True, timeout=300, input_text=None):
-        argv = self.command + list(args)
+    def __call__(self, *args, check_rc=True, timeout=300, input_text=None, nice=False):
+        # nice: builds share the machine's few cores with everyone else's work.
+        argv = (["nice", "-n", "10"] if nice else []) + self.command + list(args)
         result = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
                                 input=input_text, check=False)
         if check_rc and result.returncode != 0:
@@ -78,7 +79,7 @@ def build_standin(podman, name):
     if podman("image", "exists", tag, check_rc=False).returncode != 0:
         started = time.monotonic()
         podman("build", *podman.limits, "--pull=never", "-t", tag, str(STANDINS / name),
-               timeout=1200)
+               timeout=1200, nice=True)
         log(f"stand-in {tag} built in {time.monotonic() - started:.0f} s")
     return tag
 
