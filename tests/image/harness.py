@@ -6,6 +6,7 @@ These tests start real containers and take minutes: they are Makefile targets
 (`make test-image`, `make test-compose`, `make test-kube`), not part of ctest.
 """
 
+import argparse
 import shlex
 import socket
 import subprocess
@@ -166,11 +167,20 @@ class DemoValidation:
                 f"{verdict[:1]}")
 
 
-def main_wrapper(run):
-    """Runs a test's body; prints FAILED with the reason and exits 1 on a Failure."""
+def main_wrapper(run, doc):
+    """Parses the options every test takes (the Makefile's IMAGE_TEST_ARGS) and runs run(args);
+    prints FAILED with the reason and exits 1 on a Failure."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--image", required=True)
+    parser.add_argument("--cli", required=True, help="the host's wasserwarp CLI")
+    parser.add_argument("--example-data", required=True, help="wasserwarp-example-data")
+    parser.add_argument("--validate-args", required=True, help="the demo's validate options")
+    parser.add_argument("--podman", default="podman")
+    parser.add_argument("--podman-limits", default="")
+    args = parser.parse_args()
     start = time.monotonic()
     try:
-        run()
+        run(args)
     except Failure as failure:
         log(f"FAILED: {failure}")
         sys.exit(1)

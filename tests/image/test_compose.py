@@ -10,7 +10,6 @@ wasserwarp-2, both on the one PostgreSQL; Prometheus scrapes both replicas; stop
 (SIGTERM) gives exit status 0. Prints how long each step took.
 """
 
-import argparse
 import json
 import os
 import subprocess
@@ -117,15 +116,7 @@ def run(args):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--image", required=True)
-    parser.add_argument("--cli", required=True)
-    parser.add_argument("--example-data", required=True)
-    parser.add_argument("--validate-args", required=True)
-    parser.add_argument("--podman", default="podman")
-    parser.add_argument("--podman-limits", default="")
-    args = parser.parse_args()
-    main_wrapper(lambda: run(args))
+    main_wrapper(run, __doc__)
 
 
 if __name__ == "__main__":

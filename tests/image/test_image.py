@@ -11,7 +11,6 @@ verdicts through the host's CLI with --server; SIGTERM ends the server with exit
 Prints how long each step took (information, not a pass/fail threshold).
 """
 
-import argparse
 import os
 import subprocess
 import tempfile
@@ -113,15 +112,7 @@ def run(args):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--image", required=True)
-    parser.add_argument("--cli", required=True, help="the host's wasserwarp CLI")
-    parser.add_argument("--example-data", required=True, help="wasserwarp-example-data")
-    parser.add_argument("--validate-args", required=True, help="the demo's validate options")
-    parser.add_argument("--podman", default="podman")
-    parser.add_argument("--podman-limits", default="")
-    args = parser.parse_args()
-    main_wrapper(lambda: run(args))
+    main_wrapper(run, __doc__)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ demo's validations of variants A and B go through it on PostgreSQL, and SIGTERM 
 with exit status 0.
 """
 
-import argparse
 import base64
 import copy
 import json
@@ -175,15 +174,7 @@ def play(podman, env, network, ip, manifest):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--image", required=True)
-    parser.add_argument("--cli", required=True)
-    parser.add_argument("--example-data", required=True)
-    parser.add_argument("--validate-args", required=True)
-    parser.add_argument("--podman", default="podman")
-    parser.add_argument("--podman-limits", default="")
-    args = parser.parse_args()
-    main_wrapper(lambda: run(args))
+    main_wrapper(run, __doc__)
 
 
 if __name__ == "__main__":
