@@ -52,6 +52,8 @@ HEALTH_SERVICE = "wasserwarp.v1.ValidationService"
 DATA_DIR_FLAG = "--data_dir"
 # The Secret the manifests read the database URL from; none is committed.
 POSTGRES_SECRET = ("wasserwarp-postgres", "url")
+# libpq reads the password from PGPASSWORD, which the Secret's optional key fills.
+POSTGRES_PASSWORD_KEY = "password"
 POSTGRES_CA_DIR = "/etc/wasserwarp/postgres"
 # Where the image's CLI is, which the probes run; the flags that give the server credentials.
 CLI_PATH = "/usr/local/bin/wasserwarp"
@@ -355,6 +357,10 @@ class DeployTest(unittest.TestCase):
         self.assertNotIn("value", env[variable], where)
         self.assertEqual(env[variable]["valueFrom"]["secretKeyRef"],
                          {"name": secret_name, "key": secret_key}, where)
+        self.assertEqual(env["PGPASSWORD"]["valueFrom"]["secretKeyRef"],
+                         {"name": secret_name, "key": POSTGRES_PASSWORD_KEY, "optional": True},
+                         where)
+        self.assertEqual(set(env), {variable, "PGPASSWORD"}, where)
         # --data_dir is not used: no flag, no volume for it.
         self.assertNotIn("data_dir", flags, where)
         self.assertNotIn("/var/lib/wasserwarp", mounts, where)

@@ -105,8 +105,8 @@ def run(args):
         password = secrets.token_hex(16)
         # The Secrets, as deploy/README.md makes them with kubectl; podman keeps their data.
         secret_values = {
-            "wasserwarp-postgres": {"url": f"postgresql://wasserwarp:{password}@{postgres_ip}:"
-                                           f"5432/wasserwarp?sslmode=disable"},
+            "wasserwarp-postgres": {"url": f"postgresql://wasserwarp@{postgres_ip}:5432/"
+                                           f"wasserwarp?sslmode=disable", "password": password},
             "wasserwarp-tls": {p.name: p.read_text() for p in (credentials / "tls").iterdir()},
             "wasserwarp-tokens": {p.name: p.read_text() for p in (credentials / "auth").iterdir()},
         }
