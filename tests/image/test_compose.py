@@ -113,6 +113,7 @@ def run(args):
         finally:
             subprocess.run(compose + ["down", "-v"], env=env, capture_output=True, timeout=300,
                            check=False)
+            podman("network", "rm", "-f", f"{project}_default", check_rc=False)
 
 
 def main():

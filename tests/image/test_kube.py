@@ -157,8 +157,13 @@ def run(args):
                   f"{podman.logs(container_name)}")
             log(f"SIGTERM: exit status 0 after {time.monotonic() - stopping:.1f} s")
         finally:
+            # The image's data volume, anonymous as the Deployment mounts nothing there.
+            volumes = podman("inspect", "--format", "{{range .Mounts}}{{.Name}} {{end}}",
+                             container_name, check_rc=False).stdout.split()
             podman("kube", "down", str(played), check_rc=False)
-            podman("rm", "-f", f"{tag}-postgres", check_rc=False)
+            for volume in volumes:
+                podman("volume", "rm", "-f", volume, check_rc=False)
+            podman("rm", "-f", "-v", f"{tag}-postgres", check_rc=False)
             podman("network", "rm", "-f", tag, check_rc=False)
             for name in secret_values:
                 podman("secret", "rm", name, check_rc=False)
