@@ -9,15 +9,18 @@ CLI         := $(BUILD_DIR)/client/wasserwarp
 DEMO_ARGS   ?= --scale reference-std --resample 100 --lambda 0.3
 VERDICT_ARGS ?= --max-ratio 1.5 --qoi lateral_acceleration:max,yaw_rate:max
 
-DEB_PACKAGES := g++ cmake ninja-build make clang-format \
-  libabsl-dev libtbb-dev liblemon-dev nlohmann-json3-dev \
-  libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev \
+# What building the server and the CLI needs, and no more: the image's build stage installs only
+# these (`make deps-image`).
+IMAGE_BUILD_PACKAGES := g++ cmake ninja-build make pkg-config \
+  libabsl-dev libtbb-dev liblemon-dev nlohmann-json3-dev libhwy-dev \
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libspdlog-dev \
+  prometheus-cpp-dev libsqlite3-dev zlib1g-dev libpq-dev libssl-dev libmatio-dev libcivetweb-dev \
+  golang-github-gogo-googleapis-dev libjs-chart.js
+DEB_PACKAGES := $(IMAGE_BUILD_PACKAGES) clang-format \
+  libgtest-dev libgmock-dev libbenchmark-dev \
   python3-grpcio python3-protobuf python3-numpy python3-pandas python3-pytest \
-  python3-setuptools python3-pip openssl prometheus-cpp-dev python3-yaml libsqlite3-dev zlib1g-dev \
-  libpq-dev postgresql-15 libmatio-dev \
-  golang-github-gogo-googleapis-dev \
-  libjs-chart.js chromium chromium-driver python3-selenium python3-junitparser libcivetweb-dev \
+  python3-setuptools python3-pip openssl python3-yaml postgresql-15 \
+  chromium chromium-driver python3-selenium python3-junitparser \
   clang-14 libfuzzer-14-dev libclang-rt-14-dev
 
 CPP_SOURCES = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
@@ -47,6 +50,16 @@ configure: deps $(BUILD_DIR)/build.ninja
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# What the image ships, the server and the CLI, without tests, benchmarks or examples: the
+# Dockerfile's build stage (`make deps-image` installs only what they need).
+deps-image:
+	$(MAKE) deps DEB_PACKAGES="$(IMAGE_BUILD_PACKAGES)"
+
+build-image-binaries: deps-image
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DWASSERWARP_BUILD_TESTS=OFF -DWASSERWARP_BUILD_BENCHMARKS=OFF
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target wasserwarp-server wasserwarp
 
 # Only what the demo runs, the CLI and the example generator, and the libraries they link:
 # a newcomer's first result should not wait for every test and benchmark (`make test` builds those).
@@ -211,3 +224,73 @@ check-format:
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_BUILD_DIR) $(TSAN_BUILD_DIR)
+
+# The container image, with podman and no registry (deploy/README.md). Podman on these machines
+# needs runc (crun refuses a hybrid cgroup layout) and explicit ulimits (the defaults are refused).
+# The Debian base comes from Debian's packages through mmdebstrap when podman does not have it;
+# `make image-base-clean` forgets it, so that the next `make image` makes it again (updates).
+IMAGE          ?= localhost/wasserwarp-server:0.1.0
+PODMAN         ?= podman --runtime runc
+PODMAN_LIMITS  ?= --ulimit nofile=1024:1024 --ulimit nproc=1024:1024
+DEBIAN_MIRROR  ?= http://deb.debian.org/debian
+DEBIAN_SECURITY_MIRROR ?= http://deb.debian.org/debian-security
+DEBIAN_BASE    := docker.io/library/debian:bookworm
+
+# What making, building and testing the image needs on the host: podman (with runc, catatonit
+# for pods, and the CNI dnsname plugin for Compose's service names), mmdebstrap, podman-compose.
+IMAGE_TOOL_PACKAGES := podman runc catatonit golang-github-containernetworking-plugin-dnsname \
+  mmdebstrap podman-compose openssl python3-grpcio python3-yaml
+
+deps-image-tools:
+	$(MAKE) deps DEB_PACKAGES="$(IMAGE_TOOL_PACKAGES)"
+
+image-base: deps-image-tools
+	@if $(PODMAN) image exists $(DEBIAN_BASE) && $(PODMAN) image exists $(DEBIAN_BASE)-slim; then \
+	  echo "image-base: $(DEBIAN_BASE) and -slim are there"; \
+	else \
+	  set -e; echo "image-base: making $(DEBIAN_BASE) with mmdebstrap"; \
+	  mmdebstrap --variant=minbase --quiet bookworm - \
+	    "deb $(DEBIAN_MIRROR) bookworm main" "deb $(DEBIAN_MIRROR) bookworm-updates main" \
+	    "deb $(DEBIAN_SECURITY_MIRROR) bookworm-security main" \
+	  | $(PODMAN) import --change 'CMD ["bash"]' \
+	      --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+	      - $(DEBIAN_BASE); \
+	  $(PODMAN) tag $(DEBIAN_BASE) $(DEBIAN_BASE)-slim; \
+	fi
+
+image-base-clean:
+	-$(PODMAN) rmi $(DEBIAN_BASE)-slim $(DEBIAN_BASE)
+
+# CREATED is the commit's time, not the build's, so that a rebuild of one commit is all cache hits.
+image: image-base
+	nice -n 10 $(PODMAN) build $(PODMAN_LIMITS) --pull=never --layers \
+	  --build-arg REVISION=$$(git rev-parse HEAD 2>/dev/null || echo unknown) \
+	  --build-arg CREATED=$$(git log -1 --format=%cI 2>/dev/null || echo unknown) -t $(IMAGE) .
+	$(PODMAN) image ls $(IMAGE)
+
+# The image, Compose and Kubernetes tests (tests/image/): real containers, minutes each, so not
+# part of `make test` or .ci/run. They validate the demo data through the host's CLI
+# (`make build-demo` builds it and the example generator).
+IMAGE_TEST_ARGS = --image $(IMAGE) --cli $(CLI) \
+  --example-data $(BUILD_DIR)/examples/wasserwarp-example-data \
+  --validate-args "$(DEMO_ARGS) $(VERDICT_ARGS)" --podman "$(PODMAN)" --podman-limits "$(PODMAN_LIMITS)"
+
+image-test-tools:
+	@for f in $(CLI) $(BUILD_DIR)/examples/wasserwarp-example-data; do \
+	  [ -x $$f ] || { echo "$$f is missing: make build-demo BUILD_DIR=$(BUILD_DIR)"; exit 1; }; \
+	done
+
+# The image run as the manifests run it: non-root, read-only, TLS and a token; SIGTERM ends it.
+test-image: image image-test-tools
+	/usr/bin/python3 tests/image/test_image.py $(IMAGE_TEST_ARGS)
+
+# deploy/docker-compose.yml under podman-compose, with stand-ins for PostgreSQL and Prometheus.
+test-compose: image image-test-tools
+	/usr/bin/python3 tests/image/test_compose.py $(IMAGE_TEST_ARGS)
+
+# deploy/kubernetes/ under `podman kube play`, as far as podman supports its kinds.
+test-kube: image image-test-tools
+	/usr/bin/python3 tests/image/test_kube.py $(IMAGE_TEST_ARGS)
+
+.PHONY: deps-image build-image-binaries deps-image-tools image-base image-base-clean image \
+  image-test-tools test-image test-compose test-kube

@@ -6,11 +6,16 @@ is rendered here by a small renderer for exactly the Go-template subset the
 chart uses (helm itself is not installed here); its default rendering must
 equal deploy/kubernetes/ object for object, and its TLS and auth values must
 give flags that point at the files they mount. In every form the ports agree
-with the server's --listen and --metrics_listen flags, the probes are gRPC
-probes on the gRPC port, the labels and selectors agree, every flag passed is
-one `wasserwarp-server --help` lists, and the Dockerfile exposes those ports,
-runs as a non-root user, carries OCI labels and installs the packages of the
-libraries the built server links.
+with the server's --listen and --metrics_listen flags, the labels and selectors
+agree, every flag passed is one `wasserwarp-server --help` lists, and the
+Dockerfile exposes those ports, runs as a non-root user, carries OCI labels and
+installs the packages of the libraries the built server and CLI link.
+
+Secure by default: the Dockerfile's entry point, the manifests, the chart's
+defaults and Compose serve gRPC with TLS and bearer tokens from mounted files
+(Secrets), probe it with the image's CLI on localhost (Kubernetes' gRPC probes
+cannot speak TLS), mount no service account token, keep /metrics off the
+Services clients use and let only Prometheus reach it (NetworkPolicy).
 
 State: the Kubernetes manifests and the chart's defaults pass --postgres_url
 from an env var that a secretKeyRef fills (no Secret is committed), mount no
@@ -19,10 +24,11 @@ chart's postgres.secretName "" gives the single-server SQLite layout (--data_dir
 on an emptyDir, ClientIP affinity). Compose runs PostgreSQL, two replicas on it
 and a Prometheus scraping both.
 
-Over 500 lines: the Go-template renderer and the checks that read its output
-belong together, and the checks share one set of parsed documents.
+Over 500 lines: every deployment form (manifests, chart values, Compose, the
+Dockerfile) is checked against the same rules (check_objects and its helpers)
+on one set of parsed documents, which one file keeps together.
 
-Usage: deploy_manifests_test.py --repo DIR --server PATH/wasserwarp-server
+Usage: deploy_manifests_test.py --repo DIR --server PATH/wasserwarp-server --cli PATH/wasserwarp
 """
 
 import argparse
@@ -46,7 +52,15 @@ HEALTH_SERVICE = "wasserwarp.v1.ValidationService"
 DATA_DIR_FLAG = "--data_dir"
 # The Secret the manifests read the database URL from; none is committed.
 POSTGRES_SECRET = ("wasserwarp-postgres", "url")
+# libpq reads the password from PGPASSWORD, which the Secret's optional key fills.
+POSTGRES_PASSWORD_KEY = "password"
 POSTGRES_CA_DIR = "/etc/wasserwarp/postgres"
+# Where the image's CLI is, which the probes run; the flags that give the server credentials.
+CLI_PATH = "/usr/local/bin/wasserwarp"
+CREDENTIAL_FLAGS = ("tls_cert", "tls_key", "tls_client_ca", "auth_tokens_file")
+# Added by the server of issue 40 (a non-loopback --listen without tokens or client
+# certificates needs it); a server without it runs open anyway.
+ALLOW_OPEN_FLAG = "allow_unauthenticated"
 
 
 # --- What the server, the Dockerfile and the manifests say ---------------------
@@ -70,6 +84,12 @@ def flag_values(args):
             raise AssertionError(f"{arg!r} is not --flag=value")
         values[match.group(1)] = match.group(2)
     return values
+
+
+def flag_value(args, name):
+    """The value of --name=value in a command line (None if absent); the last one wins."""
+    found = [a.split("=", 1)[1] for a in args if a.startswith(f"--{name}=")]
+    return found[-1] if found else None
 
 
 def port_of(address):
@@ -135,6 +155,11 @@ class Dockerfile:
         return packages
 
 
+def compose_defaults(text):
+    """A Compose string with each ${VAR:-default} replaced by its default."""
+    return re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", text)
+
+
 def by_kind(objects):
     found = {}
     for obj in objects:
@@ -165,7 +190,7 @@ class DeployTest(unittest.TestCase):
         cls.kubernetes = load_kubernetes_dir(cls.deploy / "kubernetes")
 
     # Shared checks of one set of Kubernetes objects.
-    def check_objects(self, objects, where, tls=False, postgres=POSTGRES_SECRET):
+    def check_objects(self, objects, where, postgres=POSTGRES_SECRET):
         """postgres: the (Secret, key) of the database URL; None for the SQLite layout."""
         kinds = by_kind(objects)
         for kind in ("Deployment", "Service", "PodDisruptionBudget"):
@@ -180,22 +205,23 @@ class DeployTest(unittest.TestCase):
         flags = flag_values(container["args"])
         for name in flags:
             self.assertIn(name, self.flags, f"{where}: --{name} is not a server flag")
+        tls = "tls_cert" in flags
         grpc_port = port_of(flags["listen"])
         metrics_port = port_of(flags["metrics_listen"])
         ports = {p["name"]: p["containerPort"] for p in container["ports"]}
         self.assertEqual(ports, {"grpc": grpc_port, "metrics": metrics_port}, where)
         self.assertEqual(set(ports.values()), self.docker.exposed_ports(), where)
 
-        for probe_name in ("startupProbe", "livenessProbe", "readinessProbe"):
-            probe = container[probe_name]
-            if tls:
-                # Kubernetes' gRPC probes cannot speak TLS.
-                self.assertEqual(probe["tcpSocket"], {"port": grpc_port}, f"{where} {probe_name}")
-                self.assertNotIn("grpc", probe)
-            else:
+        mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+        volumes = {v["name"]: v for v in pod["spec"]["volumes"]}
+        self.assertIs(pod["spec"]["automountServiceAccountToken"], False, where)
+        if tls:
+            self.check_credentials(flags, mounts, volumes, where)
+            self.check_cli_probes(container, grpc_port, flags, where)
+        else:
+            for probe_name in ("startupProbe", "livenessProbe", "readinessProbe"):
+                probe = container[probe_name]
                 self.assertEqual(probe["grpc"]["port"], grpc_port, f"{where} {probe_name}")
-                self.assertNotIn("tcpSocket", probe)
-        if not tls:
             self.assertEqual(container["readinessProbe"]["grpc"]["service"], HEALTH_SERVICE)
             self.assertNotIn("service", container["livenessProbe"]["grpc"])
 
@@ -227,6 +253,14 @@ class DeployTest(unittest.TestCase):
 
         services = {s["metadata"]["name"]: s for s in kinds["Service"]}
         name = deployment["metadata"]["name"]
+        # /metrics only on the headless metrics Service, never on those clients use.
+        self.assertEqual(set(services), {name, name + "-headless", name + "-metrics"}, where)
+        for service_name, service in services.items():
+            exposed = {port["targetPort"] for port in service["spec"]["ports"]}
+            expected = {"metrics"} if service_name == name + "-metrics" else {"grpc"}
+            self.assertEqual(exposed, expected, f"{where} {service_name}")
+        self.assertEqual(services[name + "-metrics"]["spec"]["clusterIP"], "None", where)
+        self.check_network_policy(kinds, selector, where)
         self.assertEqual(services[name + "-headless"]["spec"]["clusterIP"], "None", where)
         self.assertNotIn("sessionAffinity", services[name + "-headless"]["spec"], where)
         if postgres:
@@ -242,8 +276,6 @@ class DeployTest(unittest.TestCase):
         self.assertTrue(pod["spec"]["securityContext"]["runAsNonRoot"], where)
         self.assertEqual(str(pod["spec"]["securityContext"]["runAsUser"]),
                          self.docker.runtime_last("USER").split(":")[0], where)
-        mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
-        volumes = {v["name"]: v for v in pod["spec"]["volumes"]}
         self.assertLessEqual(set(mounts.values()), set(volumes), where)
         self.assertEqual(volumes[mounts["/tmp"]]["emptyDir"]["sizeLimit"], "256Mi", where)
         env = {e["name"]: e for e in container.get("env", [])}
@@ -258,6 +290,60 @@ class DeployTest(unittest.TestCase):
             self.assertNotIn(POSTGRES_CA_DIR, mounts, where)
         return flags, mounts
 
+    def check_credentials(self, flags, mounts, volumes, where):
+        """TLS and tokens from files of mounted Secrets, readable by fsGroup only."""
+        for flag in ("tls_cert", "tls_key", "auth_tokens_file"):
+            self.assertIn(flag, flags, f"{where}: secure by default needs --{flag}")
+        self.assertNotIn(ALLOW_OPEN_FLAG, flags, where)
+        for flag in CREDENTIAL_FLAGS:
+            if flag in flags:
+                self.check_secret_file(flags[flag], mounts, volumes, f"{where} --{flag}")
+
+    def check_secret_file(self, path, mounts, volumes, where):
+        directory, _, name = path.rpartition("/")
+        self.assertIn(directory, mounts, where)
+        secret = volumes[mounts[directory]]["secret"]
+        self.assertEqual(secret["defaultMode"], 0o440, where)
+        items = [item["path"] for item in secret.get("items", [])]
+        if items:
+            self.assertIn(name, items, where)
+
+    def check_cli_probes(self, container, grpc_port, flags, where):
+        """Startup and readiness run the image's CLI against localhost with TLS and a token;
+        liveness only checks that the port accepts connections."""
+        self.assertEqual(container["livenessProbe"]["tcpSocket"], {"port": "grpc"}, where)
+        mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+        command = container["readinessProbe"]["exec"]["command"]
+        self.assertEqual(container["startupProbe"]["exec"]["command"], command, where)
+        self.assertEqual(command[:3], [CLI_PATH, "sessions", "list"], where)
+        self.assertEqual(flag_value(command, "server"), f"localhost:{grpc_port}", where)
+        ca = flag_value(command, "tls-ca")
+        self.assertEqual(ca.rpartition("/")[0], flags["tls_cert"].rpartition("/")[0], where)
+        if "auth_tokens_file" in flags:
+            token = flag_value(command, "token-file")
+            self.assertEqual(token.rpartition("/")[0], flags["auth_tokens_file"].rpartition("/")[0],
+                             where)
+        if "tls_client_ca" in flags:
+            self.assertEqual(flag_value(command, "tls-cert"), flags["tls_cert"], where)
+            self.assertEqual(flag_value(command, "tls-key"), flags["tls_key"], where)
+        for path in (p for p in command if p.startswith("--") and "=/" in p):
+            self.assertIn(path.split("=", 1)[1].rpartition("/")[0], mounts, f"{where} {path}")
+
+    def check_network_policy(self, kinds, selector, where):
+        """gRPC open, /metrics from Prometheus' pods only; out only DNS and PostgreSQL."""
+        policies = kinds.get("NetworkPolicy", [])
+        self.assertEqual(len(policies), 1, where)
+        spec = policies[0]["spec"]
+        self.assertEqual(spec["podSelector"]["matchLabels"], selector, where)
+        self.assertEqual(set(spec["policyTypes"]), {"Ingress", "Egress"}, where)
+        rules = {rule["ports"][0]["port"]: rule for rule in spec["ingress"]}
+        self.assertEqual(set(rules), {"grpc", "metrics"}, where)
+        self.assertNotIn("from", rules["grpc"], where)
+        sources = rules["metrics"]["from"]
+        self.assertTrue(sources and all(s["podSelector"]["matchLabels"] for s in sources), where)
+        egress_ports = {p["port"] for rule in spec["egress"] for p in rule["ports"]}
+        self.assertEqual(egress_ports, {53, 5432}, where)
+
     def check_postgres(self, flags, env, mounts, volumes, postgres, where):
         secret_name, secret_key = postgres
         for flag in ("postgres_url", "postgres_pool_size"):
@@ -271,6 +357,10 @@ class DeployTest(unittest.TestCase):
         self.assertNotIn("value", env[variable], where)
         self.assertEqual(env[variable]["valueFrom"]["secretKeyRef"],
                          {"name": secret_name, "key": secret_key}, where)
+        self.assertEqual(env["PGPASSWORD"]["valueFrom"]["secretKeyRef"],
+                         {"name": secret_name, "key": POSTGRES_PASSWORD_KEY, "optional": True},
+                         where)
+        self.assertEqual(set(env), {variable, "PGPASSWORD"}, where)
         # --data_dir is not used: no flag, no volume for it.
         self.assertNotIn("data_dir", flags, where)
         self.assertNotIn("/var/lib/wasserwarp", mounts, where)
@@ -292,8 +382,16 @@ class DeployTest(unittest.TestCase):
         env_reference(deployed.pop("postgres_url"))
         self.assertNotIn("data_dir", deployed)
         with tempfile.TemporaryDirectory() as data_dir:
+            # The Secrets' files, made as deploy/README.md makes them.
+            credentials = Path(data_dir) / "credentials"
+            subprocess.run(["sh", str(self.deploy / "make-credentials.sh"), str(credentials)],
+                           check=True, capture_output=True)
             local = {"listen": "127.0.0.1:0", "metrics_listen": "127.0.0.1:0",
-                     "data_dir": data_dir}
+                     "data_dir": str(Path(data_dir) / "data")}
+            for flag in CREDENTIAL_FLAGS:
+                if flag in deployed:
+                    directory = Path(deployed[flag]).parent.name
+                    local[flag] = str(credentials / directory / Path(deployed[flag]).name)
             flags = {**deployed, **local}
             server = subprocess.Popen([ARGS.server] + [f"--{k}={v}" for k, v in flags.items()],
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -340,15 +438,22 @@ class DeployTest(unittest.TestCase):
         self.assertEqual({port_of(entrypoint["listen"]), port_of(entrypoint["metrics_listen"])},
                          docker.exposed_ports())
         self.assertTrue(entrypoint["listen"].startswith("0.0.0.0:"))
+        # Never open: TLS and tokens from files the entry point expects.
+        for flag in ("tls_cert", "tls_key", "auth_tokens_file"):
+            self.assertTrue(entrypoint[flag].startswith("/etc/wasserwarp/"), flag)
+        self.assertNotIn(ALLOW_OPEN_FLAG, entrypoint)
+        # The build stage builds what the image ships and no tests; the CLI is there for the probes.
+        self.assertIn("make build-image-binaries", build_runs)
+        self.assertIn(f"/out{CLI_PATH}", build_runs)
         self.assertEqual(entrypoint["data_dir"], docker.runtime_last("WORKDIR"))
         self.assertIn(entrypoint["data_dir"], docker.runtime_last("VOLUME"))
 
-    def test_runtime_image_installs_the_libraries_the_server_links(self):
+    def test_runtime_image_installs_the_libraries_the_server_and_cli_link(self):
         for tool in ("ldd", "dpkg-query", "dpkg", "apt-cache"):
             if shutil.which(tool) is None:
                 self.skipTest(f"{tool} is not installed")
-        ldd = subprocess.run(["ldd", ARGS.server], capture_output=True, text=True,
-                             check=True).stdout
+        ldd = "".join(subprocess.run(["ldd", binary], capture_output=True, text=True,
+                                     check=True).stdout for binary in (ARGS.server, ARGS.cli))
         if re.search(r"/lib(asan|ubsan|tsan)\.so", ldd):
             self.skipTest("a sanitizer build (make test-asan) links a runtime no image ships")
         # dpkg knows each library by the path it installed, before /lib moved under /usr.
@@ -394,10 +499,10 @@ class DeployTest(unittest.TestCase):
             with self.subTest(object=key(obj)):
                 self.assertEqual(obj, expected[key(obj)])
 
-    def test_chart_with_tls_auth_and_fixed_replicas(self):
+    def test_chart_with_mutual_tls_and_fixed_replicas(self):
         rendered = self.chart.render({
-            "tls": {"enabled": True, "secretName": "wasserwarp-tls", "clientCA": True},
-            "auth": {"enabled": True, "secretName": "wasserwarp-tokens", "key": "tokens.txt"},
+            "tls": {"secretName": "bench-tls", "clientCA": True},
+            "auth": {"secretName": "bench-tokens", "key": "tokens.txt", "probeKey": "probe.txt"},
             "autoscaling": {"enabled": False},
             "replicaCount": 3,
             "ports": {"grpc": 443, "metrics": 9100},
@@ -416,23 +521,22 @@ class DeployTest(unittest.TestCase):
             self.assertIn(name, self.flags)
         self.assertEqual(flags["session_idle_ttl"], "720h")
         self.assertEqual((port_of(flags["listen"]), port_of(flags["metrics_listen"])), (443, 9100))
-        for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
-            self.assertEqual(container[probe]["tcpSocket"], {"port": 443})
         mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
         volumes = {v["name"]: v for v in pod["volumes"]}
-        for flag, file_name in (("tls_cert", "tls.crt"), ("tls_key", "tls.key"),
-                                ("tls_client_ca", "ca.crt"), ("auth_tokens_file", "tokens")):
-            directory, _, name = flags[flag].rpartition("/")
-            self.assertEqual(name, file_name)
-            self.assertIn(directory, mounts, flag)
+        self.check_credentials(flags, mounts, volumes, "helm mutual TLS")
+        self.check_cli_probes(container, 443, flags, "helm mutual TLS")
+        self.assertEqual(flags["tls_client_ca"], "/etc/wasserwarp/tls/ca.crt")
         tls = volumes[mounts["/etc/wasserwarp/tls"]]["secret"]
-        self.assertEqual(tls["secretName"], "wasserwarp-tls")
+        self.assertEqual(tls["secretName"], "bench-tls")
         auth = volumes[mounts["/etc/wasserwarp/auth"]]["secret"]
-        self.assertEqual(auth["secretName"], "wasserwarp-tokens")
-        self.assertEqual(auth["items"], [{"key": "tokens.txt", "path": "tokens"}])
+        self.assertEqual(auth["secretName"], "bench-tokens")
+        self.assertEqual(auth["items"], [{"key": "tokens.txt", "path": "tokens"},
+                                         {"key": "probe.txt", "path": "probe-token"}])
         services = {s["metadata"]["name"]: s for s in kinds["Service"]}
-        self.assertEqual(set(services), {"bench", "bench-headless"})
-        self.assertEqual(services["bench"]["spec"]["ports"][0]["port"], 443)
+        self.assertEqual(set(services), {"bench", "bench-headless", "bench-metrics"})
+        self.assertEqual(services["bench"]["spec"]["ports"], [
+            {"name": "grpc", "port": 443, "targetPort": "grpc", "protocol": "TCP"}])
+        self.assertEqual(services["bench-metrics"]["spec"]["ports"][0]["port"], 9100)
 
     def test_chart_without_postgres_renders_the_sqlite_layout(self):
         rendered = self.chart.render({"postgres": {"secretName": ""}, "replicaCount": 1,
@@ -449,7 +553,7 @@ class DeployTest(unittest.TestCase):
         self.assertNotIn("postgres_pool_size", flags)
         self.assertNotIn("env", container)
         volumes = {v["name"]: v for v in pod["volumes"]}
-        self.assertEqual(set(volumes), {"data", "tmp"})
+        self.assertEqual(set(volumes), {"data", "tmp", "tls", "auth"})
         self.assertEqual(volumes["data"]["emptyDir"], {"sizeLimit": "3Gi"})
         service = next(s for s in kinds["Service"] if s["metadata"]["name"] == "wasserwarp")
         self.assertEqual(service["spec"]["sessionAffinityConfig"],
@@ -469,12 +573,42 @@ class DeployTest(unittest.TestCase):
         ca = next(v for v in pod["volumes"] if v["name"] == "postgres-ca")["secret"]
         self.assertEqual(ca["items"], [{"key": "root.pem", "path": "ca.crt"}])
 
-    def test_chart_without_tls_passes_no_tls_flags(self):
-        deployment = by_kind(self.chart.render())["Deployment"][0]
-        container = deployment["spec"]["template"]["spec"]["containers"][0]
+    def test_chart_open_only_when_asked_and_then_says_so(self):
+        # Without TLS: native gRPC probes, the token still required.
+        rendered = self.chart.render({"tls": {"enabled": False}})
+        container = by_kind(rendered)["Deployment"][0]["spec"]["template"]["spec"]["containers"][0]
         flags = flag_values(container["args"])
-        for flag in ("tls_cert", "tls_key", "tls_client_ca", "auth_tokens_file"):
-            self.assertNotIn(flag, flags)
+        self.assertEqual(set(CREDENTIAL_FLAGS) & set(flags), {"auth_tokens_file"})
+        self.assertEqual(container["readinessProbe"]["grpc"]["service"], HEALTH_SERVICE)
+        # Neither TLS nor tokens: every caller is one principal, which the server accepts on a
+        # non-loopback address only when told so.
+        rendered = self.chart.render({"tls": {"enabled": False}, "auth": {"enabled": False}})
+        pod = by_kind(rendered)["Deployment"][0]["spec"]["template"]["spec"]
+        flags = flag_values([a if "=" in a else a + "=" for a in pod["containers"][0]["args"]])
+        self.assertEqual(set(CREDENTIAL_FLAGS) & set(flags), set())
+        self.assertIn(ALLOW_OPEN_FLAG, flags)
+        self.assertLessEqual(set(flags) - {ALLOW_OPEN_FLAG}, self.flags)
+        self.assertEqual({v["name"] for v in pod["volumes"]}, {"tmp", "postgres-ca"})
+        # Tokens alone, or client certificates alone, are access control enough.
+        for values in ({"tls": {"enabled": False}}, {"auth": {"enabled": False},
+                                                      "tls": {"clientCA": True}}):
+            container = by_kind(self.chart.render(values))["Deployment"][0]["spec"]["template"][
+                "spec"]["containers"][0]
+            self.assertNotIn(f"--{ALLOW_OPEN_FLAG}", container["args"], values)
+
+    def test_chart_network_policy_values(self):
+        rendered = self.chart.render({"networkPolicy": {"postgresPort": 6432, "prometheus": {
+            "namespaceSelector": {"matchLabels": {"name": "monitoring"}},
+            "podLabels": {"app": "prom"}}}})
+        policy = by_kind(rendered)["NetworkPolicy"][0]["spec"]
+        metrics = next(r for r in policy["ingress"] if r["ports"][0]["port"] == "metrics")
+        # Helm merges maps of values: the default label stays unless set to null.
+        self.assertEqual(metrics["from"], [{"namespaceSelector": {"matchLabels": {
+            "name": "monitoring"}}, "podSelector": {"matchLabels": {
+                "app": "prom", "app.kubernetes.io/name": "prometheus"}}}])
+        self.assertIn({"port": 6432, "protocol": "TCP"}, policy["egress"][1]["ports"])
+        rendered = self.chart.render({"networkPolicy": {"enabled": False}})
+        self.assertNotIn("NetworkPolicy", by_kind(rendered))
 
     def test_compose_and_prometheus(self):
         compose = yaml.safe_load((self.deploy / "docker-compose.yml").read_text())
@@ -494,13 +628,16 @@ class DeployTest(unittest.TestCase):
         self.assertIn("pg_isready", " ".join(postgres["healthcheck"]["test"]))
         self.assertNotIn("ports", postgres, "the database stays on the Compose network")
 
-        # Two replicas on that database, each on its own host ports.
-        replicas = {"wasserwarp-1": (50051, 9464), "wasserwarp-2": (50052, 9465)}
+        # Two replicas on that database, each on its own host port, gRPC only; secure as the
+        # Deployment: TLS and tokens, non-root, read-only, probed with the image's CLI.
+        replicas = {"wasserwarp-1": 50051, "wasserwarp-2": 50052}
         self.assertLessEqual(replicas.keys(), services.keys())
         self.assertNotIn("wasserwarp", services)
+        deployment = by_kind(self.kubernetes)["Deployment"][0]["spec"]["template"]["spec"]
+        probe = deployment["containers"][0]["readinessProbe"]["exec"]["command"]
         metrics_targets = set()
         host_ports = []
-        for name, (grpc_host, metrics_host) in replicas.items():
+        for name, grpc_host in replicas.items():
             with self.subTest(service=name):
                 server = services[name]
                 self.assertEqual(server["build"]["dockerfile"], "Dockerfile")
@@ -509,28 +646,40 @@ class DeployTest(unittest.TestCase):
                 flags = flag_values(self.docker.entrypoint()[1:] + server["command"])
                 for flag in flags:
                     self.assertIn(flag, self.flags)
-                published = dict(tuple(map(int, p.split(":")[-2:])) for p in server["ports"])
+                published = dict(tuple(map(int, compose_defaults(p).split(":")[-2:]))
+                                 for p in server["ports"])
                 host_ports += list(published)
-                self.assertEqual(published, {grpc_host: port_of(flags["listen"]),
-                                             metrics_host: port_of(flags["metrics_listen"])})
-                self.assertEqual(set(published.values()), self.docker.exposed_ports())
+                self.assertEqual(published, {grpc_host: port_of(flags["listen"])},
+                                 "/metrics stays on the Compose network")
+                self.assertEqual(server["user"], self.docker.runtime_last("USER"))
+                self.assertIs(server["read_only"], True)
+                self.assertEqual(server["cap_drop"], ["ALL"])
+                self.assertEqual(server["healthcheck"]["test"], ["CMD"] + probe)
+                mounted = {compose_defaults(v).split(":")[1] for v in server["volumes"]}
+                for flag in ("tls_cert", "tls_key", "auth_tokens_file"):
+                    self.assertIn(flags[flag].rpartition("/")[0], mounted, flag)
+                self.assertTrue(all(v.endswith(":ro") for v in server["volumes"]),
+                                "credentials only, read-only: state lives in PostgreSQL")
                 url = urllib.parse.urlsplit(flags["postgres_url"])
                 self.assertEqual(url.scheme, "postgresql")
                 self.assertEqual((url.hostname, url.port), ("postgres", 5432))
-                self.assertEqual((url.username, url.password, url.path),
+                # The password from the environment (libpq's PGPASSWORD), not the command line.
+                self.assertIsNone(url.password)
+                self.assertEqual((url.username, server["environment"]["PGPASSWORD"], url.path),
                                  (database["POSTGRES_USER"], database["POSTGRES_PASSWORD"],
                                   "/" + database["POSTGRES_DB"]))
                 self.assertGreaterEqual(int(flags["postgres_pool_size"]), 1)
                 self.assertEqual(server["depends_on"]["postgres"]["condition"],
                                  "service_healthy")
-                self.assertNotIn("volumes", server, "state lives in PostgreSQL")
                 self.assertGreater(int(server["stop_grace_period"].rstrip("s")),
                                    seconds_of(flags["shutdown_grace"]))
                 metrics_targets.add(f"{name}:{port_of(flags['metrics_listen'])}")
         self.assertEqual(len(host_ports), len(set(host_ports)), "host ports collide")
 
-        # Prometheus scrapes both replicas, on the Compose network.
+        # Prometheus scrapes both replicas, on the Compose network, and answers on loopback.
         prometheus = services["prometheus"]
+        self.assertEqual([compose_defaults(p) for p in prometheus["ports"]],
+                         ["127.0.0.1:9090:9090"])
         self.assertLessEqual(replicas.keys(), set(prometheus["depends_on"]))
         config_mount = next(v for v in prometheus["volumes"] if v.endswith("prometheus.yml:ro"))
         config = yaml.safe_load((self.deploy / config_mount.split(":")[0]).read_text())
@@ -575,6 +724,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repo", required=True)
     parser.add_argument("--server", required=True)
+    parser.add_argument("--cli", required=True)
     ARGS, rest = parser.parse_known_args()
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
 

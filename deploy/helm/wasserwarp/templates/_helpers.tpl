@@ -17,3 +17,20 @@ app.kubernetes.io/component: server
 {{- define "wasserwarp.image" -}}
 {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
 {{- end }}
+
+{{/* The probes' call with TLS: the image's CLI lists the probe principal's sessions on
+localhost, through TLS (the certificate must name localhost) and access control. */}}
+{{- define "wasserwarp.probeCommand" -}}
+- /usr/local/bin/wasserwarp
+- sessions
+- list
+- --server=localhost:{{ .Values.ports.grpc }}
+- --tls-ca=/etc/wasserwarp/tls/ca.crt
+{{- if .Values.tls.clientCA }}
+- --tls-cert=/etc/wasserwarp/tls/tls.crt
+- --tls-key=/etc/wasserwarp/tls/tls.key
+{{- end }}
+{{- if .Values.auth.enabled }}
+- --token-file=/etc/wasserwarp/auth/probe-token
+{{- end }}
+{{- end }}
