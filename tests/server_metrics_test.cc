@@ -276,8 +276,11 @@ TEST_F(MetricsTest, QueuedRunningAndCancelledJobs) {
   waiting_context.TryCancel();
   while (waiting->Read(&event)) {
   }
+  // Its call ends after the store has it cancelled; the validation gauges, read from the
+  // store at most every 2 s, could lag until the running one has finished.
   ScrapeUntil([](const Scrape& scrape) {
-    return scrape.Value("wasserwarp_validations", {{"state", "cancelled"}}) == 1.0;
+    return scrape.Count("wasserwarp_grpc_server_handled_total", Rpc("Validate", "CANCELLED")) ==
+           1.0;
   });
   running_context.TryCancel();
   while (running->Read(&event)) {

@@ -244,6 +244,8 @@ TEST(TokenRotationTest, ReloadIfChangedFollowsTheContentAndKeepsTokensOnABadFile
   EXPECT_FALSE(*reloaded);
   EXPECT_EQ((*tokens)->PrincipalOf("tok-b"), "bench-b");
 
+  chmod(dir.Path("tokens").c_str(), 0640);
+  EXPECT_EQ(TokenFilePermissionWarning(dir.Path("tokens")), std::nullopt);
   chmod(dir.Path("tokens").c_str(), 0644);
   EXPECT_THAT(TokenFilePermissionWarning(dir.Path("tokens")).value_or(""),
               AllOf(HasSubstr(dir.Path("tokens")), HasSubstr("readable by others"),

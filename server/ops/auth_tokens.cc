@@ -161,14 +161,14 @@ std::shared_ptr<const AuthTokens::Entries> AuthTokens::Current() const {
 
 std::optional<std::string> TokenFilePermissionWarning(const std::string& path) {
   struct stat status = {};
-  // stat follows the symlinks of a mounted Secret to the file that holds the tokens.
-  if (stat(path.c_str(), &status) != 0 || (status.st_mode & (S_IRGRP | S_IROTH)) == 0) {
-    return std::nullopt;
-  }
+  // stat follows the symlinks of a mounted Secret to the file that holds the tokens. Its group
+  // may read it: Kubernetes gives a non-root pod its Secret through the pod's fsGroup (mode 0440).
+  if (stat(path.c_str(), &status) != 0 || (status.st_mode & S_IROTH) == 0) return std::nullopt;
   return absl::StrFormat(
-      "--auth_tokens_file %s is readable by %s (mode %04o): anyone who can read it can act as "
-      "every principal in it; chmod 600 it (Kubernetes: the Secret volume's defaultMode 0400)",
-      path, (status.st_mode & S_IROTH) != 0 ? "others" : "its group", status.st_mode & 07777);
+      "--auth_tokens_file %s is readable by others (mode %04o): anyone who can read it can act "
+      "as every principal in it; chmod 600 it (Kubernetes: the Secret volume's defaultMode 0440 "
+      "with the pod's fsGroup)",
+      path, status.st_mode & 07777);
 }
 
 }  // namespace wasserwarp::service

@@ -97,8 +97,8 @@ class AuthTokens {
   std::string last_text_ ABSL_GUARDED_BY(reload_mu_);
 };
 
-// A warning naming `path` when the token file is readable by its group or by others (it holds
-// every principal's secret); nothing when it is not, or cannot be examined.
+// A warning naming `path` when the token file is readable by others (it holds every principal's
+// secret); nothing when it is not, or cannot be examined.
 std::optional<std::string> TokenFilePermissionWarning(const std::string& path);
 
 }  // namespace wasserwarp::service
