@@ -104,6 +104,10 @@ ABSL_FLAG(int, max_watch_streams, kDefaults.max_watch_streams,
           "WatchValidation calls open at once on this replica");
 ABSL_FLAG(int, max_watch_streams_per_principal, kDefaults.max_watch_streams_per_principal,
           "WatchValidation calls of one principal open at once on this replica");
+ABSL_FLAG(int, call_threads, kDefaults.call_threads,
+          "threads that answer unary calls, which wait on the store, off gRPC's own threads");
+ABSL_FLAG(int, max_queued_calls, kDefaults.max_queued_calls,
+          "unary calls waiting for a call thread before the next is refused RESOURCE_EXHAUSTED");
 ABSL_FLAG(absl::Duration, session_sweep_interval, kDefaults.sweep_interval,
           "how often sessions idle past their TTL are deleted (expired ones are invisible "
           "meanwhile)");
@@ -218,6 +222,8 @@ absl::StatusOr<wasserwarp::service::ServerConfig> ConfigFromFlags() {
   config.postgres_settings.keepalives_count = absl::GetFlag(FLAGS_postgres_keepalives_count);
   config.max_watch_streams = absl::GetFlag(FLAGS_max_watch_streams);
   config.max_watch_streams_per_principal = absl::GetFlag(FLAGS_max_watch_streams_per_principal);
+  config.call_threads = absl::GetFlag(FLAGS_call_threads);
+  config.max_queued_calls = absl::GetFlag(FLAGS_max_queued_calls);
   config.sessions.max_sessions = absl::GetFlag(FLAGS_max_sessions);
   config.sessions.max_runs_per_session = absl::GetFlag(FLAGS_max_runs_per_session);
   config.sessions.max_samples_per_run = absl::GetFlag(FLAGS_max_samples_per_run);

@@ -230,7 +230,7 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   server->service_ = std::make_unique<ValidationService>(
       config.sessions, config.jobs, *server->store_, *server->jobs_, *server->resources_,
       server->authenticator_.get(), config.max_watch_streams,
-      config.max_watch_streams_per_principal);
+      config.max_watch_streams_per_principal, config.call_threads, config.max_queued_calls);
   if (server->metrics_ != nullptr) {
     absl::StatusOr<std::unique_ptr<MetricsEndpoint>> endpoint =
         MetricsEndpoint::Start(config.metrics_listen, *server->metrics_, server->config_,

@@ -166,6 +166,11 @@ absl::Status ValidateConfig(const ServerConfig& config) {
                      "1, got ",
                      config.max_watch_streams, " and ", config.max_watch_streams_per_principal));
   }
+  if (config.call_threads < 1 || config.call_threads > 1024 || config.max_queued_calls < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--call_threads must be 1 to 1024 and --max_queued_calls at least 1, got ",
+                     config.call_threads, " and ", config.max_queued_calls));
+  }
   if (config.tile_min_pairs < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("--tile_min_pairs must be at least 0, got ", config.tile_min_pairs));
@@ -244,6 +249,8 @@ std::string DescribeConfig(const ServerConfig& config) {
       absl::StrCat("postgres_keepalives_count=", config.postgres_settings.keepalives_count),
       absl::StrCat("max_watch_streams=", config.max_watch_streams),
       absl::StrCat("max_watch_streams_per_principal=", config.max_watch_streams_per_principal),
+      absl::StrCat("call_threads=", config.call_threads),
+      absl::StrCat("max_queued_calls=", config.max_queued_calls),
       absl::StrCat("max_sessions=", s.max_sessions),
       absl::StrCat("max_runs_per_session=", s.max_runs_per_session),
       absl::StrCat("max_samples_per_run=", s.max_samples_per_run),

@@ -62,28 +62,39 @@ Reactor* Authenticated(grpc::CallbackServerContext* context, std::string_view me
   return Refuse<Reactor>(context, method, principal.status());
 }
 
-// Answers a unary call at once with what `handle(principal)` returns, with
-// its log line.
-template <class Response, class Handler>
+// Answers a unary call with what `handle(principal)` returns, with its log line. The handler
+// runs on `pool`, not on gRPC's thread, so it captures what it needs by value: the call's
+// request and response live until the reactor is done, the service until the pool is.
+template <class Response, class Request, class Handler>
 grpc::ServerUnaryReactor* Answer(grpc::CallbackServerContext* context, std::string_view method,
-                                 const CallAuthenticator* tokens,
-                                 const google::protobuf::Message& request, Response* response,
-                                 Handler handle) {
+                                 const CallAuthenticator* tokens, CallPool& pool,
+                                 const Request* request, Response* response, Handler handle) {
   return Authenticated<grpc::ServerUnaryReactor>(
       context, method, tokens, [&](const std::string& principal) {
-        RpcLog log(context, method);
-        log.Principal(principal);
-        log.Received(request.ByteSizeLong());
-        const absl::StatusOr<Response> result = handle(principal);
-        if (result.ok()) {
-          *response = *result;
-          log.Sent(response->ByteSizeLong());
-        }
-        log.Resource(ResourceOfCall(request, result.ok() ? response : nullptr));
-        const grpc::Status status = wire::ToGrpcStatus(result.status());
-        log.Done(status);
         grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-        reactor->Finish(status);
+        absl::Status queued = pool.Post(
+            [context, method, request, response, reactor, principal, handle = std::move(handle)] {
+              RpcLog log(context, method);
+              log.Principal(principal);
+              log.Received(request->ByteSizeLong());
+              // A call its client gave up on while it waited is not worth the store's time.
+              const absl::StatusOr<Response> result =
+                  context->IsCancelled() ? absl::CancelledError("the client cancelled the call")
+                                         : handle(principal);
+              if (result.ok()) {
+                *response = *result;
+                log.Sent(response->ByteSizeLong());
+              }
+              log.Resource(ResourceOfCall(*request, result.ok() ? response : nullptr));
+              const grpc::Status status = wire::ToGrpcStatus(result.status());
+              log.Done(status);
+              reactor->Finish(status);
+            });
+        if (!queued.ok()) {
+          const grpc::Status status = wire::ToGrpcStatus(queued);
+          RpcLog(context, method).Done(status);
+          reactor->Finish(status);
+        }
         return reactor;
       });
 }
@@ -258,20 +269,22 @@ ValidationService::ValidationService(const SessionLimits& limits, const JobLimit
                                      SessionStore& store, JobQueue& jobs,
                                      ValidationResources& validations,
                                      const CallAuthenticator* tokens, int max_watch_streams,
-                                     int max_watch_streams_per_principal)
+                                     int max_watch_streams_per_principal, int call_threads,
+                                     int max_queued_calls)
     : limits_(limits),
       validation_limits_(ValidationLimitsFor(limits, job_limits)),
       store_(store),
       jobs_(jobs),
       validations_(validations),
       tokens_(tokens),
-      watch_slots_(max_watch_streams, max_watch_streams_per_principal) {}
+      watch_slots_(max_watch_streams, max_watch_streams_per_principal),
+      calls_(call_threads, max_queued_calls) {}
 
 grpc::ServerUnaryReactor* ValidationService::CreateSession(grpc::CallbackServerContext* context,
                                                            const v1::CreateSessionRequest* request,
                                                            v1::CreateSessionResponse* response) {
-  return Answer(context, "CreateSession", tokens_, *request, response,
-                [&](const std::string& principal) {
+  return Answer(context, "CreateSession", tokens_, calls_, request, response,
+                [this, request](const std::string& principal) {
                   return service::CreateSession(store_, validations_, limits_, *request, principal);
                 });
 }
@@ -279,8 +292,8 @@ grpc::ServerUnaryReactor* ValidationService::CreateSession(grpc::CallbackServerC
 grpc::ServerUnaryReactor* ValidationService::GetSession(grpc::CallbackServerContext* context,
                                                         const v1::GetSessionRequest* request,
                                                         v1::GetSessionResponse* response) {
-  return Answer(context, "GetSession", tokens_, *request, response,
-                [&](const std::string& principal) {
+  return Answer(context, "GetSession", tokens_, calls_, request, response,
+                [this, request](const std::string& principal) {
                   return service::GetSession(store_, validations_, *request, principal);
                 });
 }
@@ -288,8 +301,8 @@ grpc::ServerUnaryReactor* ValidationService::GetSession(grpc::CallbackServerCont
 grpc::ServerUnaryReactor* ValidationService::ListSessions(grpc::CallbackServerContext* context,
                                                           const v1::ListSessionsRequest* request,
                                                           v1::ListSessionsResponse* response) {
-  return Answer(context, "ListSessions", tokens_, *request, response,
-                [&](const std::string& principal) {
+  return Answer(context, "ListSessions", tokens_, calls_, request, response,
+                [this, request](const std::string& principal) {
                   return service::ListSessions(store_, validations_, *request, principal);
                 });
 }
@@ -297,32 +310,32 @@ grpc::ServerUnaryReactor* ValidationService::ListSessions(grpc::CallbackServerCo
 grpc::ServerUnaryReactor* ValidationService::DeleteSession(grpc::CallbackServerContext* context,
                                                            const v1::DeleteSessionRequest* request,
                                                            v1::DeleteSessionResponse* response) {
-  return Answer(context, "DeleteSession", tokens_, *request, response,
-                [&](const std::string& principal) -> absl::StatusOr<v1::DeleteSessionResponse> {
-                  absl::StatusOr<std::string> id = wire::SessionIdFromName(request->name(), "name");
-                  if (!id.ok()) return id.status();
-                  absl::StatusOr<SessionRef> session = store_.Open(*id, principal);
-                  if (absl::IsNotFound(session.status())) {
-                    // Deleting a tombstone purges it with its records.
-                    absl::StatusOr<std::optional<RecordedSession>> tombstone =
-                        validations_.Tombstone(*id, principal);
-                    if (!tombstone.ok()) return tombstone.status();
-                    if (!tombstone->has_value()) return session.status();
-                    if (absl::Status status = validations_.PurgeTombstone(**tombstone);
-                        !status.ok()) {
-                      return status;
-                    }
-                    return v1::DeleteSessionResponse();
-                  }
-                  if (!session.ok()) return session.status();
-                  // Its records stay with the session as a tombstone; its jobs stop.
-                  validations_.SessionDeleting(session->key, *id, principal);
-                  if (absl::Status status = store_.Delete(*id, principal); !status.ok()) {
-                    return status;
-                  }
-                  jobs_.CancelGroup(*id);
-                  return v1::DeleteSessionResponse();
-                });
+  return Answer(
+      context, "DeleteSession", tokens_, calls_, request, response,
+      [this, request](const std::string& principal) -> absl::StatusOr<v1::DeleteSessionResponse> {
+        absl::StatusOr<std::string> id = wire::SessionIdFromName(request->name(), "name");
+        if (!id.ok()) return id.status();
+        absl::StatusOr<SessionRef> session = store_.Open(*id, principal);
+        if (absl::IsNotFound(session.status())) {
+          // Deleting a tombstone purges it with its records.
+          absl::StatusOr<std::optional<RecordedSession>> tombstone =
+              validations_.Tombstone(*id, principal);
+          if (!tombstone.ok()) return tombstone.status();
+          if (!tombstone->has_value()) return session.status();
+          if (absl::Status status = validations_.PurgeTombstone(**tombstone); !status.ok()) {
+            return status;
+          }
+          return v1::DeleteSessionResponse();
+        }
+        if (!session.ok()) return session.status();
+        // Its records stay with the session as a tombstone; its jobs stop.
+        validations_.SessionDeleting(session->key, *id, principal);
+        if (absl::Status status = store_.Delete(*id, principal); !status.ok()) {
+          return status;
+        }
+        jobs_.CancelGroup(*id);
+        return v1::DeleteSessionResponse();
+      });
 }
 
 grpc::ServerReadReactor<v1::UploadSeriesRequest>* ValidationService::UploadSeries(
@@ -345,8 +358,9 @@ grpc::ServerWriteReactor<v1::ValidateResponse>* ValidationService::Validate(
 grpc::ServerUnaryReactor* ValidationService::CreateValidation(
     grpc::CallbackServerContext* context, const v1::CreateValidationRequest* request,
     v1::CreateValidationResponse* response) {
-  return Answer(context, "CreateValidation", tokens_, *request, response,
-                [&](const std::string& principal) -> absl::StatusOr<v1::CreateValidationResponse> {
+  return Answer(context, "CreateValidation", tokens_, calls_, request, response,
+                [this, request](
+                    const std::string& principal) -> absl::StatusOr<v1::CreateValidationResponse> {
                   absl::StatusOr<v1::Validation> validation =
                       validations_.Create(request->request(), principal);
                   if (!validation.ok()) return PrefixField(validation.status(), "request");
@@ -359,30 +373,32 @@ grpc::ServerUnaryReactor* ValidationService::CreateValidation(
 grpc::ServerUnaryReactor* ValidationService::GetValidation(grpc::CallbackServerContext* context,
                                                            const v1::GetValidationRequest* request,
                                                            v1::GetValidationResponse* response) {
-  return Answer(context, "GetValidation", tokens_, *request, response,
-                [&](const std::string& principal) -> absl::StatusOr<v1::GetValidationResponse> {
-                  absl::StatusOr<v1::Validation> validation =
-                      validations_.Get(request->name(), principal);
-                  if (!validation.ok()) return validation.status();
-                  v1::GetValidationResponse found;
-                  *found.mutable_validation() = *std::move(validation);
-                  return found;
-                });
+  return Answer(
+      context, "GetValidation", tokens_, calls_, request, response,
+      [this, request](const std::string& principal) -> absl::StatusOr<v1::GetValidationResponse> {
+        absl::StatusOr<v1::Validation> validation = validations_.Get(request->name(), principal);
+        if (!validation.ok()) return validation.status();
+        v1::GetValidationResponse found;
+        *found.mutable_validation() = *std::move(validation);
+        return found;
+      });
 }
 
 grpc::ServerUnaryReactor* ValidationService::ListValidations(
     grpc::CallbackServerContext* context, const v1::ListValidationsRequest* request,
     v1::ListValidationsResponse* response) {
-  return Answer(
-      context, "ListValidations", tokens_, *request, response,
-      [&](const std::string& principal) { return validations_.List(*request, principal); });
+  return Answer(context, "ListValidations", tokens_, calls_, request, response,
+                [this, request](const std::string& principal) {
+                  return validations_.List(*request, principal);
+                });
 }
 
 grpc::ServerUnaryReactor* ValidationService::CancelValidation(
     grpc::CallbackServerContext* context, const v1::CancelValidationRequest* request,
     v1::CancelValidationResponse* response) {
-  return Answer(context, "CancelValidation", tokens_, *request, response,
-                [&](const std::string& principal) -> absl::StatusOr<v1::CancelValidationResponse> {
+  return Answer(context, "CancelValidation", tokens_, calls_, request, response,
+                [this, request](
+                    const std::string& principal) -> absl::StatusOr<v1::CancelValidationResponse> {
                   absl::StatusOr<v1::Validation> validation =
                       validations_.Cancel(request->name(), principal);
                   if (!validation.ok()) return validation.status();
@@ -395,14 +411,15 @@ grpc::ServerUnaryReactor* ValidationService::CancelValidation(
 grpc::ServerUnaryReactor* ValidationService::DeleteValidation(
     grpc::CallbackServerContext* context, const v1::DeleteValidationRequest* request,
     v1::DeleteValidationResponse* response) {
-  return Answer(context, "DeleteValidation", tokens_, *request, response,
-                [&](const std::string& principal) -> absl::StatusOr<v1::DeleteValidationResponse> {
-                  if (absl::Status status = validations_.Delete(request->name(), principal);
-                      !status.ok()) {
-                    return status;
-                  }
-                  return v1::DeleteValidationResponse();
-                });
+  return Answer(
+      context, "DeleteValidation", tokens_, calls_, request, response,
+      [this,
+       request](const std::string& principal) -> absl::StatusOr<v1::DeleteValidationResponse> {
+        if (absl::Status status = validations_.Delete(request->name(), principal); !status.ok()) {
+          return status;
+        }
+        return v1::DeleteValidationResponse();
+      });
 }
 
 grpc::ServerWriteReactor<v1::WatchValidationResponse>* ValidationService::WatchValidation(

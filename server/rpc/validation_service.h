@@ -1,6 +1,6 @@
-// wasserwarp.v1.ValidationService on gRPC's callback API. Unary session
-// calls answer on the gRPC thread (they only touch the session store);
-// everything that computes goes to the job queue.
+// wasserwarp.v1.ValidationService on gRPC's callback API. Unary calls answer on the service's
+// call pool (call_pool.h), since they read and write the store; everything that computes goes to
+// the job queue.
 
 #ifndef WASSERWARP_SERVER_RPC_VALIDATION_SERVICE_H_
 #define WASSERWARP_SERVER_RPC_VALIDATION_SERVICE_H_
@@ -10,6 +10,7 @@
 #include "jobs/job_queue.h"
 #include "ops/call_principal.h"
 #include "ops/server_config.h"
+#include "rpc/call_pool.h"
 #include "rpc/validation_resources.h"
 #include "rpc/watch_stream_slots.h"
 #include "sessions/session_store.h"
@@ -21,12 +22,15 @@ class ValidationService final : public v1::ValidationService::CallbackService {
  public:
   // `tokens` (not owned; null: no access control) authenticates every call (call_principal.h);
   // WatchValidation streams open at once are bounded by `max_watch_streams` in all and
-  // `max_watch_streams_per_principal` per principal.
+  // `max_watch_streams_per_principal` per principal; unary calls run on `call_threads` threads
+  // of their own, at most `max_queued_calls` waiting.
   ValidationService(
       const SessionLimits& limits, const JobLimits& job_limits, SessionStore& store, JobQueue& jobs,
       ValidationResources& validations, const CallAuthenticator* tokens,
       int max_watch_streams = ServerConfig().max_watch_streams,
-      int max_watch_streams_per_principal = ServerConfig().max_watch_streams_per_principal);
+      int max_watch_streams_per_principal = ServerConfig().max_watch_streams_per_principal,
+      int call_threads = ServerConfig().call_threads,
+      int max_queued_calls = ServerConfig().max_queued_calls);
 
   grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* context,
                                           const v1::CreateSessionRequest* request,
@@ -73,6 +77,8 @@ class ValidationService final : public v1::ValidationService::CallbackService {
   ValidationResources& validations_;
   const CallAuthenticator* const tokens_;
   WatchStreamSlots watch_slots_;
+  // Last: destroyed first, so that no queued call outlives what it uses.
+  CallPool calls_;
 };
 
 }  // namespace wasserwarp::service
