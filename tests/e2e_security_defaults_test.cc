@@ -19,7 +19,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "e2e_process.h"
-#include "test_certificates.h"
+#include "tls_server_test_base.h"
 
 namespace {
 
@@ -33,42 +33,20 @@ using wasserwarp::test_support::ProgramResult;
 // Calls come fast; the poll of the credential files is what the tests wait for.
 constexpr char kRefresh[] = "--credentials_refresh_interval=1s";
 
-class E2eSecurityDefaultsTest : public ::testing::Test {
+class E2eSecurityDefaultsTest : public wasserwarp::testing::TlsServerTestBase {
  protected:
-  void SetUp() override {
-    if (!wasserwarp::testing::HasOpenssl()) GTEST_SKIP() << "no openssl command";
-    unsetenv("WASSERWARP_TOKEN");
-    ASSERT_FALSE(dir_.root().empty());
-    const absl::Status made = wasserwarp::testing::MakeCertificatesAndTokens(dir_.root(), certs_);
-    ASSERT_TRUE(made.ok()) << made;
-  }
-
-  void TearDown() override {
-    if (server_ != nullptr) {
-      EXPECT_EQ(server_->Stop(), 0) << server_->Log();
-    }
-  }
-
-  absl::Status StartServer(std::vector<std::string> args) {
-    absl::StatusOr<std::unique_ptr<ServerProcess>> server =
-        ServerProcess::Start(WASSERWARP_SERVER, dir_.root().string(), std::move(args));
-    if (!server.ok()) return server.status();
-    server_ = *std::move(server);
-    return absl::OkStatus();
-  }
+  E2eSecurityDefaultsTest() : TlsServerTestBase("e2e_security_defaults_") {}
 
   std::vector<std::string> MutualTls() const {
     return {"--tls_cert",      certs_.server_cert, "--tls_key",
             certs_.server_key, "--tls_client_ca",  certs_.ca};
   }
 
-  std::string Path(const std::string& name) const { return dir_.Path(name); }
-
   // `wasserwarp args... --server ADDRESS --tls-ca CA extra...`.
   ProgramResult Cli(std::vector<std::string> args, const std::vector<std::string>& extra) const {
     args.insert(args.end(), {"--server", server_->address(), "--tls-ca", certs_.ca});
     args.insert(args.end(), extra.begin(), extra.end());
-    return wasserwarp::test_support::RunProgram(WASSERWARP_CLI, std::move(args), dir_.root());
+    return Run(WASSERWARP_CLI, std::move(args));
   }
 
   // The CLI presenting a client certificate.
@@ -85,10 +63,6 @@ class E2eSecurityDefaultsTest : public ::testing::Test {
     }
     return false;
   }
-
-  const wasserwarp::test_support::ScratchDir dir_{"e2e_security_defaults_"};
-  wasserwarp::testing::TestCertificates certs_;
-  std::unique_ptr<ServerProcess> server_;
 };
 
 TEST_F(E2eSecurityDefaultsTest, AnOpenServerBeyondLoopbackStartsOnlyWhenAllowed) {

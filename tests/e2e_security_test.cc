@@ -18,14 +18,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "e2e_process.h"
-#include "test_certificates.h"
+#include "tls_server_test_base.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using wasserwarp::e2e::ServerProcess;
 using wasserwarp::test_support::ProgramResult;
 
 // The pid of this process's child running `program`. ServerProcess keeps its pid to itself,
@@ -57,43 +56,29 @@ class ScopedEnvironment {
   const char* const name_;
 };
 
-class E2eSecurityTest : public ::testing::Test {
+class E2eSecurityTest : public wasserwarp::testing::TlsServerTestBase {
  protected:
+  E2eSecurityTest() : TlsServerTestBase("e2e_security_") {}
+
   void SetUp() override {
-    if (!wasserwarp::testing::HasOpenssl()) GTEST_SKIP() << "no openssl command";
-    unsetenv("WASSERWARP_TOKEN");
-    ASSERT_FALSE(dir_.root().empty());
-    const absl::Status made = wasserwarp::testing::MakeCertificatesAndTokens(dir_.root(), certs_);
-    ASSERT_TRUE(made.ok()) << made;
+    TlsServerTestBase::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     const ProgramResult data =
         Run(WASSERWARP_EXAMPLE_DATA, {"--out", Path("data"), "--sim-runs", "2", "--ref-runs", "2"});
     ASSERT_EQ(data.exit_code, 0) << data.err;
   }
 
-  void TearDown() override {
-    if (server_ != nullptr) {
-      EXPECT_EQ(server_->Stop(), 0) << server_->Log();
-    }
-  }
-
-  void StartServer(bool mutual) {
+  // With TLS and the token file; `mutual`: client certificates from the test CA too.
+  void StartWithTokens(bool mutual) {
     std::vector<std::string> args = {"--tls_cert",      certs_.server_cert,   "--tls_key",
                                      certs_.server_key, "--auth_tokens_file", Path("tokens")};
     if (mutual) args.insert(args.end(), {"--tls_client_ca", certs_.ca});
-    absl::StatusOr<std::unique_ptr<ServerProcess>> server =
-        ServerProcess::Start(WASSERWARP_SERVER, dir_.root().string(), args);
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
+    const absl::Status started = StartServer(std::move(args));
+    ASSERT_TRUE(started.ok()) << started;
   }
-
-  std::string Path(const std::string& name) const { return dir_.Path(name); }
 
   void Write(const std::string& name, const std::string& content) const {
     dir_.Write(name, content);
-  }
-
-  ProgramResult Run(const std::string& program, std::vector<std::string> args) const {
-    return wasserwarp::test_support::RunProgram(program, std::move(args), dir_.root());
   }
 
   // `wasserwarp args... --server ADDRESS extra...`.
@@ -107,14 +92,10 @@ class E2eSecurityTest : public ::testing::Test {
   ProgramResult CliAs(const std::string& token_file, std::vector<std::string> args) const {
     return Cli(std::move(args), {"--tls-ca", certs_.ca, "--token-file", Path(token_file)});
   }
-
-  const wasserwarp::test_support::ScratchDir dir_{"e2e_security_"};
-  wasserwarp::testing::TestCertificates certs_;
-  std::unique_ptr<ServerProcess> server_;
 };
 
 TEST_F(E2eSecurityTest, UploadAndValidateOverTlsWithAToken) {
-  StartServer(/*mutual=*/false);
+  StartWithTokens(/*mutual=*/false);
   ProgramResult result = CliAs("tok-a", {"sessions", "create", "--session", "bench"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   result = CliAs("tok-a", {"upload", "--session", "bench", "--sim", Path("data/sim_a"), "--ref",
@@ -134,7 +115,7 @@ TEST_F(E2eSecurityTest, UploadAndValidateOverTlsWithAToken) {
 }
 
 TEST_F(E2eSecurityTest, TheTokenComesFromTheFileElseTheEnvironment) {
-  StartServer(/*mutual=*/false);
+  StartWithTokens(/*mutual=*/false);
   ProgramResult result = Cli({"sessions", "list"}, {"--tls-ca", certs_.ca});
   EXPECT_NE(result.exit_code, 0);
   EXPECT_THAT(result.err, HasSubstr("requires an access token"));
@@ -159,7 +140,7 @@ TEST_F(E2eSecurityTest, TheTokenComesFromTheFileElseTheEnvironment) {
 }
 
 TEST_F(E2eSecurityTest, WithoutTheCaTheConnectionFails) {
-  StartServer(/*mutual=*/false);
+  StartWithTokens(/*mutual=*/false);
   ProgramResult result = Cli({"sessions", "list"}, {"--token-file", Path("tok-a")});
   EXPECT_NE(result.exit_code, 0);
   EXPECT_THAT(result.err, HasSubstr("cannot reach server"));
@@ -169,7 +150,7 @@ TEST_F(E2eSecurityTest, WithoutTheCaTheConnectionFails) {
 }
 
 TEST_F(E2eSecurityTest, MutualTlsWithTheCliCertificate) {
-  StartServer(/*mutual=*/true);
+  StartWithTokens(/*mutual=*/true);
   ProgramResult result =
       Cli({"sessions", "list"}, {"--tls-ca", certs_.ca, "--tls-cert", certs_.client_cert,
                                  "--tls-key", certs_.client_key, "--token-file", Path("tok-a")});
@@ -186,7 +167,7 @@ TEST_F(E2eSecurityTest, MutualTlsWithTheCliCertificate) {
 }
 
 TEST_F(E2eSecurityTest, SighupReloadsTheTokensAndABadFileKeepsThem) {
-  StartServer(/*mutual=*/false);
+  StartWithTokens(/*mutual=*/false);
   const pid_t pid = ChildRunning(WASSERWARP_SERVER);
   ASSERT_GT(pid, 0);
   Write("tok-c", "tok-c\n");
