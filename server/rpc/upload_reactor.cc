@@ -8,8 +8,9 @@ namespace wasserwarp::service {
 
 UploadReactor::UploadReactor(grpc::CallbackServerContext* context,
                              v1::UploadSeriesResponse* response, std::string principal,
-                             SessionStore& store, const SessionLimits& limits)
+                             SessionStore& store, const SessionLimits& limits, CallPool& calls)
     : context_(context),
+      calls_(calls),
       log_(context, "UploadSeries"),
       state_(store, limits, response, principal),
       response_(response) {
@@ -18,6 +19,12 @@ UploadReactor::UploadReactor(grpc::CallbackServerContext* context,
 }
 
 void UploadReactor::OnReadDone(bool ok) {
+  if (absl::Status queued = calls_.Post([this, ok] { HandleRead(ok); }); !queued.ok()) {
+    Complete(queued);
+  }
+}
+
+void UploadReactor::HandleRead(bool ok) {
   if (!ok) {
     Complete(context_->IsCancelled() ? absl::CancelledError("the client cancelled the upload")
                                      : state_.EndOfStream());

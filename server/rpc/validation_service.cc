@@ -342,7 +342,7 @@ grpc::ServerReadReactor<v1::UploadSeriesRequest>* ValidationService::UploadSerie
     grpc::CallbackServerContext* context, v1::UploadSeriesResponse* response) {
   return Authenticated<grpc::ServerReadReactor<v1::UploadSeriesRequest>>(
       context, "UploadSeries", tokens_, [&](const std::string& principal) {
-        return new UploadReactor(context, response, principal, store_, limits_);
+        return new UploadReactor(context, response, principal, store_, limits_, calls_);
       });
 }
 

@@ -1,6 +1,6 @@
-// wasserwarp.v1.ValidationService on gRPC's callback API. Unary calls answer on the service's
-// call pool (call_pool.h), since they read and write the store; everything that computes goes to
-// the job queue.
+// wasserwarp.v1.ValidationService on gRPC's callback API. Unary calls and uploads are worked on the
+// service's call pool (call_pool.h), since they read and write the store; everything that computes
+// goes to the job queue.
 
 #ifndef WASSERWARP_SERVER_RPC_VALIDATION_SERVICE_H_
 #define WASSERWARP_SERVER_RPC_VALIDATION_SERVICE_H_
