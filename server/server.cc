@@ -401,6 +401,15 @@ absl::Status ValidationServer::ReloadAuthTokens() {
 
 void ValidationServer::RefreshCredentials() {
   if (auth_tokens_ != nullptr) ReportTokenReload(auth_tokens_->ReloadIfChanged());
+  if (certificate_principals_ != nullptr && certificate_principals_->has_map()) {
+    const absl::StatusOr<bool> mapped = certificate_principals_->ReloadMapIfChanged();
+    if (!mapped.ok()) {
+      spdlog::error("--tls_principal_map not reloaded, the map in use stays: {}",
+                    std::string(mapped.status().message()));
+    } else if (*mapped) {
+      spdlog::info("reloaded the principal map {}", config_.tls.principal_map_file);
+    }
+  }
   if (tls_files_ == nullptr) return;
   const absl::StatusOr<bool> refreshed = tls_files_->RefreshIfChanged();
   if (!refreshed.ok()) {

@@ -1,7 +1,8 @@
 // Issue 40's rules, without a server process: which addresses are loopback, when the server
 // refuses to start open, when it serves reflection (in-process servers probed over gRPC), the
 // --tls_principal_from and --tls_principal_map syntax, the client's refusal to send a token in
-// plaintext beyond loopback, and the token file reloaded when its content changes.
+// plaintext beyond loopback, and the token file and principal map reloaded when their content
+// changes.
 
 #include <gmock/gmock.h>
 #include <grpcpp/generic/generic_stub.h>
@@ -196,6 +197,36 @@ TEST(CertificatePrincipalTest, TheMapFile) {
   config.tls.principal_map_file = "map";
   EXPECT_THAT(ValidateConfig(config).message(),
               HasSubstr("--tls_principal_map needs --tls_client_ca"));
+}
+
+TEST(CertificatePrincipalTest, TheMapIsReadAgainWhenItChangesAndKeptOnABadFile) {
+  const ScratchDir dir("principal_map_");
+  WriteFile(dir.Path("map"), "spiffe://lab/bench-3 bench-3\n");
+  TlsConfig tls;
+  tls.principal_map_file = dir.Path("map");
+  absl::StatusOr<std::unique_ptr<CertificatePrincipals>> principals =
+      CertificatePrincipals::Make(tls);
+  ASSERT_TRUE(principals.ok()) << principals.status();
+  absl::StatusOr<bool> reloaded = (*principals)->ReloadMapIfChanged();
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  EXPECT_FALSE(*reloaded);
+
+  WriteFile(dir.Path("map"), "spiffe://lab/bench-4 bench-4\n");
+  reloaded = (*principals)->ReloadMapIfChanged();
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  EXPECT_TRUE(*reloaded);
+
+  // A bad file is reported once, and the map in use stays.
+  WriteFile(dir.Path("map"), "lonely\n");
+  reloaded = (*principals)->ReloadMapIfChanged();
+  EXPECT_THAT(reloaded.status().message(), HasSubstr(dir.Path("map") + ":1:"));
+  reloaded = (*principals)->ReloadMapIfChanged();
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  EXPECT_FALSE(*reloaded);
+  EXPECT_TRUE((*principals)->has_map());
+
+  tls.principal_map_file = dir.Path("missing");
+  EXPECT_THAT(CertificatePrincipals::Make(tls).status().message(), HasSubstr("missing"));
 }
 
 TEST(PlaintextTokenTest, AClientRefusesToSendATokenInPlaintextBeyondLoopback) {

@@ -40,12 +40,6 @@ bool IsPrintable(absl::string_view text) {
          std::all_of(text.begin(), text.end(), [](char c) { return c >= ' ' && c <= '~'; });
 }
 
-absl::StatusOr<PrincipalMap> ReadPrincipalMap(const std::string& path) {
-  absl::StatusOr<std::string> text = ReadFlagFile("tls_principal_map", path);
-  if (!text.ok()) return text.status();
-  return ParsePrincipalMap(*text, path);
-}
-
 }  // namespace
 
 absl::StatusOr<std::vector<PrincipalSource>> ParsePrincipalSources(absl::string_view list) {
@@ -107,14 +101,32 @@ absl::StatusOr<std::unique_ptr<CertificatePrincipals>> CertificatePrincipals::Ma
     const TlsConfig& tls) {
   absl::StatusOr<std::vector<PrincipalSource>> sources = ParsePrincipalSources(tls.principal_from);
   if (!sources.ok()) return sources.status();
-  std::optional<PrincipalMap> map;
-  if (!tls.principal_map_file.empty()) {
-    absl::StatusOr<PrincipalMap> read = ReadPrincipalMap(tls.principal_map_file);
-    if (!read.ok()) return read.status();
-    map = *std::move(read);
+  std::unique_ptr<CertificatePrincipals> principals(
+      new CertificatePrincipals(*std::move(sources), tls.principal_map_file));
+  if (principals->has_map()) {
+    if (absl::StatusOr<bool> read = principals->ReloadMapIfChanged(); !read.ok()) {
+      return read.status();
+    }
   }
-  return std::unique_ptr<CertificatePrincipals>(
-      new CertificatePrincipals(*std::move(sources), std::move(map)));
+  return principals;
+}
+
+absl::StatusOr<bool> CertificatePrincipals::ReloadMapIfChanged() {
+  absl::MutexLock reload_lock(&reload_mu_);
+  absl::StatusOr<std::string> text = ReadFlagFile("tls_principal_map", map_file_);
+  if (!text.ok()) return text.status();
+  if (map_text_ == *text) return false;
+  map_text_ = *text;
+  absl::StatusOr<PrincipalMap> map = ParsePrincipalMap(*text, map_file_);
+  if (!map.ok()) return map.status();
+  absl::MutexLock lock(&mu_);
+  map_ = std::make_shared<const PrincipalMap>(*std::move(map));
+  return true;
+}
+
+std::shared_ptr<const PrincipalMap> CertificatePrincipals::Map() const {
+  absl::MutexLock lock(&mu_);
+  return map_;
 }
 
 absl::StatusOr<std::string> CertificatePrincipals::PrincipalOf(
@@ -124,10 +136,10 @@ absl::StatusOr<std::string> CertificatePrincipals::PrincipalOf(
     return absl::UnauthenticatedError(
         "the client certificate carries no identity that --tls_principal_from names");
   }
-  if (map_.has_value()) {
-    const auto found = map_->find(*identity);
+  if (const std::shared_ptr<const PrincipalMap> map = Map(); map != nullptr) {
+    const auto found = map->find(*identity);
     // Never quotes the identity: the log-safe form of certificate text is not this file's job.
-    if (found == map_->end()) {
+    if (found == map->end()) {
       return absl::UnauthenticatedError(
           "the client certificate's identity is not in --tls_principal_map");
     }

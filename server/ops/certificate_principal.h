@@ -4,7 +4,9 @@
 //
 // The map file holds one `identity principal` per line: the principal is the last word, the
 // identity everything before it (a CN may hold spaces). Blank lines and lines starting with
-// '#' are skipped. With a map, an identity it does not list is refused.
+// '#' are skipped. With a map, an identity it does not list is refused. The map is read again
+// when its content changes (ReloadMapIfChanged, --credentials_refresh_interval), as the token
+// file is.
 
 #ifndef WASSERWARP_SERVER_OPS_CERTIFICATE_PRINCIPAL_H_
 #define WASSERWARP_SERVER_OPS_CERTIFICATE_PRINCIPAL_H_
@@ -17,8 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
 #include "ops/server_config.h"
 
 namespace wasserwarp::service {
@@ -50,14 +54,26 @@ class CertificatePrincipals {
   // without one, an identity that is not printable ASCII, or one the map does not list.
   absl::StatusOr<std::string> PrincipalOf(const grpc::AuthContext& context) const;
 
-  bool has_map() const { return map_.has_value(); }
+  bool has_map() const { return !map_file_.empty(); }
+
+  // Reads the map file again; true when its content changed and the new map is in use. An
+  // unreadable or malformed file keeps the map in use (the error names file:line).
+  absl::StatusOr<bool> ReloadMapIfChanged();
 
  private:
-  CertificatePrincipals(std::vector<PrincipalSource> sources, std::optional<PrincipalMap> map)
-      : sources_(std::move(sources)), map_(std::move(map)) {}
+  CertificatePrincipals(std::vector<PrincipalSource> sources, std::string map_file)
+      : sources_(std::move(sources)), map_file_(std::move(map_file)) {}
+
+  std::shared_ptr<const PrincipalMap> Map() const;
 
   const std::vector<PrincipalSource> sources_;
-  const std::optional<PrincipalMap> map_;
+  // Empty: no map.
+  const std::string map_file_;
+  absl::Mutex reload_mu_;
+  // What the file held at the last read, good or bad: a bad file is reported once.
+  std::optional<std::string> map_text_ ABSL_GUARDED_BY(reload_mu_);
+  mutable absl::Mutex mu_;
+  std::shared_ptr<const PrincipalMap> map_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace wasserwarp::service
