@@ -8,6 +8,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -95,7 +96,7 @@ Span SpanOf(double lo, double hi) {
 // is a plain loop over one array, in SIMD lanes or vectorized by the compiler: the lazy transport
 // puts every run on a grid once per pair.
 int QuantizeRun(const Series& run, std::span<const Span> channel_spans, const Span& time_span,
-                double s, double time_scale, int lambda, std::vector<int16_t>& values,
+                double s, double time_scale, int lambda, bool l2, std::vector<int16_t>& values,
                 std::vector<int16_t>& times, std::vector<int16_t>& dels) {
   const size_t c = run.num_channels();
   const size_t n = run.samples();
@@ -118,7 +119,11 @@ int QuantizeRun(const Series& run, std::span<const Span> channel_spans, const Sp
   OnGrid(run.times, time_scale, time_span.middle, times.data());
   std::vector<int32_t> cost(n, lambda);
   for (size_t i = 1; i < n; ++i) cost[i] += std::abs(qt[i] - qt[i - 1]);
-  for (size_t i = c; i < n * c; ++i) cost[i / c] += std::abs(q[i] - q[i - c]);
+  if (l2) {
+    for (size_t i = 1; i < n; ++i) cost[i] += QuantizedCost(q + i * c, q + (i - 1) * c, c, true);
+  } else {
+    for (size_t i = c; i < n * c; ++i) cost[i / c] += std::abs(q[i] - q[i - c]);
+  }
   int largest = 0;
   for (size_t i = 1; i < n; ++i) largest = std::max(largest, cost[i]);
   for (size_t i = 1; i < n; ++i) {
@@ -129,10 +134,56 @@ int QuantizeRun(const Series& run, std::span<const Span> channel_spans, const Sp
 
 }  // namespace
 
+namespace {
+
+uint16_t ComputeL2Factor(size_t k) {
+  constexpr uint64_t kOne = uint64_t{1} << 32;
+  uint64_t f = static_cast<uint64_t>(std::sqrt(static_cast<double>(kOne / k)));
+  while (f * f * k > kOne) --f;
+  while ((f + 1) * (f + 1) * k <= kOne) ++f;
+  return static_cast<uint16_t>(std::min<uint64_t>(f, 0xffff));
+}
+
+}  // namespace
+
+uint16_t QuantizedL2Factor(size_t k) {
+  // Kept for the usual channel counts, as QuantizedCost needs it per sample.
+  constexpr size_t kKept = 64;
+  static const std::array<uint16_t, kKept> kept = [] {
+    std::array<uint16_t, kKept> factors{};
+    for (size_t j = 2; j < kKept; ++j) factors[j] = ComputeL2Factor(j);
+    return factors;
+  }();
+  return k < kKept ? kept[k] : ComputeL2Factor(k);
+}
+
+int32_t QuantizedCost(const int16_t* x, const int16_t* y, size_t channels, bool l2) {
+  int32_t sum = 0;
+  int32_t largest = 0;
+  int32_t top = 0;     // the largest of the pair terms
+  int32_t second = 0;  // and the second largest
+  const uint32_t all = l2 ? QuantizedL2Factor(channels) : 0;
+  const uint32_t pair = l2 ? QuantizedL2Factor(2) : 0;
+  for (size_t k = 0; k < channels; ++k) {
+    const int32_t v = std::abs(int32_t{x[k]} - int32_t{y[k]});
+    if (!l2) {
+      sum += v;
+      continue;
+    }
+    largest = std::max(largest, v);
+    sum += static_cast<int32_t>((static_cast<uint32_t>(v) * all) >> 16);
+    const int32_t p = static_cast<int32_t>((static_cast<uint32_t>(v) * pair) >> 16);
+    second = std::max(second, std::min(top, p));
+    top = std::max(top, p);
+  }
+  return std::max({largest, sum, top + second});
+}
+
 QuantizedPair QuantizePair(const Series& a, const Series& b, const TwedParams& params) {
   QuantizedPair pair;
   const size_t c = a.num_channels();
   pair.channels = c;
+  pair.l2 = c > 1 && params.p == 2.0;
   std::vector<Span> channel_spans(c);
   double widest = 0.0;
   for (size_t k = 0; k < c; ++k) {
@@ -165,19 +216,27 @@ QuantizedPair QuantizePair(const Series& a, const Series& b, const TwedParams& p
     // Below the normal range the time terms are left out, which only lowers every cost.
     double time_scale = s * params.nu;
     if (!std::isnormal(time_scale)) time_scale = 0.0;
-    const int a_largest = QuantizeRun(a, channel_spans, time_span, s, time_scale, lambda,
+    const int a_largest = QuantizeRun(a, channel_spans, time_span, s, time_scale, lambda, pair.l2,
                                       pair.a_values, pair.a_times, pair.a_dels);
-    const int b_largest = QuantizeRun(b, channel_spans, time_span, s, time_scale, lambda,
+    const int b_largest = QuantizeRun(b, channel_spans, time_span, s, time_scale, lambda, pair.l2,
                                       pair.b_values, pair.b_times, pair.b_dels);
-    if (a_largest + b_largest + lambda > kQuantizedDeletionLimit) continue;
+    if (a_largest + b_largest + lambda + QuantizedTriangleSlack(c, pair.l2) >
+        kQuantizedDeletionLimit) {
+      continue;
+    }
     pair.scale = s;
     pair.lambda = lambda;
-    const double rounded = static_cast<double>(c) + (params.nu > 0.0 ? 1.0 : 0.0);
+    // Each channel's difference is off by at most 1 on the grid: c of them under L1, their L2
+    // norm sqrt(c) (rounded up) under L2, which QuantizedCost only lowers.
+    const double value_rounding =
+        pair.l2 ? std::sqrt(static_cast<double>(c)) * (1.0 + 0x1p-50) : static_cast<double>(c);
+    const double rounded = value_rounding + (params.nu > 0.0 ? 1.0 : 0.0);
     pair.rounding_per_term = rounded * kTermSlack;
     return pair;
   }
   QuantizedPair unfit;
   unfit.channels = c;
+  unfit.l2 = pair.l2;
   return unfit;
 }
 

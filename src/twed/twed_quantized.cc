@@ -95,6 +95,37 @@ struct QuantizedL1 {
   }
 };
 
+// The lanes' QuantizedCost under L2 over several channels: the largest |a_k - b_k|, the sum of
+// their fixed-point multiples by 1 / sqrt(channels) and the two largest by 1 / sqrt(2), each
+// floored as the scalar QuantizedCost floors them. The sums saturate, and only where the exact
+// cost exceeds 32766, whose match sum then cannot be the minimum (docs/twed_bounds.md).
+struct QuantizedL2 {
+  size_t channels;
+  uint16_t all;   // QuantizedL2Factor(channels)
+  uint16_t pair;  // QuantizedL2Factor(2)
+  using Row = const int16_t*;
+  Row LoadRow(D /*d*/, const int16_t* a) const { return a; }
+  V operator()(D d, const Row& a, const int16_t* b, size_t lanes) const {
+    const hn::RebindToUnsigned<D> du;
+    const auto all_factor = hn::Set(du, all);
+    const auto pair_factor = hn::Set(du, pair);
+    V largest = hn::Zero(d);
+    V sum = hn::Zero(d);
+    V top = hn::Zero(d);
+    V second = hn::Zero(d);
+    for (size_t k = 0; k < channels; ++k) {
+      const V v = hn::Abs(hn::Sub(hn::Load(d, a + k * lanes), hn::Load(d, b + k * lanes)));
+      const auto u = hn::BitCast(du, v);
+      largest = hn::Max(largest, v);
+      sum = hn::SaturatedAdd(sum, hn::BitCast(d, hn::MulHigh(u, all_factor)));
+      const V p = hn::BitCast(d, hn::MulHigh(u, pair_factor));
+      second = hn::Max(second, hn::Min(top, p));
+      top = hn::Max(top, p);
+    }
+    return hn::Max(hn::Max(largest, sum), hn::SaturatedAdd(top, second));
+  }
+};
+
 // TwedStep's operations in the difference form: the match candidate L(i-1, j-1) + L(i, j)
 // saturates; the deletion candidates, differences of D plus a deletion cost, fit 16 bits.
 struct QuantizedOps {
@@ -258,8 +289,13 @@ bool QuantizedWith(const Cost& cost, const QuantizedKernelArgs& args) {
 size_t QuantizedLanesImpl() { return hn::Lanes(D()); }
 
 bool QuantizedTwedImpl(const QuantizedKernelArgs& args) {
-  if (args.batch->channels() == 1) return QuantizedWith(QuantizedOneChannel{}, args);
-  return QuantizedWith(QuantizedL1{args.batch->channels()}, args);
+  const size_t channels = args.batch->channels();
+  if (channels == 1) return QuantizedWith(QuantizedOneChannel{}, args);
+  if (args.batch->l2()) {
+    return QuantizedWith(QuantizedL2{channels, QuantizedL2Factor(channels), QuantizedL2Factor(2)},
+                         args);
+  }
+  return QuantizedWith(QuantizedL1{channels}, args);
 }
 
 #endif  // HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
@@ -276,14 +312,17 @@ HWY_EXPORT(QuantizedTwedImpl);
 size_t QuantizedLanes() { return HWY_DYNAMIC_DISPATCH(QuantizedLanesImpl)(); }
 
 bool QuantizedSupports(size_t channels, const TwedParams& params) {
-  return (channels == 1 || params.p == 1.0) && !params.time_window.has_value() &&
+  return (channels == 1 || params.p == 1.0 || params.p == 2.0) && !params.time_window.has_value() &&
          QuantizedLanes() > 0;
 }
 
 QuantizedLaneBatch::QuantizedLaneBatch(std::span<const Series* const> rows,
                                        std::span<const Series* const> cols,
                                        const TwedParams& params, size_t lanes)
-    : lanes_(lanes), channels_(rows.front()->num_channels()), timed_(params.nu > 0.0) {
+    : lanes_(lanes),
+      channels_(rows.front()->num_channels()),
+      l2_(channels_ > 1 && params.p == 2.0),
+      timed_(params.nu > 0.0) {
   for (size_t k = 0; k < rows.size(); ++k) {
     rows_ = std::max(rows_, static_cast<ptrdiff_t>(rows[k]->samples()));
     columns_ = std::max(columns_, static_cast<ptrdiff_t>(cols[k]->samples()));
@@ -322,8 +361,8 @@ QuantizedLaneBatch::QuantizedLaneBatch(std::span<const Series* const> rows,
     if (p.scale == 0.0) continue;
     fill(row_records_.get(), rows_, lane, p.a_values, p.a_times, p.a_dels, n);
     fill(column_records_.get(), columns_, lane, p.b_values, p.b_times, p.b_dels, m);
-    int64_t first = std::abs(p.a_times[0] - p.b_times[0]);
-    for (size_t k = 0; k < channels_; ++k) first += std::abs(p.a_values[k] - p.b_values[k]);
+    int64_t first = std::abs(p.a_times[0] - p.b_times[0]) +
+                    QuantizedCost(p.a_values.data(), p.b_values.data(), channels_, l2_);
     for (size_t j = 1; j < m; ++j) first += p.b_dels[j];
     first_rows_[lane] = first;
   }

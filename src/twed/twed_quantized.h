@@ -30,8 +30,28 @@ namespace wasserwarp::twed_internal {
 size_t QuantizedLanes();
 
 // Whether the 16-bit bound takes pairs of `channels`-channel series under `params`: one channel
-// (where every Lp norm is |u - v|) or the L1 norm, no time window, and QuantizedLanes() > 0.
+// (where every Lp norm is |u - v|), the L1 norm or the L2 norm (through QuantizedCost's lower
+// bound on it), no time window, and QuantizedLanes() > 0.
 bool QuantizedSupports(size_t channels, const TwedParams& params);
+
+// The largest integer f with f * f * k <= 2^32, so that floor(x f / 2^16) <= x / sqrt(k): the
+// fixed-point factor of QuantizedCost's terms over k channels (k >= 2).
+uint16_t QuantizedL2Factor(size_t k);
+
+// The grid's cost between two samples x and y of `channels` values each: the L1 norm of x - y,
+// or, where `l2`, a lower bound on its L2 norm that integer lanes compute exactly and that is
+// within about 4 % of it on runs whose channels are of one scale:
+//   max(max_k v_k, sum_k floor(v_k f_d / 2^16), floor(v_1 f_2 / 2^16) + floor(v_2 f_2 / 2^16))
+// with v = |x - y| and v_1 >= v_2 its two largest components, f_k = QuantizedL2Factor(k)
+// (docs/twed_bounds.md, "Several channels under L2"). Below 2^31 for values within 16 bits.
+int32_t QuantizedCost(const int16_t* x, const int16_t* y, size_t channels, bool l2);
+
+// How much QuantizedCost can fall short of subadditivity over three steps, which the 16-bit
+// range must hold on top of the deletion costs (the proof's lemma): 2 per channel under L2, where
+// each floored term can lose up to 1 twice; 0 for L1 and one channel.
+inline int QuantizedTriangleSlack(size_t channels, bool l2) {
+  return l2 ? 2 * static_cast<int>(channels) : 0;
+}
 
 // One pair on the integer grid: a TWED instance of its own over 16-bit integers whose exact
 // distance G satisfies G <= scale * TWED + rounding_per_term * (n + m - 1) (the proof).
@@ -43,6 +63,8 @@ struct QuantizedPair {
   // its exact value: 1 per rounded quantity, with slack for the double roundings before it.
   double rounding_per_term = 0.0;
   size_t channels = 0;
+  // Whether the grid's cost is QuantizedCost's lower bound on the L2 norm (several channels).
+  bool l2 = false;
   // lambda on the grid: scale * lambda, an integer where that is at least 1 (so that rounding
   // the deletions' lambda leaves no bias), else 0.
   int lambda = 0;
@@ -68,7 +90,8 @@ struct QuantizedBound {
 };
 
 // Up to `lanes` pairs side by side, one per lane, each quantized on its own grid: per row and
-// per column a record of the lanes' values, times and deletion costs. Shorter runs are padded
+// per column a record of the lanes' values, times and deletion costs, and the grid's cost
+// QuantizedCost between them. Shorter runs are padded
 // with copies of their last sample at deletion cost 0, which leaves their distance alone where
 // the grid's lambda is 0 and may lower it otherwise (a bound still): pairs of one length lose
 // nothing.
@@ -82,6 +105,7 @@ class QuantizedLaneBatch {
   size_t lanes() const { return lanes_; }
   size_t size() const { return pairs_.size(); }
   size_t channels() const { return channels_; }
+  bool l2() const { return l2_; }
   bool timed() const { return timed_; }
   // Rows 1..rows() and columns 1..columns(): the longest runs.
   ptrdiff_t rows() const { return rows_; }
@@ -105,6 +129,7 @@ class QuantizedLaneBatch {
   };
   size_t lanes_;
   size_t channels_;
+  bool l2_;
   bool timed_;
   ptrdiff_t rows_ = 1;
   ptrdiff_t columns_ = 1;
