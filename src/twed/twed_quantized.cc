@@ -95,56 +95,6 @@ struct QuantizedL1 {
   }
 };
 
-// The lanes' QuantizedCost under L2 over kChannels channels (2 .. kQuantizedSortedChannels), or
-// over `channels` without the sorted term where kChannels is 0: each term floored as the scalar
-// QuantizedCost floors it (MulHigh on unsigned lanes), its sums saturating, which happens only
-// where the exact cost exceeds 32766 and the match sum then cannot be the minimum
-// (docs/twed_bounds.md).
-template <size_t kChannels>
-struct QuantizedL2 {
-  size_t channels;
-  QuantizedL2Weights weights;
-  using Row = const int16_t*;
-  Row LoadRow(D /*d*/, const int16_t* a) const { return a; }
-  V operator()(D d, const Row& a, const int16_t* b, size_t lanes) const {
-    const hn::RebindToUnsigned<D> du;
-    const auto times = [&](V v, uint16_t weight) {
-      return hn::BitCast(d, hn::MulHigh(hn::BitCast(du, v), hn::Set(du, weight)));
-    };
-    const size_t c = kChannels > 0 ? kChannels : channels;
-    V largest = hn::Zero(d);
-    V sum = hn::Zero(d);
-    V top = hn::Zero(d);
-    V second = hn::Zero(d);
-    V sorted[kChannels > 0 ? kChannels : 1];  // largest first, as far as filled
-    for (size_t k = 0; k < c; ++k) {
-      V v = hn::Abs(hn::Sub(hn::Load(d, a + k * lanes), hn::Load(d, b + k * lanes)));
-      largest = hn::Max(largest, v);
-      sum = hn::SaturatedAdd(sum, times(v, weights.all));
-      const V p = times(v, weights.pair);
-      second = hn::Max(second, hn::Min(top, p));
-      top = hn::Max(top, p);
-      if constexpr (kChannels > 0) {
-        for (size_t j = 0; j < k; ++j) {
-          const V higher = hn::Max(sorted[j], v);
-          v = hn::Min(sorted[j], v);
-          sorted[j] = higher;
-        }
-        sorted[k] = v;
-      }
-    }
-    V cost = hn::Max(hn::Max(largest, sum), hn::SaturatedAdd(top, second));
-    if constexpr (kChannels > 0) {
-      V weighted = hn::Zero(d);
-      for (size_t k = 0; k < kChannels; ++k) {
-        weighted = hn::SaturatedAdd(weighted, times(sorted[k], weights.sorted[k]));
-      }
-      cost = hn::Max(cost, weighted);
-    }
-    return cost;
-  }
-};
-
 // TwedStep's operations in the difference form: the match candidate L(i-1, j-1) + L(i, j)
 // saturates; the deletion candidates, differences of D plus a deletion cost, fit 16 bits.
 struct QuantizedOps {
@@ -308,23 +258,8 @@ bool QuantizedWith(const Cost& cost, const QuantizedKernelArgs& args) {
 size_t QuantizedLanesImpl() { return hn::Lanes(D()); }
 
 bool QuantizedTwedImpl(const QuantizedKernelArgs& args) {
-  const size_t channels = args.batch->channels();
-  if (channels == 1) return QuantizedWith(QuantizedOneChannel{}, args);
-  if (args.batch->l2()) {
-    static_assert(kQuantizedSortedChannels == 4);
-    const QuantizedL2Weights w = QuantizedL2WeightsOf(channels);
-    switch (channels) {
-      case 2:
-        return QuantizedWith(QuantizedL2<2>{channels, w}, args);
-      case 3:
-        return QuantizedWith(QuantizedL2<3>{channels, w}, args);
-      case 4:
-        return QuantizedWith(QuantizedL2<4>{channels, w}, args);
-      default:
-        return QuantizedWith(QuantizedL2<0>{channels, w}, args);
-    }
-  }
-  return QuantizedWith(QuantizedL1{channels}, args);
+  if (args.batch->channels() == 1) return QuantizedWith(QuantizedOneChannel{}, args);
+  return QuantizedWith(QuantizedL1{args.batch->channels()}, args);
 }
 
 #endif  // HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
@@ -341,18 +276,14 @@ HWY_EXPORT(QuantizedTwedImpl);
 size_t QuantizedLanes() { return HWY_DYNAMIC_DISPATCH(QuantizedLanesImpl)(); }
 
 bool QuantizedSupports(size_t channels, const TwedParams& params) {
-  return (channels == 1 || params.p == 1.0 || params.p == 2.0) && !params.time_window.has_value() &&
+  return (channels == 1 || params.p == 1.0) && !params.time_window.has_value() &&
          QuantizedLanes() > 0;
 }
 
 QuantizedLaneBatch::QuantizedLaneBatch(std::span<const Series* const> rows,
                                        std::span<const Series* const> cols,
                                        const TwedParams& params, size_t lanes)
-    : lanes_(lanes),
-      channels_(rows.front()->num_channels()),
-      l2_(channels_ > 1 && params.p == 2.0),
-      timed_(params.nu > 0.0),
-      share_(l2_ ? QuantizedL2MeanShare(channels_) : 1.0) {
+    : lanes_(lanes), channels_(rows.front()->num_channels()), timed_(params.nu > 0.0) {
   for (size_t k = 0; k < rows.size(); ++k) {
     rows_ = std::max(rows_, static_cast<ptrdiff_t>(rows[k]->samples()));
     columns_ = std::max(columns_, static_cast<ptrdiff_t>(cols[k]->samples()));
@@ -391,8 +322,8 @@ QuantizedLaneBatch::QuantizedLaneBatch(std::span<const Series* const> rows,
     if (p.scale == 0.0) continue;
     fill(row_records_.get(), rows_, lane, p.a_values, p.a_times, p.a_dels, n);
     fill(column_records_.get(), columns_, lane, p.b_values, p.b_times, p.b_dels, m);
-    int64_t first = std::abs(p.a_times[0] - p.b_times[0]) +
-                    QuantizedCost(p.a_values.data(), p.b_values.data(), channels_, l2_);
+    int64_t first = std::abs(p.a_times[0] - p.b_times[0]);
+    for (size_t k = 0; k < channels_; ++k) first += std::abs(p.a_values[k] - p.b_values[k]);
     for (size_t j = 1; j < m; ++j) first += p.b_dels[j];
     first_rows_[lane] = first;
   }
@@ -408,7 +339,7 @@ QuantizedBound QuantizedLaneBatch::Finish(size_t k, int64_t grid_distance) const
   const double roundings =
       2.0 * static_cast<double>(lane.n + lane.m) + static_cast<double>(channels_) + 16.0;
   const double bound = rest > 0.0 ? rest / lane.scale * (1.0 - roundings * 0x1p-52) : 0.0;
-  return {.bound = bound, .estimate = g / lane.scale / share_, .grid_distance = grid_distance};
+  return {.bound = bound, .estimate = g / lane.scale, .grid_distance = grid_distance};
 }
 
 absl::Status QuantizedTwedBound(const QuantizedLaneBatch& batch, std::span<QuantizedBound> out,

@@ -10,7 +10,6 @@
 #ifndef WASSERWARP_SRC_TWED_TWED_QUANTIZED_H_
 #define WASSERWARP_SRC_TWED_TWED_QUANTIZED_H_
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -31,47 +30,8 @@ namespace wasserwarp::twed_internal {
 size_t QuantizedLanes();
 
 // Whether the 16-bit bound takes pairs of `channels`-channel series under `params`: one channel
-// (where every Lp norm is |u - v|), the L1 norm or the L2 norm (through QuantizedCost's lower
-// bound on it), no time window, and QuantizedLanes() > 0.
+// (where every Lp norm is |u - v|) or the L1 norm, no time window, and QuantizedLanes() > 0.
 bool QuantizedSupports(size_t channels, const TwedParams& params);
-
-// The fixed-point weights (units of 2^-16) of QuantizedCost's terms over d >= 2 channels, each
-// vector's squares summing to at most 2^32, so that its weighted sum of the |x_k - y_k| is at most
-// their L2 norm (Cauchy-Schwarz).
-inline constexpr size_t kQuantizedSortedChannels = 4;
-struct QuantizedL2Weights {
-  uint16_t all = 0;   // on every channel: 2^16 / sqrt(d), rounded down
-  uint16_t pair = 0;  // on the two largest: 2^16 / sqrt(2), rounded down
-  // On the components sorted largest first, halving from one to the next ((4, 2, 1) / sqrt(21)
-  // for three channels, the direction that adds most to the other terms on differences of no
-  // preferred direction); all 0 above kQuantizedSortedChannels channels, where sorting costs more
-  // than it gains.
-  std::array<uint16_t, kQuantizedSortedChannels> sorted{};
-};
-QuantizedL2Weights QuantizedL2WeightsOf(size_t d);
-
-// QuantizedCost's mean share of the L2 norm over d channels on differences of no preferred
-// direction (about 0.985 for three channels), by which the estimate G / scale is divided under
-// L2: no bound, an estimate, but one that is not biased low against the single-precision bounds
-// and TWEDs the lazy transport plans with alongside it. Deterministic; computed once per d.
-double QuantizedL2MeanShare(size_t d);
-
-// The grid's cost between two samples x and y of `channels` values each: the L1 norm of x - y,
-// or, where `l2`, a lower bound on its L2 norm that integer lanes compute exactly and that is
-// within about 2 % of it on differences of no preferred direction (docs/twed_bounds.md, "Several
-// channels under L2"): with v = |x - y|, v_(1) >= v_(2) >= ... its components sorted and w =
-// QuantizedL2WeightsOf(channels), the largest of
-//   max_k v_k,   sum_k floor(v_k w.all / 2^16),   floor(v_(1) w.pair / 2^16) + floor(v_(2) w.pair /
-//   2^16), sum_k floor(v_(k) w.sorted[k] / 2^16).
-// Below 2^31 for values within 16 bits.
-int32_t QuantizedCost(const int16_t* x, const int16_t* y, size_t channels, bool l2);
-
-// How much QuantizedCost can fall short of subadditivity over three steps, which the 16-bit
-// range must hold on top of the deletion costs (the proof's lemma): under L2 each floored term
-// of each of the three parts can lose up to 1, 3 per channel; 0 for L1 and one channel.
-inline int QuantizedTriangleSlack(size_t channels, bool l2) {
-  return l2 ? 3 * static_cast<int>(channels) : 0;
-}
 
 // One pair on the integer grid: a TWED instance of its own over 16-bit integers whose exact
 // distance G satisfies G <= scale * TWED + rounding_per_term * (n + m - 1) (the proof).
@@ -83,8 +43,6 @@ struct QuantizedPair {
   // its exact value: 1 per rounded quantity, with slack for the double roundings before it.
   double rounding_per_term = 0.0;
   size_t channels = 0;
-  // Whether the grid's cost is QuantizedCost's lower bound on the L2 norm (several channels).
-  bool l2 = false;
   // lambda on the grid: scale * lambda, an integer where that is at least 1 (so that rounding
   // the deletions' lambda leaves no bias), else 0.
   int lambda = 0;
@@ -104,16 +62,13 @@ QuantizedPair QuantizePair(const Series& a, const Series& b, const TwedParams& p
 
 // What the 16-bit DP gives for one pair.
 struct QuantizedBound {
-  double bound = 0.0;  // <= TWED as the double kernels compute it
-  // G / scale (under L2 divided by the cost's mean share of the norm): no bound, but near the TWED
-  // (about 1e-4 on long runs of one channel)
-  double estimate = 0.0;
+  double bound = 0.0;         // <= TWED as the double kernels compute it
+  double estimate = 0.0;      // G / scale: no bound, but near the TWED (about 1e-4 on long runs)
   int64_t grid_distance = 0;  // G, the exact TWED of the quantized pair (0 where scale is 0)
 };
 
 // Up to `lanes` pairs side by side, one per lane, each quantized on its own grid: per row and
-// per column a record of the lanes' values, times and deletion costs, and the grid's cost
-// QuantizedCost between them. Shorter runs are padded
+// per column a record of the lanes' values, times and deletion costs. Shorter runs are padded
 // with copies of their last sample at deletion cost 0, which leaves their distance alone where
 // the grid's lambda is 0 and may lower it otherwise (a bound still): pairs of one length lose
 // nothing.
@@ -127,7 +82,6 @@ class QuantizedLaneBatch {
   size_t lanes() const { return lanes_; }
   size_t size() const { return pairs_.size(); }
   size_t channels() const { return channels_; }
-  bool l2() const { return l2_; }
   bool timed() const { return timed_; }
   // Rows 1..rows() and columns 1..columns(): the longest runs.
   ptrdiff_t rows() const { return rows_; }
@@ -151,9 +105,7 @@ class QuantizedLaneBatch {
   };
   size_t lanes_;
   size_t channels_;
-  bool l2_;
   bool timed_;
-  double share_;  // QuantizedL2MeanShare under L2, else 1
   ptrdiff_t rows_ = 1;
   ptrdiff_t columns_ = 1;
   std::vector<Lane> pairs_;
