@@ -57,11 +57,11 @@ struct RunSets {
 // The runs WriteWorkload would write, in its order (all of sim, then all of ref, from one
 // generator), read back through the CSV parser as the CLI reads the files. Cached: both solvers
 // of one size see the same sets, and the 400-run sets take a while to format and parse.
-const RunSets& WorkloadSets(int runs, int samples, int levels) {
-  static auto* cache = new std::map<std::tuple<int, int, int>, RunSets>();
-  auto [it, inserted] = cache->try_emplace({runs, samples, levels});
+const RunSets& WorkloadSets(int runs, int samples, int levels, int channels) {
+  static auto* cache = new std::map<std::tuple<int, int, int, int>, RunSets>();
+  auto [it, inserted] = cache->try_emplace({runs, samples, levels, channels});
   if (!inserted) return it->second;
-  const bench::Workload workload{.runs = runs, .samples = samples, .channels = 1, .seed = 1};
+  const bench::Workload workload{.runs = runs, .samples = samples, .channels = channels, .seed = 1};
   bench::WorkloadRandom random(workload.seed);
   for (const bool ref : {false, true}) {
     const double noise = ref ? 0.02 : 0.0;  // measured runs carry sensor noise
@@ -107,13 +107,15 @@ void SetCounters(benchmark::State& state, const char* solver, const LazyTranspor
   state.counters["exhaustive"] = stats.exhaustive ? 1 : 0;  // the lazy solve gave up and did all
   state.counters["W"] = distance;
   // The counters print W to a few digits; both solvers' W in full, to compare them.
-  std::fprintf(stderr, "%s %d x %d runs of %d samples, %d level(s): W = %.17g\n", solver,
-               static_cast<int>(state.range(0)), static_cast<int>(state.range(0)),
-               static_cast<int>(state.range(1)), static_cast<int>(state.range(2)), distance);
+  std::fprintf(stderr, "%s %d x %d runs of %d samples, %d level(s), %d channel(s): W = %.17g\n",
+               solver, static_cast<int>(state.range(0)), static_cast<int>(state.range(0)),
+               static_cast<int>(state.range(1)), static_cast<int>(state.range(2)),
+               static_cast<int>(state.range(3)), distance);
 }
 
 void BM_Lazy(benchmark::State& state) {
-  const RunSets& sets = WorkloadSets(state.range(0), state.range(1), state.range(2));
+  const RunSets& sets =
+      WorkloadSets(state.range(0), state.range(1), state.range(2), state.range(3));
   LazyTransportStats stats;
   double distance = 0.0;
   for (auto _ : state) {
@@ -130,7 +132,8 @@ void BM_Lazy(benchmark::State& state) {
 }
 
 void BM_Exhaustive(benchmark::State& state) {
-  const RunSets& sets = WorkloadSets(state.range(0), state.range(1), state.range(2));
+  const RunSets& sets =
+      WorkloadSets(state.range(0), state.range(1), state.range(2), state.range(3));
   double distance = 0.0;
   for (auto _ : state) {
     absl::StatusOr<CostMatrix> costs = ComputeCostMatrix(sets.sim, sets.ref, TwedParams{});
@@ -175,7 +178,8 @@ absl::StatusOr<ExhaustiveSolve> SolveExhaustively(const RunSets& sets, const Twe
 }
 
 void BM_DualOracle(benchmark::State& state) {
-  const RunSets& sets = WorkloadSets(state.range(0), state.range(1), state.range(2));
+  const RunSets& sets =
+      WorkloadSets(state.range(0), state.range(1), state.range(2), state.range(3));
   const TwedParams twed;
   const TransportOptions transport;
   absl::StatusOr<ExhaustiveSolve> exhaustive = SolveExhaustively(sets, twed, transport);
@@ -242,7 +246,8 @@ void BM_DualOracle(benchmark::State& state) {
 }
 
 void BM_CertificateFloor(benchmark::State& state) {
-  const RunSets& sets = WorkloadSets(state.range(0), state.range(1), state.range(2));
+  const RunSets& sets =
+      WorkloadSets(state.range(0), state.range(1), state.range(2), state.range(3));
   const TwedParams twed;
   absl::StatusOr<ExhaustiveSolve> exhaustive = SolveExhaustively(sets, twed, TransportOptions{});
   if (!exhaustive.ok()) {
@@ -304,25 +309,30 @@ void BM_CertificateFloor(benchmark::State& state) {
 
 // The quick size is timed as usual; the big ones once each, they take seconds to minutes.
 void Sizes(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"runs", "samples", "levels"})->UseRealTime()->Unit(benchmark::kSecond);
+  b->ArgNames({"runs", "samples", "levels", "channels"})->UseRealTime()->Unit(benchmark::kSecond);
 }
 
-BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({30, 500, 1});
-BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({30, 500, 1});
-BENCHMARK(BM_DualOracle)->Apply(Sizes)->Args({30, 500, 1});
-BENCHMARK(BM_CertificateFloor)->Apply(Sizes)->Args({30, 500, 1});
-BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({100, 2000, 1})->Iterations(1);
-BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({100, 2000, 1})->Iterations(1);
-BENCHMARK(BM_DualOracle)->Apply(Sizes)->Args({100, 2000, 1})->Iterations(1);
-BENCHMARK(BM_CertificateFloor)->Apply(Sizes)->Args({100, 2000, 1})->Iterations(1);
-BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({100, 2000, 2})->Iterations(1);
-BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({100, 2000, 2})->Iterations(1);
-BENCHMARK(BM_DualOracle)->Apply(Sizes)->Args({100, 2000, 2})->Iterations(1);
-BENCHMARK(BM_CertificateFloor)->Apply(Sizes)->Args({100, 2000, 2})->Iterations(1);
-BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({400, 1000, 1})->Iterations(1);
-BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({400, 1000, 1})->Iterations(1);
-BENCHMARK(BM_DualOracle)->Apply(Sizes)->Args({400, 1000, 1})->Iterations(1);
-BENCHMARK(BM_CertificateFloor)->Apply(Sizes)->Args({400, 1000, 1})->Iterations(1);
+BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({30, 500, 1, 1});
+BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({30, 500, 1, 1});
+BENCHMARK(BM_DualOracle)->Apply(Sizes)->Args({30, 500, 1, 1});
+BENCHMARK(BM_CertificateFloor)->Apply(Sizes)->Args({30, 500, 1, 1});
+BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({100, 2000, 1, 1})->Iterations(1);
+BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({100, 2000, 1, 1})->Iterations(1);
+BENCHMARK(BM_DualOracle)->Apply(Sizes)->Args({100, 2000, 1, 1})->Iterations(1);
+BENCHMARK(BM_CertificateFloor)->Apply(Sizes)->Args({100, 2000, 1, 1})->Iterations(1);
+BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({100, 2000, 2, 1})->Iterations(1);
+BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({100, 2000, 2, 1})->Iterations(1);
+BENCHMARK(BM_DualOracle)->Apply(Sizes)->Args({100, 2000, 2, 1})->Iterations(1);
+BENCHMARK(BM_CertificateFloor)->Apply(Sizes)->Args({100, 2000, 2, 1})->Iterations(1);
+// Three channels under L2 (TwedParams' default norm), as vehicle dynamics records them.
+BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({30, 500, 1, 3});
+BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({30, 500, 1, 3});
+BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({100, 2000, 1, 3})->Iterations(1);
+BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({100, 2000, 1, 3})->Iterations(1);
+BENCHMARK(BM_Lazy)->Apply(Sizes)->Args({400, 1000, 1, 1})->Iterations(1);
+BENCHMARK(BM_Exhaustive)->Apply(Sizes)->Args({400, 1000, 1, 1})->Iterations(1);
+BENCHMARK(BM_DualOracle)->Apply(Sizes)->Args({400, 1000, 1, 1})->Iterations(1);
+BENCHMARK(BM_CertificateFloor)->Apply(Sizes)->Args({400, 1000, 1, 1})->Iterations(1);
 
 }  // namespace
 }  // namespace wasserwarp
