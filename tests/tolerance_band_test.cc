@@ -21,6 +21,7 @@
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/html_report.h"
 #include "wasserwarp/validation.h"
+#include "wasserwarp/validation_size.h"
 
 namespace wasserwarp {
 namespace {
@@ -342,6 +343,26 @@ TEST(ValidationBandsTest, TheHtmlReportDrawsTheBandAroundTheReference) {
     EXPECT_TRUE(banded["band"]["inside"].is_number());
     EXPECT_TRUE(run["channels"][1]["refs"][0]["band"].is_null());  // no band on y
   }
+}
+
+// The bands' envelopes and scores are bounded before any work, and a limit they break names them.
+TEST(ValidationBandsTest, TheJobsSizeCountsTheBands) {
+  const std::vector<RunShape> sim = {{.id = "s", .samples = 1000000, .channels = 2},
+                                     {.id = "t", .samples = 1000000, .channels = 2}};
+  const std::vector<RunShape> ref = sim;
+  ValidationOptions options;
+  const ValidationLimits limits{.threads = 4};
+  absl::StatusOr<ValidationSize> without = EstimateValidationSize(sim, ref, options, limits);
+  options.bands = {{.channel = "x", .abs = 1.0}};
+  absl::StatusOr<ValidationSize> with = EstimateValidationSize(sim, ref, options, limits);
+  ASSERT_TRUE(without.ok()) << without.status();
+  ASSERT_TRUE(with.ok()) << with.status();
+  // Each of 4 threads holds a band's envelope over a million samples.
+  EXPECT_GE(with->bytes - without->bytes, 4u * 1000000u * 2u * sizeof(double));
+  const absl::Status refused = CheckValidationSize(
+      sim, ref, options,
+      {.bytes = {.value = with->bytes - 1, .name = "--max-bytes"}, .threads = 4});
+  EXPECT_EQ(refused.code(), absl::StatusCode::kResourceExhausted) << refused;
 }
 
 TEST(ValidationBandsTest, BadBandOptionsAreRefusedNamingTheField) {
