@@ -42,6 +42,8 @@ constexpr FlagTerm kFlagTerms[] = {
     {"nominal", "--nominal"},
     {"pair_cost", "--pair-cost"},
     {"reference_groups", "--ref-groups"},
+    {"bands", "--band"},
+    {"band_min_inside", "--band-min-inside"},
 };
 
 }  // namespace

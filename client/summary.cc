@@ -69,6 +69,29 @@ void AppendQuantities(const ValidationReport& report, std::string& out) {
   }
 }
 
+// Per band, its worst pair: the one with the smallest share inside.
+void AppendBands(const ValidationReport& report, std::string& out) {
+  for (size_t b = 0; b < report.tolerance_bands.size(); ++b) {
+    const PairBand* worst = nullptr;
+    for (const PairBand& pair : report.bands) {
+      if (pair.band != static_cast<int>(b)) continue;
+      if (worst == nullptr || !(pair.score.inside >= worst->score.inside)) worst = &pair;
+    }
+    absl::StrAppendFormat(&out, "band %s:", ToleranceBandSpec(report.tolerance_bands[b]));
+    if (worst == nullptr) {
+      out += " no pairs\n";
+      continue;
+    }
+    absl::StrAppendFormat(&out, " worst pair %s vs %s: %.1f%% inside, max excursion %.4g",
+                          report.simulation[worst->sim].id, report.reference[worst->ref].id,
+                          100.0 * worst->score.inside, worst->score.max_excursion);
+    if (worst->score.first_violation.has_value()) {
+      absl::StrAppendFormat(&out, ", first outside at %.6g s", *worst->score.first_violation);
+    }
+    out += "\n";
+  }
+}
+
 void AppendVerdict(const Verdict& verdict, std::string& out) {
   absl::StrAppendFormat(&out, "permutation test: p = %.4g (%d permutations, seed %d)\n",
                         verdict.p_value, verdict.permutations, verdict.seed);
@@ -89,7 +112,7 @@ void AppendVerdict(const Verdict& verdict, std::string& out) {
     absl::StrAppendFormat(&out, "warning: %s\n", warning);
   }
   for (const VerdictRule& rule : verdict.rules) {
-    const char* relation = rule.name == "alpha" ? ">=" : "<=";
+    const char* relation = rule.name == "alpha" || rule.name == "band_min_inside" ? ">=" : "<=";
     absl::StrAppendFormat(&out, "rule %s: %.4g %s %.4g: %s (%s)\n", rule.name, rule.value, relation,
                           rule.threshold, rule.pass ? "pass" : "FAIL", rule.basis);
   }
@@ -112,6 +135,7 @@ std::string FormatSummary(const ValidationReport& report, double total_seconds) 
   AppendWorstRuns(report, out);
   AppendMatchedPairMetrics(report, out);
   AppendQuantities(report, out);
+  AppendBands(report, out);
   absl::StrAppendFormat(&out, "certificate: max dual violation %.3g, primal-dual gap %.3g\n",
                         report.certificate.max_dual_violation, report.certificate.primal_dual_gap);
   if (report.weight_rounding_bound != 0.0) {

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "execution_flags.h"
 #include "wasserwarp/quantity_of_interest.h"
+#include "wasserwarp/tolerance_band.h"
 #include "wasserwarp/verdict.h"
 #include "wire/convert.h"
 #include "wire/parameters.h"
@@ -62,6 +63,16 @@ absl::Status ReadQuantities(absl::string_view flag, const ParsedArgs& args,
   return absl::OkStatus();
 }
 
+absl::Status ReadBands(absl::string_view flag, const ParsedArgs& args,
+                       std::vector<ToleranceBand>& bands) {
+  for (const std::string& spec : args.Values(flag)) {
+    absl::StatusOr<ToleranceBand> band = ParseToleranceBand(spec);
+    if (!band.ok()) return FlagError(flag, band.status().message());
+    bands.push_back(*std::move(band));
+  }
+  return absl::OkStatus();
+}
+
 // Any of these asks for the permutation test and the baseline.
 constexpr FlagDefinition<VerdictOptions> kTestFlags[] = {
     {"--max-distance", Arity::kOne, "X", "PASS only if the distance is at most X",
@@ -74,6 +85,10 @@ constexpr FlagDefinition<VerdictOptions> kTestFlags[] = {
      &ReadThreshold<&VerdictOptions::max_ratio>},
     {"--alpha", Arity::kOne, "A", "PASS only if the permutation test's p-value is at least A",
      &ReadThreshold<&VerdictOptions::alpha>},
+    {"--band-min-inside", Arity::kOne, "F",
+     "PASS only if every matched pair has at least the share F of its\n"
+     "samples inside every --band",
+     &ReadThreshold<&VerdictOptions::band_min_inside>},
     {"--permutations", Arity::kOne, "K",
      "relabellings of the permutation test and splits of the baseline\n"
      "(default 999); any rule or this flag runs the test and baseline",
@@ -108,6 +123,14 @@ const FlagDefinition<std::vector<QuantityOfInterest>> kQoiFlag = {
 
 namespace {
 
+const FlagDefinition<std::vector<ToleranceBand>> kBandFlag = {
+    "--band", Arity::kMany, "CHANNEL:abs=A,rel=R,lead=S,lag=S",
+    "a tolerance band around each matched reference run (repeatable):\n"
+    "at each reference sample, the reference's min and max over the\n"
+    "S seconds lag before and lead after it, widened by max(A, R|ref|);\n"
+    "reports the share of the simulated run inside, per pair",
+    &ReadBands};
+
 bool AsksForTest(const ParsedArgs& args) {
   for (const FlagDefinition<VerdictOptions>& flag : kTestFlags) {
     if (args.Has(flag.name)) return true;
@@ -124,6 +147,7 @@ std::vector<DocumentedFlag> VerdictFlags() {
   const std::vector<DocumentedFlag> tuning = Documented<VerdictOptions>(kTuningFlags);
   flags.insert(flags.end(), tuning.begin(), tuning.end());
   flags.push_back(kQoiFlag);
+  flags.push_back(kBandFlag);
   return flags;
 }
 
@@ -131,13 +155,15 @@ absl::Status ReadVerdictFlags(const ParsedArgs& args, ValidationOptions& options
   if (absl::Status status = ReadFlag(kQoiFlag, args, options.quantities); !status.ok()) {
     return status;
   }
+  if (absl::Status status = ReadFlag(kBandFlag, args, options.bands); !status.ok()) return status;
   if (!AsksForTest(args)) {
     std::vector<FlagSpec> tuning = {FlagSpec(kSeedFlag)};
     for (const FlagDefinition<VerdictOptions>& flag : kTuningFlags) tuning.emplace_back(flag);
     for (const FlagSpec& flag : tuning) {
       if (args.Has(flag.name)) {
         return FlagError(flag.name,
-                         "needs a decision rule (--max-distance, --max-ratio, --alpha) "
+                         "needs a decision rule (--max-distance, --max-ratio, --alpha, "
+                         "--band-min-inside) "
                          "or --permutations");
       }
     }
@@ -163,6 +189,7 @@ void AddVerdictToRequest(const ValidationOptions& options, v1::ValidateRequest& 
   for (const QuantityOfInterest& quantity : options.quantities) {
     request.add_quantities(absl::StrCat(quantity.channel, ":", quantity.quantity()));
   }
+  for (const ToleranceBand& band : options.bands) request.add_bands(ToleranceBandSpec(band));
 }
 
 }  // namespace wasserwarp::cli

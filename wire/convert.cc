@@ -11,6 +11,7 @@
 #include "wasserwarp/field_error.h"
 #include "wire/evidence.h"
 #include "wire/repeated_fields.h"
+#include "wire/tolerance_bands.h"
 
 namespace wasserwarp::wire {
 namespace {
@@ -163,6 +164,7 @@ VerdictOptions VerdictOptionsFromProto(const v1::VerdictParameters& params) {
       options.ratio_rule = static_cast<RatioRule>(params.ratio_rule());
   }
   if (params.has_ratio_confidence()) options.ratio_confidence = params.ratio_confidence();
+  if (params.has_band_min_inside()) options.band_min_inside = params.band_min_inside();
   return options;
 }
 
@@ -177,6 +179,7 @@ v1::VerdictParameters VerdictParametersOf(const VerdictOptions& options) {
   params.set_ratio_rule(options.ratio_rule == RatioRule::kMedian ? v1::RATIO_RULE_MEDIAN
                                                                  : v1::RATIO_RULE_INTERVAL);
   params.set_ratio_confidence(options.ratio_confidence);
+  if (options.band_min_inside.has_value()) params.set_band_min_inside(*options.band_min_inside);
   return params;
 }
 
@@ -378,6 +381,7 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
     MatrixToProto(*report.pooled_cost_matrix, *proto.mutable_pooled_cost_matrix());
   }
   EvidenceToProto(report, proto);
+  BandsToProto(report, proto);
 }
 
 absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& proto) {
@@ -485,6 +489,7 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
     report.pooled_cost_matrix = *std::move(pooled);
   }
   EvidenceFromProto(proto, report);
+  if (absl::Status status = BandsFromProto(proto, report); !status.ok()) return status;
   return report;
 }
 

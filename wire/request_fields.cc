@@ -39,6 +39,8 @@ constexpr RequestField kRequestFields[] = {
     {"keep_cost_matrix", Scope::kRequest, "include_cost_matrix"},
     {"keep_pooled_cost_matrix", Scope::kRequest, "include_pooled_cost_matrix"},
     {"html_report", Scope::kRequest, "include_html_report"},
+    {"bands", Scope::kRequest, "bands"},
+    {"band_min_inside", Scope::kRequest, "verdict.band_min_inside"},
     // Sizes that follow from the runs alone are the session's.
     {"runs", Scope::kRequest, "session"},
 };

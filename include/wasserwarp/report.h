@@ -19,6 +19,7 @@
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/run_source.h"
+#include "wasserwarp/tolerance_band.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/verdict.h"
@@ -104,6 +105,10 @@ struct ValidationReport {
   // Where a browser opens the stored validation this report is of (wasserwarp-server
   // --http_public_url); empty for a validation not stored, or a server without a public URL.
   std::string link;
+  // The tolerance bands asked for, and each scored on each plan entry (plan order, then band
+  // order; PairBand::band indexes tolerance_bands).
+  std::vector<ToleranceBand> tolerance_bands;
+  std::vector<PairBand> bands;
 };
 
 struct ComparisonReport {

@@ -22,6 +22,7 @@
 #include "wasserwarp/report.h"
 #include "wasserwarp/runs_view.h"
 #include "wasserwarp/series.h"
+#include "wasserwarp/tolerance_band.h"
 #include "wasserwarp/transport.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/verdict.h"
@@ -62,6 +63,8 @@ struct ValidationOptions {
   // Where the TWED matrices come from; unset, ComputeCostMatrix and ComputePooledCostMatrix
   // here. The report is the same number for number either way.
   CostMatrixSource* cost_source = nullptr;
+  // Tolerance bands scored on every pair of the plan; at most one a channel.
+  std::vector<ToleranceBand> bands;
 };
 
 // The runs a validation computes its matrices on: prepared (PrepareRuns) and, for a verdict
@@ -106,9 +109,10 @@ class CostMatrixSource {
 
 // Ok when `options` fit `simulation_runs` against `reference_runs` runs: the TWED parameters
 // (ValidateTwedParams), the resample rate (ValidateResampleRate), the order and weights
-// (ValidateTransportOptions) and, when present,
-// the verdict's options (ValidateVerdictOptions). These are the checks Validate makes before
-// it looks at a run, so a front end can refuse bad options before any run is read.
+// (ValidateTransportOptions), the tolerance bands (ValidateToleranceBands) and, when present,
+// the verdict's options (ValidateVerdictOptions; band_min_inside needs a band). These are the
+// checks Validate makes before it looks at a run, so a front end can refuse bad options before any
+// run is read.
 absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t simulation_runs,
                                        size_t reference_runs);
 

@@ -51,6 +51,9 @@ struct VerdictOptions {
   bool subtract_sampling_floor = true;
   RatioRule ratio_rule = RatioRule::kUpperBound;
   double ratio_confidence = 0.95;  // of the baseline ratio's interval, in (0, 1)
+  // Every plan pair's share of samples inside every tolerance band >= F (the validation's
+  // bands); judged by Validate, which has the pairs.
+  std::optional<double> band_min_inside;
 };
 
 // The ratio rule needs this many reference runs; below kFewReferenceRuns the report warns
@@ -59,11 +62,11 @@ inline constexpr size_t kMinRatioReferenceRuns = 3;
 inline constexpr size_t kFewReferenceRuns = 6;
 
 // Ok when K >= 1 (at most 1e6), thresholds finite and >= 0, alpha and ratio_confidence in
-// (0, 1).
+// (0, 1), band_min_inside in [0, 1].
 absl::Status ValidateVerdictOptions(const VerdictOptions& options);
 
 struct VerdictRule {
-  std::string name;  // "max_distance", "max_ratio" or "alpha"
+  std::string name;  // "max_distance", "max_ratio", "alpha" or "band_min_inside"
   // What `value` is, in words: for max_ratio, the interval's upper end or the median ratio.
   std::string basis;
   double value = 0.0;
@@ -110,6 +113,9 @@ struct Verdict {
   std::optional<Baseline> baseline;  // absent with fewer than 2 reference runs
   std::vector<std::string> warnings;
 };
+
+// Adds `rule` to `verdict`, which passes while all its rules do.
+void AddVerdictRule(VerdictRule rule, Verdict& verdict);
 
 // The pooled symmetric matrix of TWEDs between all runs, simulated runs
 // first; the diagonal is 0. Only pairs i < j are computed, and the n x m

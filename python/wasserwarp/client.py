@@ -293,8 +293,9 @@ class Client:
         """Validates what the session holds. `overrides` replace the session's defaults for
         this call (the names of create_session); a verdict is computed when any of
         permutations, seed, max_distance, max_ratio, alpha, subtract_sampling_floor,
-        ratio_rule ("interval"/"median") or ratio_confidence is given; also quantities
-        (["channel:quantity", ...]), include_cost_matrix, include_pooled_cost_matrix,
+        ratio_rule ("interval"/"median"), ratio_confidence or band_min_inside is given; also
+        quantities (["channel:quantity", ...]), bands (["channel:abs=A,rel=R,lead=S,lag=S",
+        ...], scored on every pair of the plan: ValidationResult.bands), include_cost_matrix, include_pooled_cost_matrix,
         include_html_report and exhaustive (compute every pair: the same distance, see
         ValidationResult.pairs_computed). `progress` is called with each Progress event.
         `labels` label the validation record the server keeps, to find it later

@@ -23,14 +23,15 @@ NUMBER_PARAMETERS = ("nu", "deletion_penalty", "p", "time_window", "order", "res
 ENUM_PARAMETERS = {"align": ALIGNMENTS, "scale": SCALINGS, "resampling": RESAMPLINGS}
 # VerdictParameters: asking for any of them asks for a verdict.
 VERDICT_PARAMETERS = ("permutations", "seed", "max_distance", "max_ratio", "alpha",
-                      "subtract_sampling_floor", "ratio_confidence", "ratio_rule")
+                      "subtract_sampling_floor", "ratio_confidence", "ratio_rule",
+                      "band_min_inside")
 # StudyParameters shared by both analyses, and each analysis's own.
 STUDY_PARAMETERS = ("resamples", "confidence", "splits", "seed")
 SENSITIVITY_PARAMETERS = ("nominal", "pair_cost")
 IDENTIFY_PARAMETERS = ("nominal", "reference_groups", "response", "max_ratio")
 # ValidateRequest's own fields.
 REQUEST_OPTIONS = ("include_cost_matrix", "include_pooled_cost_matrix", "include_html_report",
-                   "exhaustive", "quantities")
+                   "exhaustive", "quantities", "bands")
 
 
 def enum_value(field: str, names: Mapping[str, int], value: str) -> int:
@@ -59,7 +60,8 @@ def validation_parameters(options: Mapping[str, Any]) -> pb.ValidationParameters
 
 def validate_request(session_name: str, options: Mapping[str, Any]) -> pb.ValidateRequest:
     """A ValidateRequest from validate()'s keyword arguments: parameters overriding the
-    session's defaults, verdict options, quantities ("channel:quantity") and include_*."""
+    session's defaults, verdict options, quantities ("channel:quantity"), tolerance bands
+    ("channel:abs=A,rel=R,lead=S,lag=S") and include_*."""
     parameters = {}
     verdict = {}
     request = pb.ValidateRequest(session=session_name)
@@ -68,6 +70,8 @@ def validate_request(session_name: str, options: Mapping[str, Any]) -> pb.Valida
             verdict[name] = value
         elif name == "quantities":
             request.quantities.extend(value)
+        elif name == "bands":
+            request.bands.extend(value)
         elif name in REQUEST_OPTIONS:
             setattr(request, name, bool(value))
         else:

@@ -140,6 +140,21 @@ class Quantity:
 
 
 @dataclass(frozen=True)
+class PairBand:
+    """One tolerance band on one plan entry's pair: the share of the reference's samples where
+    the simulated run is inside, the largest distance outside (channel units) and the time of
+    the first sample outside; inside and max_excursion None where the runs share no time."""
+
+    sim: int
+    ref: int
+    channel: str
+    samples: int
+    inside: Optional[float]
+    max_excursion: Optional[float]
+    first_violation: Optional[float]
+
+
+@dataclass(frozen=True)
 class Rule:
     """A decision rule of the verdict and whether it held."""
 
@@ -258,6 +273,8 @@ class ValidationResult:
     # computed (each about a quarter and half a DP cell's time), not in dp_cells.
     int16_cells: int = 0
     single_cells: int = 0
+    # Every tolerance band on every plan entry (plan order, then band order).
+    bands: Tuple[PairBand, ...] = ()
 
     @property
     def plan_matrix(self) -> np.ndarray:
@@ -304,7 +321,11 @@ class ValidationResult:
             pooled_cost_matrix=matrix(report, "pooled_cost_matrix"), html_report=html,
             report=report,
             sensitivity=study_dict(report, "sensitivity"),
-            identification=study_dict(report, "identification"))
+            identification=study_dict(report, "identification"),
+            bands=tuple(PairBand(b.sim, b.ref, report.tolerance_bands[b.band].channel, b.samples,
+                                 optional(b, "inside"), optional(b, "max_excursion"),
+                                 optional(b, "first_violation"))
+                        for b in report.bands))
 
     def to_dict(self) -> Dict[str, Any]:
         """The report with the keys and values of the CLI's `validate --json`."""

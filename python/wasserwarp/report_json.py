@@ -114,6 +114,9 @@ DEPARTURES: Dict[str, Departures] = {
     "PairMetrics": Departures(
         inline=("metrics",),
         shape={"channel": lambda pair, report: report.parameters.channels[pair.channel]}),
+    "PairBand": Departures(
+        rename={"band": "channel"},
+        shape={"channel": lambda pair, report: report.tolerance_bands[pair.band].channel}),
     "Verdict": Departures(rename={"passed": "pass"}, null_if_unset=("baseline",),
                           after={"rules": ("p_value", "permutations", "baseline")},
                           last=("warnings",)),

@@ -16,6 +16,7 @@
 #include "wasserwarp/quantity_of_interest.h"
 #include "wasserwarp/request_digest.h"
 #include "wasserwarp/study_costs.h"
+#include "wasserwarp/tolerance_band.h"
 #include "wire/convert.h"
 #include "wire/evidence.h"
 #include "wire/parameters.h"
@@ -115,6 +116,13 @@ absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
       return InvalidFieldError(absl::StrCat("quantities[", i, "]"), quantity.status().message());
     }
     options.quantities.push_back(*std::move(quantity));
+  }
+  for (int i = 0; i < request.bands_size(); ++i) {
+    absl::StatusOr<ToleranceBand> band = ParseToleranceBand(request.bands(i));
+    if (!band.ok()) {
+      return InvalidFieldError(absl::StrCat("bands[", i, "]"), band.status().message());
+    }
+    options.bands.push_back(*std::move(band));
   }
   if (absl::Status status =
           ValidateValidationOptions(options, snapshot.simulation.size(), snapshot.reference.size());

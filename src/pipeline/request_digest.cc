@@ -68,6 +68,10 @@ void AppendVerdict(const std::optional<VerdictOptions>& verdict, std::string& ou
       .Word(RatioRuleName(verdict->ratio_rule))
       .Double(verdict->ratio_confidence)
       .AppendTo(out);
+  // Only when given, so that the digests of requests without it stay as they were.
+  if (verdict->band_min_inside.has_value()) {
+    Line("band_min_inside").Double(verdict->band_min_inside).AppendTo(out);
+  }
 }
 
 void AppendRuns(RunRole role, const RunsView& runs, std::string& out) {
@@ -114,6 +118,12 @@ std::string RequestDigestText(const ValidationOptions& options, const RunsView& 
     quantities.String(absl::StrCat(quantity.channel, ":", quantity.quantity()));
   }
   quantities.AppendTo(out);
+  if (!options.bands.empty()) {
+    Line bands("bands");
+    bands.Number(options.bands.size());
+    for (const ToleranceBand& band : options.bands) bands.String(ToleranceBandSpec(band));
+    bands.AppendTo(out);
+  }
   Line("study").String(study).AppendTo(out);
   Line("runs").Number(simulation.size() + reference.size()).AppendTo(out);
   AppendRuns(RunRole::kSimulation, simulation, out);

@@ -11,7 +11,9 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "common/arena_pool.h"
 #include "pipeline/lazy_transport.h"
 #include "series/sampling_rate.h"
@@ -19,6 +21,7 @@
 #include "tbb/parallel_for.h"
 #include "twed/pair_requests.h"
 #include "wasserwarp/engine_info.h"
+#include "wasserwarp/field_error.h"
 #include "wasserwarp/request_digest.h"
 
 namespace wasserwarp {
@@ -91,6 +94,53 @@ std::vector<PairMetrics> MeasurePairs(const PreparedRuns& runs, const std::vecto
     }
   });
   return metrics;
+}
+
+// Every tolerance band on every pair in the plan, in the channels' own units.
+std::vector<PairBand> ScoreBands(const PreparedRuns& runs, const std::vector<PlanEntry>& plan,
+                                 const std::vector<ToleranceBand>& bands,
+                                 const std::vector<size_t>& band_channels,
+                                 const CostMatrixOptions& compute) {
+  std::vector<PairBand> scored(plan.size() * bands.size());
+  ForEachPlanEntry(plan, compute.max_threads, [&](size_t k) {
+    const PlanEntry& entry = plan[k];
+    for (size_t b = 0; b < bands.size(); ++b) {
+      const size_t c = band_channels[b];
+      scored[k * bands.size() + b] = {
+          entry.row, entry.col, static_cast<int>(b),
+          ScoreToleranceBand(runs.simulation[entry.row], runs.reference[entry.col], c,
+                             runs.channel_divisors.empty() ? 1.0 : runs.channel_divisors[c],
+                             bands[b])};
+    }
+  });
+  return scored;
+}
+
+// Each band's channel among the prepared runs' channels; InvalidArgument about field "bands"
+// for a channel they do not have.
+absl::StatusOr<std::vector<size_t>> BandChannels(const std::vector<ToleranceBand>& bands,
+                                                 const std::vector<std::string>& channels) {
+  std::vector<size_t> indices;
+  for (const ToleranceBand& band : bands) {
+    const auto found = std::find(channels.begin(), channels.end(), band.channel);
+    if (found == channels.end()) {
+      return InvalidFieldError(
+          "bands", absl::StrCat("band of channel \"", band.channel,
+                                "\": the runs compared have no such channel (they have ",
+                                absl::StrJoin(channels, ", "), ")"));
+    }
+    indices.push_back(static_cast<size_t>(found - channels.begin()));
+  }
+  return indices;
+}
+
+VerdictRule BandRule(const std::vector<PairBand>& bands, double min_inside) {
+  const double worst = WorstBandInside(bands);
+  return {.name = "band_min_inside",
+          .basis = "the smallest share of samples inside a tolerance band over the plan's pairs",
+          .value = worst,
+          .threshold = min_inside,
+          .pass = worst >= min_inside};
 }
 
 // What a reader of the verdict must know to judge it.
@@ -292,8 +342,12 @@ absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t 
       !status.ok()) {
     return status;
   }
-  if (options.verdict.has_value()) return ValidateVerdictOptions(*options.verdict);
-  return absl::OkStatus();
+  if (absl::Status status = ValidateToleranceBands(options.bands); !status.ok()) return status;
+  if (!options.verdict.has_value()) return absl::OkStatus();
+  if (options.verdict->band_min_inside.has_value() && options.bands.empty()) {
+    return InvalidFieldError("band_min_inside", "judges tolerance bands: give at least one band");
+  }
+  return ValidateVerdictOptions(*options.verdict);
 }
 
 absl::StatusOr<ValidationRuns> PrepareValidationRuns(const RunsView& simulation,
@@ -367,6 +421,8 @@ absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const Runs
     if (!compared.ok()) return compared.status();
     quantities = *std::move(compared);
   }
+  absl::StatusOr<std::vector<size_t>> band_channels = BandChannels(options.bands, runs->channels);
+  if (!band_channels.ok()) return band_channels.status();
 
   enter(ValidationPhase::kCostMatrix);
   ValidationReport report;
@@ -388,12 +444,17 @@ absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const Runs
   absl::StatusOr<std::vector<PairDiagnostics>> pairs =
       DiagnosePairs(*runs, transport.plan, options.twed, options.compute);
   if (!pairs.ok()) return pairs.status();
+  report.bands = ScoreBands(*runs, transport.plan, options.bands, *band_channels, options.compute);
+  report.tolerance_bands = options.bands;
 
   if (options.verdict.has_value()) {
     absl::StatusOr<Verdict> verdict =
         DecideOnPooledRuns(*all, *costs, transport.distance, transport.order, options,
                            report.pooled_cost_matrix, report.dp_cells);
     if (!verdict.ok()) return verdict.status();
+    if (options.verdict->band_min_inside.has_value()) {
+      AddVerdictRule(BandRule(report.bands, *options.verdict->band_min_inside), *verdict);
+    }
     report.verdict = *std::move(verdict);
   }
   report.pair_metrics = MeasurePairs(*runs, transport.plan, options.compute);

@@ -41,6 +41,10 @@ constexpr uint64_t kTransportBytesPerEntry = 72;
 // A plan entry's pair diagnostics, plan entry and contributions; and one channel's metrics.
 constexpr uint64_t kPlanEntryBytes = 128;
 constexpr uint64_t kChannelMetricBytes = 72;
+// A tolerance band on a pair holds both runs' values of its channel, the reference's envelope
+// (two doubles) and its window's two index deques, per sample of the longer run; and its score.
+constexpr uint64_t kBandBytesPerSample = 6 * sizeof(double);
+constexpr uint64_t kPairBandBytes = 64;
 // The HTML page draws at most a fixed number of runs, pairs and cells (html_charts.cc,
 // html_overlays.cc, html_summary.cc), plus the inlined Chart.js.
 constexpr uint64_t kHtmlReportBytes = uint64_t{16} << 20;
@@ -174,6 +178,13 @@ absl::StatusOr<Estimate> Compute(const std::vector<RunShape>& simulation,
       {"runs", "the plan's diagnostics and metrics",
        Mul(Add(Mul(plan, kPlanEntryBytes), Mul(plan, channels, kChannelMetricBytes)),
            1 + limits.report_copies)});
+  if (!options.bands.empty()) {
+    const uint64_t longest = std::max(sim.largest_samples, ref.largest_samples);
+    estimate.parts.push_back(
+        {"bands", "the tolerance bands' envelopes and scores",
+         Add(Mul(longest, kBandBytesPerSample, threads),
+             Mul(Mul(plan, options.bands.size()), kPairBandBytes, 1 + limits.report_copies))});
+  }
   if (limits.html_report)
     estimate.parts.push_back({"html_report", "the HTML report", kHtmlReportBytes});
 

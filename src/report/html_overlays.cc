@@ -2,6 +2,7 @@
 // against their matched reference runs.
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <numeric>
 #include <string>
@@ -21,6 +22,7 @@
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/report.h"
 #include "wasserwarp/series.h"
+#include "wasserwarp/tolerance_band.h"
 #include "wasserwarp/transport.h"
 
 namespace wasserwarp {
@@ -117,6 +119,33 @@ Json LinksJson(const std::vector<EditPathMatch>& links, const Series& sim, const
       {"ts", std::move(ts)}, {"vs", std::move(vs)}, {"tr", std::move(tr)}, {"vr", std::move(vr)}};
 }
 
+// The tolerance band of `channel` around `ref` at `indices`, in channel units, with the share of
+// the pair's samples inside it; null when no band is on the channel.
+Json BandJson(const ValidationReport& report, const PlanEntry& entry, const Series& ref,
+              size_t channel, double divisor, const std::vector<size_t>& indices) {
+  for (size_t b = 0; b < report.tolerance_bands.size(); ++b) {
+    if (report.tolerance_bands[b].channel != ref.channels[channel]) continue;
+    std::vector<double> values(ref.samples());
+    for (size_t i = 0; i < ref.samples(); ++i) values[i] = ref.value(i, channel) * divisor;
+    const BandEnvelope envelope = ToleranceEnvelope(ref.times, values, report.tolerance_bands[b]);
+    Json lower = Json::array();
+    Json upper = Json::array();
+    for (size_t i : indices) {
+      lower.push_back(RoundForDrawing(envelope.lower[i]));
+      upper.push_back(RoundForDrawing(envelope.upper[i]));
+    }
+    Json inside = nullptr;
+    for (const PairBand& pair : report.bands) {
+      if (pair.sim == entry.row && pair.ref == entry.col && pair.band == static_cast<int>(b) &&
+          !std::isnan(pair.score.inside)) {
+        inside = pair.score.inside;
+      }
+    }
+    return {{"lower", std::move(lower)}, {"upper", std::move(upper)}, {"inside", inside}};
+  }
+  return nullptr;
+}
+
 double TotalContribution(const ValidationReport& report) {
   return std::accumulate(report.sim_contributions.begin(), report.sim_contributions.end(), 0.0);
 }
@@ -151,6 +180,10 @@ absl::StatusOr<ChartSection> OverlaysSection(const ValidationReport& report,
       "it with, per channel on the aligned time axis and in channel units. The edit-path "
       "matches are the sample pairs one optimal TWED alignment matches: lines that lean show "
       "where TWED shifted time rather than charge amplitude.",
+      report.tolerance_bands.empty()
+          ? ""
+          : " The shaded area around a reference run is its tolerance band (--band), drawn at "
+            "the reference's drawn points.",
       report.resample_rate
           ? absl::StrCat(" The runs are drawn as they were compared: resampled to ",
                          FormatNumber(*report.resample_rate, 6), " Hz.")
@@ -194,6 +227,7 @@ absl::StatusOr<ChartSection> OverlaysSection(const ValidationReport& report,
         entry["id"] = ref.id;
         entry["mass"] = matched[r].mass;
         entry["twed"] = RoundForDrawing(matched[r].cost);
+        entry["band"] = BandJson(report, matched[r], ref, c, divisor, ref_points);
         entry["links"] = links[r].drawn.empty() ? Json(nullptr)
                                                 : LinksJson(links[r].drawn, sim, ref, c, divisor);
         refs.push_back(std::move(entry));

@@ -116,6 +116,35 @@ Json QuantitiesJson(const std::vector<QuantityComparison>& quantities) {
   return list;
 }
 
+Json ToleranceBandsJson(const std::vector<ToleranceBand>& bands) {
+  Json list = Json::array();
+  for (const ToleranceBand& band : bands) {
+    list.push_back({{"channel", band.channel},
+                    {"abs", band.abs},
+                    {"rel", band.rel},
+                    {"lead", band.lead},
+                    {"lag", band.lag}});
+  }
+  return list;
+}
+
+// Each scored band under its channel's name (the band's index says less to a reader).
+Json PairBandsJson(const ValidationReport& report) {
+  Json list = Json::array();
+  for (const PairBand& pair : report.bands) {
+    list.push_back({{"sim", pair.sim},
+                    {"ref", pair.ref},
+                    {"channel", report.tolerance_bands[pair.band].channel},
+                    {"samples", pair.score.samples},
+                    {"inside", Number(pair.score.inside)},
+                    {"max_excursion", Number(pair.score.max_excursion)},
+                    {"first_violation", pair.score.first_violation.has_value()
+                                            ? Json(*pair.score.first_violation)
+                                            : Json(nullptr)}});
+  }
+  return list;
+}
+
 Json BaselineJson(const Baseline& baseline) {
   return {{"ref_ref_median", baseline.ref_ref_median},
           {"ref_ref_p05", baseline.ref_ref_p05},
@@ -207,6 +236,8 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   json["pair_metrics"] = PairMetricsJson(report);
   json["pair_metrics_average"] = PairMetricsAverageJson(report);
   json["qoi"] = QuantitiesJson(report.quantities);
+  json["tolerance_bands"] = ToleranceBandsJson(report.tolerance_bands);
+  json["bands"] = PairBandsJson(report);
   json["input_notes"] = report.input_notes;
   json["labels"] = Json::object();
   for (const auto& [key, value] : report.labels) json["labels"][key] = value;

@@ -212,11 +212,22 @@ absl::Status ValidateVerdictOptions(const VerdictOptions& options) {
         "ratio_confidence",
         absl::StrCat("must be between 0 and 1 (exclusive), got ", options.ratio_confidence));
   }
+  if (options.band_min_inside &&
+      !(*options.band_min_inside >= 0.0 && *options.band_min_inside <= 1.0)) {
+    return InvalidFieldError(
+        "band_min_inside",
+        absl::StrCat("must be a share between 0 and 1, got ", *options.band_min_inside));
+  }
   if (!IsNamed(kRatioRuleNames, options.ratio_rule)) {
     return InvalidFieldError("ratio_rule",
                              absl::StrCat("unknown value ", static_cast<int>(options.ratio_rule)));
   }
   return absl::OkStatus();
+}
+
+void AddVerdictRule(VerdictRule rule, Verdict& verdict) {
+  verdict.pass = verdict.pass.value_or(true) && rule.pass;
+  verdict.rules.push_back(std::move(rule));
 }
 
 std::string_view RatioRuleName(RatioRule rule) { return NameOf(kRatioRuleNames, rule); }
@@ -277,10 +288,8 @@ absl::StatusOr<Verdict> DecideVerdict(const CostMatrix& pooled, size_t simulatio
         "ratio rule's error rates by the number of reference runs)"));
   }
 
-  verdict.rules = JudgeRules(options, distance, verdict);
-  if (!verdict.rules.empty()) {
-    verdict.pass = std::all_of(verdict.rules.begin(), verdict.rules.end(),
-                               [](const VerdictRule& rule) { return rule.pass; });
+  for (VerdictRule& rule : JudgeRules(options, distance, verdict)) {
+    AddVerdictRule(std::move(rule), verdict);
   }
   return verdict;
 }

@@ -87,6 +87,19 @@
         order: 2,
       });
     });
+    ch.refs.forEach((ref, k) => {
+      if (!ref.band) return;
+      const inside = ref.band.inside === null ? '' : ' (' + fmt(100 * ref.band.inside) + ' % inside)';
+      const shade = { borderColor: REF[k % REF.length], borderWidth: 0.5, borderDash: [4, 3],
+                      pointRadius: 0, order: 4 };
+      datasets.push(Object.assign({ label: 'tolerance band of ' + ref.id + inside,
+                                    data: points(ref.t, ref.band.lower), fill: false }, shade));
+      // Filled down to the lower edge just pushed.
+      datasets.push(Object.assign({ label: 'tolerance band of ' + ref.id + ' (upper)',
+                                    data: points(ref.t, ref.band.upper), fill: '-1',
+                                    backgroundColor: 'rgba(120, 120, 120, 0.15)',
+                                    isBandEdge: true }, shade));
+    });
     ch.refs.forEach((ref) => {
       if (ref.links === null) return;
       datasets.push({
@@ -111,7 +124,10 @@
           title: { display: true, text: ch.name },
           subtitle: subtitle(ch.notes),
           legend: {
-            labels: { filter: (item, chartData) => !chartData.datasets[item.datasetIndex].isEditPath },
+            labels: {
+              filter: (item, chartData) => !chartData.datasets[item.datasetIndex].isEditPath &&
+                !chartData.datasets[item.datasetIndex].isBandEdge,
+            },
           },
           tooltip: {
             filter: (item) => !item.dataset.isEditPath,

@@ -100,6 +100,29 @@ def test_validation_equals_the_cli_json_number_for_number(client, server, cli, b
     assert all(event.phase != "unknown" for event in events)
 
 
+def test_bands_equal_the_cli_json_and_bad_ones_name_the_field(client, server, cli, bench):
+    band = "yaw_rate:abs=0.05,rel=0.1,lead=0.02,lag=0.02"
+    result = client.validate(bench, bands=[band], band_min_inside=0.5, permutations=19)
+    expected = cli_report(cli, server.address, "bench", "--band", band, "--band-min-inside", "0.5",
+                          "--permutations", "19")
+    assert without_time(result.to_dict()) == without_time(expected)
+    assert len(result.bands) == len(result.plan)
+    assert all(b.channel == "yaw_rate" and 0.0 <= b.inside <= 1.0 for b in result.bands)
+    assert result.verdict.rules[-1].name == "band_min_inside"
+
+    for bands, field, message in ((["yaw_rate:abs=-1"], "bands", "abs must be"),
+                                  (["yaw"], "bands[0]", "expected CHANNEL:"),
+                                  (["yaw:abs=1"], "bands", "no such channel")):
+        with pytest.raises(wasserwarp.WasserwarpError) as refused:
+            client.validate(bench, bands=bands)
+        assert refused.value.code == grpc.StatusCode.INVALID_ARGUMENT
+        assert f"{field}: " in refused.value.details
+        assert message in refused.value.details
+    with pytest.raises(wasserwarp.WasserwarpError) as refused:
+        client.validate(bench, band_min_inside=2.0, bands=[band])
+    assert "verdict.band_min_inside: " in refused.value.details
+
+
 def test_result_is_typed(client, bench):
     result = client.validate(bench, include_cost_matrix=True, include_html_report=True,
                              **VERDICT)
