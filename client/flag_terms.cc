@@ -42,6 +42,11 @@ constexpr FlagTerm kFlagTerms[] = {
     {"nominal", "--nominal"},
     {"pair_cost", "--pair-cost"},
     {"reference_groups", "--ref-groups"},
+    {"window", "--window"},
+    {"window_before", "--window-before"},
+    {"window_after", "--window-after"},
+    {"window_hysteresis", "--window-hysteresis"},
+    {"skip_untriggered", "--skip-untriggered"},
 };
 
 }  // namespace

@@ -114,6 +114,16 @@ std::string RequestDigestText(const ValidationOptions& options, const RunsView& 
     quantities.String(absl::StrCat(quantity.channel, ":", quantity.quantity()));
   }
   quantities.AppendTo(out);
+  // Only with a window, so that the digests of requests without one stay as they were.
+  if (const std::optional<EventWindow>& window = options.prepare.window; window.has_value()) {
+    Line("window")
+        .String(WindowConditionText(*window))
+        .Double(window->before)
+        .Double(window->after)
+        .Double(window->hysteresis)
+        .Word(window->skip_untriggered ? "skip_untriggered" : "refuse_untriggered")
+        .AppendTo(out);
+  }
   Line("study").String(study).AppendTo(out);
   Line("runs").Number(simulation.size() + reference.size()).AppendTo(out);
   AppendRuns(RunRole::kSimulation, simulation, out);
