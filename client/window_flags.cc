@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "flag_terms.h"
 #include "wasserwarp/event_window.h"
 #include "wire/event_window.h"
 
@@ -12,8 +11,9 @@ namespace {
 absl::Status ReadWindow(absl::string_view flag, const ParsedArgs& args,
                         ParameterSettings& settings) {
   EventWindow window;
+  // Its error names field "window", which the CLI reports as this flag (flag_terms.h).
   if (absl::Status status = ParseWindowCondition(*args.Value(flag), window); !status.ok()) {
-    return InFlagTerms(status);
+    return status;
   }
   settings.options.prepare.window = window;
   return absl::OkStatus();
@@ -49,8 +49,9 @@ constexpr FlagDefinition<ParameterSettings> kWindowFlags[] = {
     {"--window-after", Arity::kOne, "S", "seconds kept after the trigger (default 0)",
      &ReadWindowNumber<&EventWindow::after>},
     {"--window-hysteresis", Arity::kOne, "H",
-     "count a crossing only once the channel has been at least H\n"
-     "on the far side of LEVEL (default 0)",
+     "count a crossing only if the channel goes on to LEVEL+H\n"
+     "(LEVEL-H falling) before it crosses back, so that noise\n"
+     "around LEVEL does not trigger early (default 0)",
      &ReadWindowNumber<&EventWindow::hysteresis>},
     {"--skip-untriggered", Arity::kSwitch, "",
      "leave runs without a crossing out (listed in the report)\n"

@@ -30,9 +30,10 @@ struct EventWindow {
   double level = 0.0;
   double before = 0.0;  // seconds kept before the trigger
   double after = 0.0;   // seconds kept after it
-  // A crossing counts only once the channel has been at least this far on the far side of the
-  // level (at or below level - hysteresis for a rising one), so that noise around the level
-  // before the event does not trigger early.
+  // A crossing counts only if the channel goes on to at least level + hysteresis (a falling one:
+  // level - hysteresis) before it is back at or below the level, so that noise which crosses the
+  // level and falls back before the event does not trigger early. The trigger is still the
+  // crossing's time.
   double hysteresis = 0.0;
   // Runs without a crossing are left out (and listed) rather than refused.
   bool skip_untriggered = false;
@@ -53,7 +54,8 @@ std::string WindowConditionText(const EventWindow& window);
 absl::Status ValidateEventWindow(const std::optional<EventWindow>& window);
 
 // The time of the first counted crossing of `column` of `run` (linear interpolation between the
-// two samples that straddle the level), or nullopt.
+// two samples that straddle the level), or nullopt. A rising crossing is a sample at or below the
+// level followed by one above it; it counts as `hysteresis` says.
 std::optional<double> FindTrigger(const Series& run, size_t column, const EventWindow& window);
 
 // A run skipped for want of a crossing.
@@ -67,7 +69,7 @@ struct UntriggeredRun {
 std::string UntriggeredNote(const UntriggeredRun& run, const EventWindow& window);
 
 struct WindowedRuns {
-  std::vector<Series> runs;     // triggered runs, in their order, trigger at time 0
+  std::vector<Series> runs;      // triggered runs, in their order, trigger at time 0
   std::vector<double> triggers;  // each kept run's trigger in its own time axis
   std::vector<UntriggeredRun> untriggered;
 };

@@ -41,7 +41,7 @@ struct FixedParameter {
 };
 
 struct StudyDesign {
-  std::vector<std::string> names;  // the parameters that vary
+  std::vector<std::string> names;   // the parameters that vary
   std::vector<DesignPoint> points;  // ordered by parameter vector
   size_t simulation_runs = 0;
   bool has_trials = false;

@@ -71,11 +71,10 @@ absl::StatusOr<std::vector<QuantityComparison>> QuantitiesOf(const RunsView& sim
   if (!sim.ok()) return sim.status();
   absl::StatusOr<WindowedRuns> ref = WindowRuns(reference, "reference", *window);
   if (!ref.ok()) return ref.status();
-  return CompareQuantities(sim->runs, KeptWeights(options.simulation_weights, sim->untriggered,
-                                                  "simulation"),
-                           ref->runs, KeptWeights(options.reference_weights, ref->untriggered,
-                                                  "reference"),
-                           options.quantities, options.prepare.align);
+  return CompareQuantities(
+      sim->runs, KeptWeights(options.simulation_weights, sim->untriggered, "simulation"), ref->runs,
+      KeptWeights(options.reference_weights, ref->untriggered, "reference"), options.quantities,
+      options.prepare.align);
 }
 
 absl::Status CheckNotCancelled(const CancellationToken* cancel) {

@@ -119,11 +119,12 @@ std::string PointsSectionHtml(const std::vector<std::string>& names,
   if (!fixed.empty()) {
     std::vector<std::string> values;
     for (const FixedParameter& parameter : fixed) {
-      values.push_back(absl::StrCat(ParameterHtml(parameter.name), " = ",
-                                    FormatNumber(parameter.value, 6)));
+      values.push_back(
+          absl::StrCat(ParameterHtml(parameter.name), " = ", FormatNumber(parameter.value, 6)));
     }
-    absl::StrAppend(&html, "<p id=\"fixed-parameters\" class=\"explain\">Fixed (the same in every "
-                           "simulated run, so not an axis of the study): ",
+    absl::StrAppend(&html,
+                    "<p id=\"fixed-parameters\" class=\"explain\">Fixed (the same in every "
+                    "simulated run, so not an axis of the study): ",
                     absl::StrJoin(values, ", "), ".</p>\n");
   }
   absl::StrAppend(&html, "</section>\n");

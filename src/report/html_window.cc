@@ -16,13 +16,13 @@ namespace {
 std::string TriggerRows(absl::string_view side, const std::vector<RunSummary>& runs) {
   std::string rows;
   for (const RunSummary& run : runs) {
-    absl::StrAppend(&rows, "<tr>", Cell("td", side), Cell("td", EscapeHtml(run.id)),
-                    Cell("td",
-                         run.trigger_time.has_value()
-                             ? absl::StrCat(FormatNumber(*run.trigger_time, 9), " s")
-                             : "\u2014",
-                         "num"),
-                    "</tr>\n");
+    absl::StrAppend(
+        &rows, "<tr>", Cell("td", side), Cell("td", EscapeHtml(run.id)),
+        Cell("td",
+             run.trigger_time.has_value() ? absl::StrCat(FormatNumber(*run.trigger_time, 9), " s")
+                                          : "\u2014",
+             "num"),
+        "</tr>\n");
   }
   return rows;
 }
@@ -39,14 +39,14 @@ std::string WindowSectionHtml(const ValidationReport& report) {
   return absl::StrCat(
       "<section id=\"event-window\">\n<h2>Event window</h2>\n"
       "<table class=\"keyvalue\"><tbody>\n",
-      KeyValueRow("Trigger", absl::StrCat("<code>", EscapeHtml(WindowConditionText(window)),
-                                          "</code>")),
+      KeyValueRow("Trigger",
+                  absl::StrCat("<code>", EscapeHtml(WindowConditionText(window)), "</code>")),
       KeyValueRow("Window", absl::StrCat("[\u2212", FormatNumber(window.before, 6), " s, +",
                                          FormatNumber(window.after, 6),
                                          " s] <span class=\"unit\">around the trigger, which "
                                          "is at time 0</span>")),
-      KeyValueRow("Hysteresis", FormatNumber(window.hysteresis, 6)),
-      "</tbody></table>\n", WarningsHtml(notes),
+      KeyValueRow("Hysteresis", FormatNumber(window.hysteresis, 6)), "</tbody></table>\n",
+      WarningsHtml(notes),
       "<table class=\"inputs\"><thead><tr><th></th><th>Run</th><th class=\"num\">Trigger "
       "(own time axis)</th></tr></thead><tbody>\n",
       TriggerRows("Simulated", report.simulation), TriggerRows("Reference", report.reference),

@@ -74,11 +74,9 @@ Series CutWindow(const Series& run, double trigger, const EventWindow& window) {
 
 // "channel "c" never crosses c>1 (with hysteresis 0.2)".
 std::string NeverCrosses(const EventWindow& window) {
-  return absl::StrCat("channel \"", window.channel, "\" never crosses ",
-                      WindowConditionText(window),
-                      window.hysteresis > 0
-                          ? absl::StrCat(" (with hysteresis ", window.hysteresis, ")")
-                          : "");
+  return absl::StrCat(
+      "channel \"", window.channel, "\" never crosses ", WindowConditionText(window),
+      window.hysteresis > 0 ? absl::StrCat(" (with hysteresis ", window.hysteresis, ")") : "");
 }
 
 }  // namespace
@@ -96,10 +94,9 @@ absl::Status ParseWindowCondition(std::string_view text, EventWindow& window) {
   }
   double level = 0.0;
   const std::string_view number = text.substr(at + 1);
-  if (!absl::SimpleAtod(AbslView(number), &level) ||
-      !std::isfinite(level)) {
-    return InvalidFieldError("window", absl::StrCat("the level of \"", AbslView(text),
-                                                    "\" is not a finite number"));
+  if (!absl::SimpleAtod(AbslView(number), &level) || !std::isfinite(level)) {
+    return InvalidFieldError(
+        "window", absl::StrCat("the level of \"", AbslView(text), "\" is not a finite number"));
   }
   window.channel = std::string(text.substr(0, at));
   window.crossing = text[at] == '>' ? Crossing::kRising : Crossing::kFalling;
@@ -141,16 +138,27 @@ absl::Status ValidateEventWindow(const std::optional<EventWindow>& window) {
 
 std::optional<double> FindTrigger(const Series& run, size_t column, const EventWindow& window) {
   const double level = Oriented(window, window.level);
-  bool armed = false;
+  // The latest crossing since the channel was last at or below the level; it counts once the
+  // channel reaches level + hysteresis, so that noise which crosses and falls back is ignored.
+  std::optional<size_t> crossing;
   for (size_t i = 0; i < run.samples(); ++i) {
     const double v = Oriented(window, run.value(i, column));
-    // Armed at an earlier sample, every sample since has been <= level: i - 1 and i straddle it.
-    if (armed && v > level) {
-      const double v0 = Oriented(window, run.value(i - 1, column));
-      const double w = (level - v0) / (v - v0);
-      return run.times[i - 1] + w * (run.times[i] - run.times[i - 1]);
+    if (v <= level) {
+      crossing.reset();
+      continue;
     }
-    if (v <= level - window.hysteresis) armed = true;
+    if (!crossing.has_value()) {
+      // Above the level since the run's start: no crossing yet.
+      if (i == 0 || Oriented(window, run.value(i - 1, column)) > level) continue;
+      crossing = i;
+    }
+    if (v >= level + window.hysteresis) {
+      const size_t k = *crossing;
+      const double v0 = Oriented(window, run.value(k - 1, column));
+      const double v1 = Oriented(window, run.value(k, column));
+      const double w = (level - v0) / (v1 - v0);
+      return run.times[k - 1] + w * (run.times[k] - run.times[k - 1]);
+    }
   }
   return std::nullopt;
 }
@@ -174,10 +182,9 @@ absl::StatusOr<WindowedRuns> WindowRuns(const RunsView& runs, std::string_view s
         out.untriggered.push_back({std::string(side), run.id, index++});
         continue;
       }
-      return InvalidFieldError(
-          "skip_untriggered",
-          absl::StrCat("unset, and ", AbslView(side), " run \"", run.id, "\" has no trigger: its ",
-                       NeverCrosses(window)));
+      return InvalidFieldError("skip_untriggered",
+                               absl::StrCat("unset, and ", AbslView(side), " run \"", run.id,
+                                            "\" has no trigger: its ", NeverCrosses(window)));
     }
     Series cut = CutWindow(run, *trigger, window);
     if (cut.samples() < 2) {
