@@ -69,9 +69,9 @@ TEST_F(CliWindowTest, WindowsLeaveUntriggeredRunsOutWithANote) {
   ExpectBadInput(refused,
                  "--skip-untriggered: unset, and simulation run \"sim_flat\" has no trigger");
 
-  const ProgramResult result = Validate({"--window", "y>0.5", "--window-before", "0.5",
-                                         "--window-after", "3", "--skip-untriggered", "--json",
-                                         dir_.Path("report.json")});
+  const ProgramResult result =
+      Validate({"--window", "y>0.5", "--window-before", "0.5", "--window-after", "3",
+                "--skip-untriggered", "--json", dir_.Path("report.json")});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_THAT(result.out, HasSubstr("note: simulation run \"sim_flat\" left out"));
   const nlohmann::json report =

@@ -185,7 +185,7 @@ TEST(EventWindowTest, ARandomLeadInGivesTheDistanceOfRunsWithoutOne) {
   const double samples = (kBefore + kAfter) / kH + 1;
   const double bound = 2 * samples * 2 * eps;
   EXPECT_NEAR(lead->distance, plain->distance, bound);
-  EXPECT_LT(bound, 1e-3 * plain->distance);  // the bound says something
+  EXPECT_LT(bound, 1e-2 * plain->distance);  // the bound says something
 
   // Each run's trigger, in its own time axis.
   for (size_t k = 0; k < with.size(); ++k) {
@@ -197,7 +197,7 @@ TEST(EventWindowTest, ARandomLeadInGivesTheDistanceOfRunsWithoutOne) {
   EXPECT_EQ(json["params"]["window"]["condition"], "y>0.5");
   EXPECT_EQ(json["params"]["window"]["before"], kBefore);
   EXPECT_EQ(json["simulation"][0]["trigger_time"], *lead->simulation[0].trigger_time);
-  EXPECT_FALSE(nlohmann::json::parse(ReportToJson(*plain))["reference"][0].is_null());
+  EXPECT_TRUE(nlohmann::json::parse(ReportToJson(*plain))["reference"][0].contains("trigger_time"));
 }
 
 TEST(EventWindowTest, UntriggeredRunsAreRefusedOrLeftOutAndListed) {
@@ -244,6 +244,7 @@ TEST(EventWindowTest, UntriggeredRunsAreRefusedOrLeftOutAndListed) {
   EXPECT_EQ(json["params"]["window"]["untriggered"][1]["side"], "reference");
 
   // Nothing left on one side is an error of its own.
+  options.simulation_weights.clear();
   absl::StatusOr<ValidationReport> none = Validate({flat}, reference, options);
   ASSERT_FALSE(none.ok());
   EXPECT_THAT(none.status().message(), HasSubstr("no simulation run has its channel \"y\" cross"));

@@ -221,6 +221,15 @@ absl::StatusOr<StudyCosts> StudyCostsOf(const ValidationReport& sim_ref, CostMat
   if (!sim_ref.cost_matrix.has_value()) {
     return absl::InvalidArgumentError("a study needs the validation's cost matrix");
   }
+  // The design holds every simulated run; references left out only drop out of the baseline.
+  for (const UntriggeredRun& run : sim_ref.untriggered) {
+    if (run.side != "simulation") continue;
+    return InvalidFieldError(
+        "skip_untriggered",
+        absl::StrCat("a study needs every simulated run of its design, and the event window "
+                     "left out simulated run \"",
+                     run.id, "\""));
+  }
   StudyCosts costs;
   costs.sim_ref = *sim_ref.cost_matrix;
   if (ref_ref.rows != costs.sim_ref.cols || ref_ref.cols != costs.sim_ref.cols) {
