@@ -185,6 +185,9 @@ TEST(EventWindowTest, ARandomLeadInGivesTheDistanceOfRunsWithoutOne) {
   const double samples = (kBefore + kAfter) / kH + 1;
   const double bound = 2 * samples * 2 * eps;
   EXPECT_NEAR(lead->distance, plain->distance, bound);
+  RecordProperty("w", absl::StrCat(plain->distance));
+  RecordProperty("w_difference", absl::StrCat(std::abs(lead->distance - plain->distance)));
+  RecordProperty("bound", absl::StrCat(bound));
   EXPECT_LT(bound, 1e-2 * plain->distance);  // the bound says something
 
   // Each run's trigger, in its own time axis.
