@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/twed.h"
+#include "window_flags.h"
 #include "wire/convert.h"
 
 namespace wasserwarp::cli {
@@ -112,6 +113,8 @@ std::vector<DocumentedFlag> ComparisonFlags() {
   std::vector<DocumentedFlag> flags = Documented<ParameterSettings>(kTwedFlags);
   const std::vector<DocumentedFlag> preparation = Documented<ParameterSettings>(kPreparationFlags);
   flags.insert(flags.end(), preparation.begin(), preparation.end());
+  const std::vector<DocumentedFlag> window = WindowFlags();
+  flags.insert(flags.end(), window.begin(), window.end());
   return flags;
 }
 
@@ -121,7 +124,11 @@ absl::Status ReadComparisonFlags(const ParsedArgs& args, ParameterSettings& sett
     return status;
   }
   if (absl::Status valid = ValidateTwedParams(settings.options.twed); !valid.ok()) return valid;
-  return ReadFlags<ParameterSettings>(kPreparationFlags, args, settings);
+  if (absl::Status status = ReadFlags<ParameterSettings>(kPreparationFlags, args, settings);
+      !status.ok()) {
+    return status;
+  }
+  return ReadWindowFlags(args, settings);
 }
 
 }  // namespace wasserwarp::cli

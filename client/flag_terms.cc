@@ -44,6 +44,12 @@ constexpr FlagTerm kFlagTerms[] = {
     {"reference_groups", "--ref-groups"},
     {"bands", "--band"},
     {"band_min_inside", "--band-min-inside"},
+
+    {"window", "--window"},
+    {"window_before", "--window-before"},
+    {"window_after", "--window-after"},
+    {"window_hysteresis", "--window-hysteresis"},
+    {"skip_untriggered", "--skip-untriggered"},
 };
 
 }  // namespace

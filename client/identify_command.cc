@@ -80,6 +80,7 @@ std::string FormatIdentification(const IdentificationReport& report, double tota
       absl::StrFormat("design: %d points in %s; %d simulated runs, %d reference runs\n",
                       report.points.size(), absl::StrJoin(report.names, ", "),
                       report.summary.simulation_runs, report.summary.reference_runs);
+  absl::StrAppend(&out, FixedParametersLine(report.fixed));
   absl::StrAppendFormat(&out, "surface: quadratic in %s, R^2 %.4f, %s\n",
                         report.response == SurfaceResponse::kSquaredDistance ? "W^2" : "W",
                         report.surface.r_squared, report.surface.convex ? "convex" : "NOT convex");

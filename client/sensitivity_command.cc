@@ -57,6 +57,7 @@ std::string FormatSensitivity(const SensitivityReport& report, double total_seco
   std::string out =
       absl::StrFormat("nominal: %s\nW at nominal: %.17g (%d runs)\n", absl::StrJoin(nominal, ", "),
                       report.distance_nominal, report.nominal_runs);
+  absl::StrAppend(&out, FixedParametersLine(report.fixed));
   absl::StrAppendFormat(&out, "references' baseline spread (ref-ref median): %s\n",
                         Optional(report.baseline_ref_ref_median, 6));
   for (const ParameterSensitivity& p : report.parameters) {

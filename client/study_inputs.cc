@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "bootstrap_flags.h"
 #include "embedded_limits.h"
 #include "execution_flags.h"
@@ -196,6 +198,16 @@ absl::StatusOr<v1::ValidationReport> StudyOnServer(const ParsedArgs& args,
   return ValidateProtoInOneOffSession(
       **client, {inputs.runs.simulation, inputs.runs.reference, {}, {}, inputs.inputs},
       std::move(request));
+}
+
+std::string FixedParametersLine(const std::vector<FixedParameter>& fixed) {
+  if (fixed.empty()) return "";
+  std::vector<std::string> items;
+  for (const FixedParameter& parameter : fixed) {
+    items.push_back(absl::StrFormat("%s=%.17g", parameter.name, parameter.value));
+  }
+  return absl::StrCat("fixed (the same in every simulated run): ", absl::StrJoin(items, ", "),
+                      "\n");
 }
 
 }  // namespace wasserwarp::cli

@@ -56,6 +56,10 @@ absl::StatusOr<std::optional<std::map<std::string, double>>> ReadNominal(const P
 // The study's costs here, checked against this machine's limits first.
 absl::StatusOr<StudyCosts> ComputeCosts(const StudyInputs& inputs);
 
+// "fixed: zeta=0.7, mass=1500\n", the summary's line for a design's fixed parameters; empty
+// without any.
+std::string FixedParametersLine(const std::vector<FixedParameter>& fixed);
+
 // With --server: the runs with their parameters and trials in a session of its own, the study
 // `study` asks for computed there as one validation with progress on stderr, and its report as
 // it came; the session is deleted whatever happened.

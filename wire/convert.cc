@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "wasserwarp/field_error.h"
+#include "wire/event_window.h"
 #include "wire/evidence.h"
 #include "wire/repeated_fields.h"
 #include "wire/tolerance_bands.h"
@@ -24,6 +25,7 @@ void ToProto(const std::vector<RunSummary>& runs,
     summary->set_samples(static_cast<int64_t>(run.samples));
     summary->set_weight(run.weight);
     if (run.source.has_value()) RunSourceToProto(*run.source, *summary->mutable_source());
+    if (run.trigger_time.has_value()) summary->set_trigger_time(*run.trigger_time);
   }
 }
 
@@ -32,7 +34,8 @@ std::vector<RunSummary> FromProto(const google::protobuf::RepeatedPtrField<v1::R
   out.reserve(runs.size());
   for (const v1::RunSummary& run : runs) {
     out.push_back({run.id(), static_cast<uint64_t>(run.samples()), run.weight(),
-                   RunSourceFromProto(run.has_source(), run.source())});
+                   RunSourceFromProto(run.has_source(), run.source()),
+                   run.has_trigger_time() ? std::optional(run.trigger_time()) : std::nullopt});
   }
   return out;
 }
@@ -314,6 +317,7 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
   for (const std::string& channel : report.channels) params->add_channels(channel);
   if (report.resample_rate.has_value()) params->set_resample_rate(*report.resample_rate);
   params->set_resampling(ToProto(report.resampling));
+  WindowReportToProto(report, *params);
   ToProto(report.simulation, proto.mutable_simulation());
   ToProto(report.reference, proto.mutable_reference());
   for (const PlanEntry& entry : report.plan) {
@@ -409,6 +413,7 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
   if (params.has_resample_rate()) report.resample_rate = params.resample_rate();
   report.resampling =
       params.resampling() == v1::RESAMPLING_NONE ? Resampling::kNone : Resampling::kAuto;
+  if (absl::Status status = WindowReportFromProto(params, report); !status.ok()) return status;
   report.simulation = FromProto(proto.simulation());
   report.reference = FromProto(proto.reference());
   const auto valid_pair = [&](int sim, int ref) {

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "wasserwarp/field_error.h"
 #include "wire/convert.h"
+#include "wire/event_window.h"
 #include "wire/repeated_fields.h"
 
 namespace wasserwarp::wire {
@@ -95,6 +96,11 @@ absl::StatusOr<ParameterOverrides> OverridesFromProto(const v1::ValidationParame
                      " contradicts resample_rate ", *overrides.resample_rate, "; set one of them"));
   }
   overrides.channels = ToVector(params.channels());
+  if (params.has_window()) {
+    absl::StatusOr<EventWindow> window = FromProto(params.window());
+    if (!window.ok()) return window.status();
+    overrides.window = *std::move(window);
+  }
   return overrides;
 }
 
@@ -107,6 +113,7 @@ v1::ValidationParameters ToProto(const ParameterOverrides& overrides) {
   if (overrides.scale.has_value()) params.set_scale(ToProto(*overrides.scale));
   if (overrides.resampling.has_value()) params.set_resampling(ToProto(*overrides.resampling));
   for (const std::string& channel : overrides.channels) params.add_channels(channel);
+  if (overrides.window.has_value()) ToProto(*overrides.window, *params.mutable_window());
   return params;
 }
 

@@ -118,6 +118,24 @@ SurfaceResponse FromProto(v1::SurfaceResponse response) {
                                                    : SurfaceResponse::kSquaredDistance;
 }
 
+void FixedToProto(const std::vector<FixedParameter>& fixed,
+                  google::protobuf::RepeatedPtrField<v1::FixedParameter>* out) {
+  for (const FixedParameter& parameter : fixed) {
+    v1::FixedParameter* added = out->Add();
+    added->set_name(parameter.name);
+    added->set_value(parameter.value);
+  }
+}
+
+std::vector<FixedParameter> FixedFromProto(
+    const google::protobuf::RepeatedPtrField<v1::FixedParameter>& fixed) {
+  std::vector<FixedParameter> out;
+  for (const v1::FixedParameter& parameter : fixed) {
+    out.push_back({parameter.name(), parameter.value()});
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<StudyRequest> StudyRequestFromProto(const v1::StudyParameters& proto) {
@@ -236,6 +254,7 @@ void SensitivityToProto(const SensitivityReport& report, v1::SensitivityReport& 
   PointsToProto(report.points, proto.mutable_points());
   SummaryToProto(report.summary, *proto.mutable_summary());
   proto.set_pair_cost(report.pair_cost);
+  FixedToProto(report.fixed, proto.mutable_fixed_parameters());
 }
 
 SensitivityReport SensitivityFromProto(const v1::SensitivityReport& proto) {
@@ -276,6 +295,7 @@ SensitivityReport SensitivityFromProto(const v1::SensitivityReport& proto) {
   report.points = PointsFromProto(proto.points());
   SummaryFromProto(proto.summary(), report.summary);
   report.pair_cost = proto.pair_cost();
+  report.fixed = FixedFromProto(proto.fixed_parameters());
   return report;
 }
 
@@ -332,6 +352,7 @@ void IdentificationToProto(const IdentificationReport& report, v1::Identificatio
     Assign(slice.hi, out->mutable_hi());
   }
   SummaryToProto(report.summary, *proto.mutable_summary());
+  FixedToProto(report.fixed, proto.mutable_fixed_parameters());
 }
 
 IdentificationReport IdentificationFromProto(const v1::IdentificationReport& proto) {
@@ -388,6 +409,7 @@ IdentificationReport IdentificationFromProto(const v1::IdentificationReport& pro
                              .hi = ToVector(slice.hi())});
   }
   SummaryFromProto(proto.summary(), report.summary);
+  report.fixed = FixedFromProto(proto.fixed_parameters());
   return report;
 }
 

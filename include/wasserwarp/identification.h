@@ -86,6 +86,7 @@ struct IdentificationReport {
   std::optional<double> max_ratio;
   std::vector<SurfaceSlice> slices;
   StudySummary summary;
+  std::vector<FixedParameter> fixed;  // the design's (parameter_study.h)
   // False when the predicted ratio is above max_ratio; true without max_ratio or without a
   // ratio, which then cannot fail it.
   bool within_max_ratio() const;

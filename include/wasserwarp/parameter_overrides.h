@@ -28,6 +28,7 @@ struct ParameterOverrides {
   std::optional<Scale> scale;
   std::optional<Resampling> resampling;
   std::vector<std::string> channels;  // empty: every channel
+  std::optional<EventWindow> window;
 };
 
 // `base` with every field `overrides` sets in its place; channels replace base's when

@@ -33,11 +33,21 @@ struct DesignPoint {
   std::vector<std::string> trials;  // one per run; empty strings when no trials are named
 };
 
+// A parameter written down at one value for every run: no axis of the study.
+struct FixedParameter {
+  std::string name;
+  double value = 0.0;
+  friend bool operator==(const FixedParameter&, const FixedParameter&) = default;
+};
+
 struct StudyDesign {
-  std::vector<std::string> names;
+  std::vector<std::string> names;   // the parameters that vary
   std::vector<DesignPoint> points;  // ordered by parameter vector
   size_t simulation_runs = 0;
   bool has_trials = false;
+  // The parameters whose value is the same at every design point, in their file's order, when
+  // some other parameter varies: they are left out of `names` and of the points' vectors.
+  std::vector<FixedParameter> fixed;
 };
 
 // The design points of the simulated runs `run_ids` (in their order, the rows of the cost
@@ -59,12 +69,14 @@ absl::StatusOr<StudyDesign> DesignOfNamedRuns(
 std::optional<std::vector<std::string>> SharedTrials(const StudyDesign& design,
                                                      const std::vector<size_t>& points);
 
-// The index of the point at `parameters` (every name of the design, no other), if any.
+// The index of the point at `parameters` (every name of the design, no other but fixed
+// parameters at their value), if any.
 std::optional<size_t> FindPoint(const StudyDesign& design,
                                 const std::map<std::string, double>& parameters);
 
 // `nominal` in the order of the design's names; InvalidArgument about field "nominal" for a
-// parameter missing from it or not in the design.
+// parameter missing from it or not in the design, or a fixed one at another value. A fixed
+// parameter may be left out of it.
 absl::StatusOr<std::vector<double>> NominalVector(const StudyDesign& design,
                                                   const std::map<std::string, double>& nominal);
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "wasserwarp/event_window.h"
 #include "wasserwarp/runs_view.h"
 #include "wasserwarp/series.h"
 
@@ -55,6 +56,9 @@ struct PrepareOptions {
   // distances between any two runs comparable.
   std::optional<double> resample_rate;
   Resampling resampling = Resampling::kAuto;  // read when resample_rate is unset
+  // When set, every run is first cut to its event window (event_window.h), before the channels
+  // are selected and anything else is done.
+  std::optional<EventWindow> window;
 };
 
 // Ok when no rate is set or it is a finite number of Hz > 0.
@@ -69,6 +73,11 @@ struct PreparedRuns {
   std::vector<Series> reference;
   std::vector<std::string> channels;
   std::vector<double> channel_divisors;  // 1.0 for every channel unless scaled
+  // With a window: each prepared run's trigger in its own time axis as given, and the runs
+  // left out for want of one.
+  std::vector<double> simulation_triggers;
+  std::vector<double> reference_triggers;
+  std::vector<UntriggeredRun> untriggered;
 };
 
 // Validates every run, selects and reorders the chosen channels, aligns,

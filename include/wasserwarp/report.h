@@ -15,6 +15,7 @@
 
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/engine_info.h"
+#include "wasserwarp/event_window.h"
 #include "wasserwarp/pair_metrics.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/quantity_of_interest.h"
@@ -32,6 +33,8 @@ struct RunSummary {
   double weight = 0.0;  // normalised
   // The file the run was read from, when the front end that read it says.
   std::optional<RunSource> source;
+  // With an event window: when the run's trigger fell, in its own time axis as given.
+  std::optional<double> trigger_time;
 };
 
 // Diagnostics of one pair (sim, ref) of the transport plan.
@@ -109,6 +112,11 @@ struct ValidationReport {
   // order; PairBand::band indexes tolerance_bands).
   std::vector<ToleranceBand> tolerance_bands;
   std::vector<PairBand> bands;
+
+  // The event window every run was cut to (event_window.h), and the runs it left out for want
+  // of a trigger; those are in neither `simulation` nor `reference`.
+  std::optional<EventWindow> window;
+  std::vector<UntriggeredRun> untriggered;
 };
 
 struct ComparisonReport {

@@ -87,6 +87,7 @@ struct SensitivityReport {
   std::vector<StudyPoint> points;
   StudySummary summary;
   double pair_cost = 0.0;
+  std::vector<FixedParameter> fixed;  // the design's (parameter_study.h)
   bool flagged() const;
 };
 

@@ -44,7 +44,7 @@ def enum_value(field: str, names: Mapping[str, int], value: str) -> int:
 
 def validation_parameters(options: Mapping[str, Any]) -> pb.ValidationParameters:
     """ValidationParameters from nu, deletion_penalty, p, time_window, order, resample_rate,
-    align, scale, resampling and channels; TypeError for any other name."""
+    align, scale, resampling, channels and window; TypeError for any other name."""
     message = pb.ValidationParameters()
     for name, value in options.items():
         if name in NUMBER_PARAMETERS:
@@ -53,8 +53,31 @@ def validation_parameters(options: Mapping[str, Any]) -> pb.ValidationParameters
             setattr(message, name, enum_value(name, ENUM_PARAMETERS[name], value))
         elif name == "channels":
             message.channels.extend(value)
+        elif name == "window":
+            message.window.CopyFrom(event_window(value))
         else:
             raise TypeError(f"unknown validation parameter {name!r}")
+    return message
+
+
+WINDOW_FIELDS = ("condition", "before", "after", "hysteresis", "skip_untriggered")
+
+
+def event_window(options: Mapping[str, Any]) -> pb.EventWindow:
+    """An EventWindow from {"condition": "CHANNEL>LEVEL" (or "<"), "before": s, "after": s,
+    "hysteresis": h, "skip_untriggered": bool}; TypeError for any other key. The server checks
+    the values."""
+    unknown = [key for key in options if key not in WINDOW_FIELDS]
+    if unknown:
+        raise TypeError(f"unknown window field {unknown[0]!r}; known: {', '.join(WINDOW_FIELDS)}")
+    message = pb.EventWindow()
+    for key, value in options.items():
+        if key == "condition":
+            message.condition = str(value)
+        elif key == "skip_untriggered":
+            message.skip_untriggered = bool(value)
+        else:
+            setattr(message, key, float(value))
     return message
 
 

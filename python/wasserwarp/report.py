@@ -49,11 +49,13 @@ class Parameters:
 
 @dataclass(frozen=True)
 class RunSummary:
-    """A run of the report: its id, sample count and normalised weight."""
+    """A run of the report: its id, sample count and normalised weight, and with an event
+    window its trigger in its own time axis."""
 
     id: str
     samples: int
     weight: float
+    trigger_time: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -293,8 +295,10 @@ class ValidationResult:
         return cls(
             distance=report.distance, order=report.order,
             solver=enum_name(report, "solver"), params=params,
-            simulation=tuple(RunSummary(r.id, r.samples, r.weight) for r in report.simulation),
-            reference=tuple(RunSummary(r.id, r.samples, r.weight) for r in report.reference),
+            simulation=tuple(RunSummary(r.id, r.samples, r.weight, optional(r, "trigger_time"))
+                             for r in report.simulation),
+            reference=tuple(RunSummary(r.id, r.samples, r.weight, optional(r, "trigger_time"))
+                            for r in report.reference),
             plan=tuple(PlanEntry(e.sim, e.ref, e.mass, e.cost) for e in report.plan),
             sim_contributions=array(report.sim_contributions),
             ref_contributions=array(report.ref_contributions),

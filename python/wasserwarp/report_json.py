@@ -104,13 +104,18 @@ DEPARTURES: Dict[str, Departures] = {
                "seconds": ("tiles",)},
         last=("input_notes", "labels", "engine", "request_digest", "link", "cost_matrix",
               "pooled_cost_matrix")),
-    # Where the run came from, when the client said.
-    "RunSummary": Departures(if_set=("source",)),
+    # Where the run came from, when the client said; its trigger, with an event window.
+    "RunSummary": Departures(if_set=("source", "trigger_time")),
     "ReportParameters": Departures(
         rename={"deletion_penalty": "lambda"},
+        # The runs the window left out are written in the window's object.
+        if_set=("window",), drop=("untriggered",),
         # Meaningful only when resample_rate is unset (see the proto).
         shape={"resampling": lambda params, _: (None if params.HasField("resample_rate")
                                                 else enum_name(params, "resampling"))}),
+    "EventWindow": Departures(
+        add={"untriggered": lambda _, report: [message_json(run, report)
+                                               for run in report.parameters.untriggered]}),
     "PairMetrics": Departures(
         inline=("metrics",),
         shape={"channel": lambda pair, report: report.parameters.channels[pair.channel]}),
@@ -164,9 +169,9 @@ def ordered(result: Dict[str, Any], rules: Departures) -> Dict[str, Any]:
 
 
 def is_set(message: Message, descriptor: FieldDescriptor) -> bool:
-    """HasField for a message field; a proto3 scalar, which has no presence, when it is not its
-    default."""
-    if descriptor.message_type is not None:
+    """HasField for a message field and an optional scalar; a proto3 scalar, which has no
+    presence, when it is not its default."""
+    if descriptor.message_type is not None or descriptor.has_presence:
         return message.HasField(descriptor.name)
     return getattr(message, descriptor.name) != descriptor.default_value
 

@@ -48,6 +48,7 @@ ParameterOverrides MergeOverrides(ParameterOverrides base, const ParameterOverri
     if (!overrides.resample_rate.has_value()) base.resample_rate.reset();
   }
   if (!overrides.channels.empty()) base.channels = overrides.channels;
+  if (overrides.window.has_value()) base.window = overrides.window;
   return base;
 }
 
@@ -61,6 +62,7 @@ void ApplyOverrides(const ParameterOverrides& overrides, ValidationOptions& opti
   if (overrides.scale.has_value()) options.prepare.scale = *overrides.scale;
   if (overrides.resampling.has_value()) options.prepare.resampling = *overrides.resampling;
   if (!overrides.channels.empty()) options.prepare.channels = overrides.channels;
+  if (overrides.window.has_value()) options.prepare.window = overrides.window;
 }
 
 ParameterOverrides OverridesOf(const ValidationOptions& options) {
@@ -74,6 +76,7 @@ ParameterOverrides OverridesOf(const ValidationOptions& options) {
     overrides.resampling = options.prepare.resampling;
   }
   overrides.channels = options.prepare.channels;
+  overrides.window = options.prepare.window;
   return overrides;
 }
 

@@ -124,6 +124,16 @@ std::string RequestDigestText(const ValidationOptions& options, const RunsView& 
     for (const ToleranceBand& band : options.bands) bands.String(ToleranceBandSpec(band));
     bands.AppendTo(out);
   }
+  // Only with a window, so that the digests of requests without one stay as they were.
+  if (const std::optional<EventWindow>& window = options.prepare.window; window.has_value()) {
+    Line("window")
+        .String(WindowConditionText(*window))
+        .Double(window->before)
+        .Double(window->after)
+        .Double(window->hysteresis)
+        .Word(window->skip_untriggered ? "skip_untriggered" : "refuse_untriggered")
+        .AppendTo(out);
+  }
   Line("study").String(study).AppendTo(out);
   Line("runs").Number(simulation.size() + reference.size()).AppendTo(out);
   AppendRuns(RunRole::kSimulation, simulation, out);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -27,14 +28,56 @@
 namespace wasserwarp {
 namespace {
 
+// `triggers` is empty without a window, else one per run.
 std::vector<RunSummary> SummariseRuns(const std::vector<Series>& runs,
-                                      const std::vector<double>& weights) {
+                                      const std::vector<double>& weights,
+                                      const std::vector<double>& triggers) {
   std::vector<RunSummary> summaries;
   summaries.reserve(runs.size());
   for (size_t i = 0; i < runs.size(); ++i) {
-    summaries.push_back({runs[i].id, runs[i].samples(), weights[i]});
+    RunSummary summary;
+    summary.id = runs[i].id;
+    summary.samples = runs[i].samples();
+    summary.weight = weights[i];
+    if (!triggers.empty()) summary.trigger_time = triggers[i];
+    summaries.push_back(std::move(summary));
   }
   return summaries;
+}
+
+// `weights` (empty: uniform) without those of the runs of `side` that the window left out.
+std::vector<double> KeptWeights(const std::vector<double>& weights,
+                                const std::vector<UntriggeredRun>& untriggered,
+                                std::string_view side) {
+  if (weights.empty()) return weights;
+  std::vector<bool> left_out(weights.size(), false);
+  for (const UntriggeredRun& run : untriggered) {
+    if (run.side == side && run.index < weights.size()) left_out[run.index] = true;
+  }
+  std::vector<double> kept;
+  for (size_t i = 0; i < weights.size(); ++i) {
+    if (!left_out[i]) kept.push_back(weights[i]);
+  }
+  return kept;
+}
+
+// The quantities of interest on the runs as the window cuts them, when there is one.
+absl::StatusOr<std::vector<QuantityComparison>> QuantitiesOf(const RunsView& simulation,
+                                                             const RunsView& reference,
+                                                             const ValidationOptions& options) {
+  const std::optional<EventWindow>& window = options.prepare.window;
+  if (!window.has_value()) {
+    return CompareQuantities(simulation, options.simulation_weights, reference,
+                             options.reference_weights, options.quantities, options.prepare.align);
+  }
+  absl::StatusOr<WindowedRuns> sim = WindowRuns(simulation, "simulation", *window);
+  if (!sim.ok()) return sim.status();
+  absl::StatusOr<WindowedRuns> ref = WindowRuns(reference, "reference", *window);
+  if (!ref.ok()) return ref.status();
+  return CompareQuantities(
+      sim->runs, KeptWeights(options.simulation_weights, sim->untriggered, "simulation"), ref->runs,
+      KeptWeights(options.reference_weights, ref->untriggered, "reference"), options.quantities,
+      options.prepare.align);
 }
 
 absl::Status CheckNotCancelled(const CancellationToken* cancel) {
@@ -337,6 +380,9 @@ absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t 
   if (absl::Status status = ValidateResampleRate(options.prepare.resample_rate); !status.ok()) {
     return status;
   }
+  if (absl::Status status = ValidateEventWindow(options.prepare.window); !status.ok()) {
+    return status;
+  }
   if (absl::Status status =
           ValidateTransportOptions(TransportOptionsOf(options), simulation_runs, reference_runs);
       !status.ok()) {
@@ -399,25 +445,29 @@ absl::StatusOr<MatrixRuns> RunsOf(const ValidationRuns& runs, CostMatrixKind kin
 }
 
 absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const RunsView& reference,
-                                          const ValidationOptions& options) {
+                                          const ValidationOptions& given) {
   const auto start = std::chrono::steady_clock::now();
-  if (absl::Status status = ValidateValidationOptions(options, simulation.size(), reference.size());
+  if (absl::Status status = ValidateValidationOptions(given, simulation.size(), reference.size());
       !status.ok()) {
     return status;
   }
   const auto enter = [&](ValidationPhase phase) {
-    if (options.on_phase) options.on_phase(phase);
+    if (given.on_phase) given.on_phase(phase);
   };
   enter(ValidationPhase::kPreparing);
-  absl::StatusOr<ValidationRuns> all = PrepareValidationRuns(simulation, reference, options);
+  absl::StatusOr<ValidationRuns> all = PrepareValidationRuns(simulation, reference, given);
   if (!all.ok()) return all.status();
   const PreparedRuns* runs = &all->prepared;
+  // The weights of the runs a window left out go with them.
+  ValidationOptions options = given;
+  options.simulation_weights =
+      KeptWeights(given.simulation_weights, runs->untriggered, "simulation");
+  options.reference_weights = KeptWeights(given.reference_weights, runs->untriggered, "reference");
   // Quantities of interest are cheap and may name a missing channel: they go before the costs.
   std::vector<QuantityComparison> quantities;
   if (!options.quantities.empty()) {
     absl::StatusOr<std::vector<QuantityComparison>> compared =
-        CompareQuantities(simulation, options.simulation_weights, reference,
-                          options.reference_weights, options.quantities, options.prepare.align);
+        QuantitiesOf(simulation, reference, given);
     if (!compared.ok()) return compared.status();
     quantities = *std::move(compared);
   }
@@ -470,8 +520,10 @@ absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const Runs
   report.resample_rate = options.prepare.resample_rate;
   report.resampling = options.prepare.resampling;
   report.channels = runs->channels;
-  report.simulation = SummariseRuns(runs->simulation, transport.row_weights);
-  report.reference = SummariseRuns(runs->reference, transport.col_weights);
+  report.simulation =
+      SummariseRuns(runs->simulation, transport.row_weights, runs->simulation_triggers);
+  report.reference =
+      SummariseRuns(runs->reference, transport.col_weights, runs->reference_triggers);
   report.plan = std::move(transport.plan);
   report.sim_contributions = std::move(transport.row_contributions);
   report.ref_contributions = std::move(transport.col_contributions);
@@ -479,10 +531,12 @@ absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const Runs
   report.certificate = std::move(transport.certificate);
   report.weight_rounding_bound = transport.weight_rounding_bound;
   if (options.keep_cost_matrix) report.cost_matrix = std::move(costs);
+  report.window = options.prepare.window;
+  report.untriggered = runs->untriggered;
   // What the report is evidence of, the same wherever it is computed; labels and run sources are
   // the front end's to add.
   report.engine = ThisEngine();
-  report.request_digest = RequestDigest(options, simulation, reference);
+  report.request_digest = RequestDigest(given, simulation, reference);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }

@@ -462,7 +462,7 @@ absl::StatusOr<std::string> RenderIdentificationHtml(const IdentificationReport&
       .banner = IdentificationBanner(report, options),
       .main = absl::StrCat(
           SummaryHtml(report), slices.html, surface.html, SurfaceFitHtml(report),
-          PointsSectionHtml(report.names, report.points, FittedAtPoints(report)),
+          PointsSectionHtml(report.names, report.points, report.fixed, FittedAtPoints(report)),
           StudySectionHtml(
               report.summary, report.points.size(),
               KeyValueRow("Max ratio",

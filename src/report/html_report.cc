@@ -12,6 +12,7 @@
 #include "report/html_charts.h"
 #include "report/html_page.h"
 #include "report/html_summary.h"
+#include "report/html_window.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/report.h"
 #include "wasserwarp/runs_view.h"
@@ -97,8 +98,9 @@ absl::StatusOr<std::string> RenderPage(const ValidationReport& report,
             .banner = VerdictBannerHtml(report, options),
             .main = absl::StrCat(VerdictSectionHtml(report),
                                  InputsSectionHtml(report, simulation, reference, options),
-                                 contributions.html, overlays.html, cost_matrix.html, mds->html,
-                                 quantities.html, PairMetricsSectionHtml(report)),
+                                 WindowSectionHtml(report), contributions.html, overlays.html,
+                                 cost_matrix.html, mds->html, quantities.html,
+                                 PairMetricsSectionHtml(report)),
             .data = {{"contributions", contributions.data},
                      {"overlays", overlays.data},
                      {"heatmap", cost_matrix.data},
@@ -111,8 +113,11 @@ absl::StatusOr<std::string> RenderPage(const ValidationReport& report,
 }  // namespace
 
 absl::StatusOr<std::string> RenderHtmlReport(const ValidationReport& report,
-                                             const RunsView& simulation, const RunsView& reference,
+                                             const RunsView& all_simulation,
+                                             const RunsView& all_reference,
                                              const HtmlReportOptions& options) {
+  const RunsView simulation = WindowedRunsOf(report, all_simulation, "simulation");
+  const RunsView reference = WindowedRunsOf(report, all_reference, "reference");
   if (absl::Status s = CheckRuns(report, simulation, reference, options); !s.ok()) return s;
   if (absl::Status s = CheckReport(report); !s.ok()) return s;
   absl::StatusOr<PreparedRuns> prepared =
@@ -120,7 +125,8 @@ absl::StatusOr<std::string> RenderHtmlReport(const ValidationReport& report,
                   PrepareOptions{.channels = report.channels,
                                  .align = report.align,
                                  .scale = report.scale,
-                                 .resample_rate = report.resample_rate});
+                                 .resample_rate = report.resample_rate,
+                                 .window = report.window});
   if (!prepared.ok()) return prepared.status();
   const std::vector<DrawnRun> drawn = RunsToDraw(report);
   absl::StatusOr<ChartSection> overlays = OverlaysSection(report, *prepared, drawn, options);

@@ -349,7 +349,7 @@ absl::StatusOr<std::string> RenderSensitivityHtml(const SensitivityReport& repor
       .banner = SensitivityBanner(report, options),
       .main = absl::StrCat(
           SummaryHtml(report), tornado.html, DerivativesHtml(report), DeviationsHtml(report),
-          QuantitiesHtml(report), PointsSectionHtml(report.names, report.points),
+          QuantitiesHtml(report), PointsSectionHtml(report.names, report.points, report.fixed),
           StudySectionHtml(
               report.summary, report.points.size(),
               KeyValueRow("Pair cost", absl::StrCat(FormatNumber(report.pair_cost, 4),

@@ -81,6 +81,7 @@ std::vector<std::string> StudyMeta(int simulation_runs, size_t points, int refer
 
 std::string PointsSectionHtml(const std::vector<std::string>& names,
                               const std::vector<StudyPoint>& points,
+                              const std::vector<FixedParameter>& fixed,
                               const std::vector<double>& fitted) {
   const bool with_fit = !fitted.empty() && fitted.size() == points.size();
   std::string html =
@@ -114,6 +115,17 @@ std::string PointsSectionHtml(const std::vector<std::string>& names,
   if (shown < points.size()) {
     absl::StrAppend(&html, Note(absl::StrCat("The first ", shown, " of ", points.size(),
                                              " design points are shown.")));
+  }
+  if (!fixed.empty()) {
+    std::vector<std::string> values;
+    for (const FixedParameter& parameter : fixed) {
+      values.push_back(
+          absl::StrCat(ParameterHtml(parameter.name), " = ", FormatNumber(parameter.value, 6)));
+    }
+    absl::StrAppend(&html,
+                    "<p id=\"fixed-parameters\" class=\"explain\">Fixed (the same in every "
+                    "simulated run, so not an axis of the study): ",
+                    absl::StrJoin(values, ", "), ".</p>\n");
   }
   absl::StrAppend(&html, "</section>\n");
   return html;

@@ -43,9 +43,10 @@ std::vector<std::string> StudyMeta(int simulation_runs, size_t points, int refer
                                    const HtmlReportOptions& options);
 
 // One row per design point: its parameters, runs and W, with the fitted surface's W and the
-// residual when `fitted` holds one per point.
+// residual when `fitted` holds one per point; then the parameters fixed at one value.
 std::string PointsSectionHtml(const std::vector<std::string>& names,
                               const std::vector<StudyPoint>& points,
+                              const std::vector<FixedParameter>& fixed,
                               const std::vector<double>& fitted = {});
 
 // How the study ran: its size, the bootstrap, the work done and the tool; `extra_rows` are

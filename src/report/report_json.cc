@@ -20,6 +20,7 @@ Json RunsJson(const std::vector<RunSummary>& runs) {
     if (run.source.has_value()) {
       entry["source"] = {{"file", run.source->file}, {"sha256", run.source->sha256}};
     }
+    if (run.trigger_time.has_value()) entry["trigger_time"] = *run.trigger_time;
     list.push_back(std::move(entry));
   }
   return list;
@@ -31,6 +32,20 @@ Json EngineJson(const std::optional<EngineInfo>& engine) {
           {"commit", engine->commit},
           {"build_type", engine->build_type},
           {"simd_target", engine->simd_target}};
+}
+
+// As the proto's ReportParameters.window, with the runs it left out.
+Json WindowJson(const EventWindow& window, const std::vector<UntriggeredRun>& untriggered) {
+  Json left_out = Json::array();
+  for (const UntriggeredRun& run : untriggered) {
+    left_out.push_back({{"side", run.side}, {"id", run.id}});
+  }
+  return {{"condition", WindowConditionText(window)},
+          {"before", window.before},
+          {"after", window.after},
+          {"hysteresis", window.hysteresis},
+          {"skip_untriggered", window.skip_untriggered},
+          {"untriggered", std::move(left_out)}};
 }
 
 Json ParamsJson(const ValidationReport& report) {
@@ -47,6 +62,9 @@ Json ParamsJson(const ValidationReport& report) {
       report.resample_rate.has_value() ? Json(*report.resample_rate) : Json(nullptr);
   params["resampling"] =
       report.resample_rate.has_value() ? Json(nullptr) : Json(ResamplingName(report.resampling));
+  if (report.window.has_value()) {
+    params["window"] = WindowJson(*report.window, report.untriggered);
+  }
   return params;
 }
 

@@ -81,6 +81,14 @@ void AddSummary(const StudySummary& summary, Json& json) {
   json["warnings"] = summary.warnings;
 }
 
+// Only where the design has some, so that the reports of designs without are as they were.
+void AddFixed(const std::vector<FixedParameter>& fixed, Json& json) {
+  if (fixed.empty()) return;
+  Json values = Json::object();
+  for (const FixedParameter& parameter : fixed) values[parameter.name] = Number(parameter.value);
+  json["fixed_parameters"] = std::move(values);
+}
+
 }  // namespace
 
 std::string SensitivityToJson(const SensitivityReport& report, int indent) {
@@ -124,6 +132,7 @@ std::string SensitivityToJson(const SensitivityReport& report, int indent) {
   json["flagged"] = report.flagged();
   json["points"] = PointsJson(report.names, report.points);
   json["pair_cost"] = report.pair_cost;
+  AddFixed(report.fixed, json);
   AddSummary(report.summary, json);
   return Json{{"sensitivity", json}}.dump(indent) + "\n";
 }
@@ -177,6 +186,7 @@ std::string IdentificationToJson(const IdentificationReport& report, int indent)
                       {"hi", Numbers(slice.hi)}});
   }
   json["slices"] = std::move(slices);
+  AddFixed(report.fixed, json);
   AddSummary(report.summary, json);
   return Json{{"identify", json}}.dump(indent) + "\n";
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "common/named_values.h"
+#include "wasserwarp/event_window.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/series.h"
 
@@ -171,6 +173,28 @@ absl::Status ValidatePrepared(const std::vector<Series>& runs, absl::string_view
   return absl::OkStatus();
 }
 
+// Both sides cut to their windows; their triggers and the runs left out go to `prepared`.
+absl::Status WindowBoth(const RunsView& simulation, const RunsView& reference,
+                        const EventWindow& window, std::optional<WindowedRuns>& simulation_out,
+                        std::optional<WindowedRuns>& reference_out, PreparedRuns& prepared) {
+  for (auto [side, runs, out] : {std::tuple{"simulation", &simulation, &simulation_out},
+                                 std::tuple{"reference", &reference, &reference_out}}) {
+    absl::StatusOr<WindowedRuns> windowed = WindowRuns(*runs, side, window);
+    if (!windowed.ok()) return windowed.status();
+    if (windowed->runs.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("no ", side, " run has its channel \"",
+                                                     window.channel, "\" cross ",
+                                                     WindowConditionText(window)));
+    }
+    prepared.untriggered.insert(prepared.untriggered.end(), windowed->untriggered.begin(),
+                                windowed->untriggered.end());
+    *out = *std::move(windowed);
+  }
+  prepared.simulation_triggers = simulation_out->triggers;
+  prepared.reference_triggers = reference_out->triggers;
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 std::string_view AlignName(Align align) { return NameOf(kAlignNames, align); }
@@ -204,6 +228,7 @@ absl::StatusOr<PreparedRuns> PrepareRuns(const RunsView& simulation, const RunsV
   if (absl::Status status = ValidateResampleRate(options.resample_rate); !status.ok()) {
     return status;
   }
+  if (absl::Status status = ValidateEventWindow(options.window); !status.ok()) return status;
   for (const Series& run : simulation) {
     if (absl::Status status = ValidateSeries(run); !status.ok()) {
       return WithContext(status, "simulation run");
@@ -216,7 +241,19 @@ absl::StatusOr<PreparedRuns> PrepareRuns(const RunsView& simulation, const RunsV
   }
 
   PreparedRuns prepared;
-  prepared.channels = options.channels.empty() ? simulation.front().channels : options.channels;
+  std::optional<WindowedRuns> windowed_simulation;
+  std::optional<WindowedRuns> windowed_reference;
+  if (options.window.has_value()) {
+    absl::Status status = WindowBoth(simulation, reference, *options.window, windowed_simulation,
+                                     windowed_reference, prepared);
+    if (!status.ok()) return status;
+  }
+  const RunsView simulation_runs =
+      windowed_simulation.has_value() ? RunsView(windowed_simulation->runs) : simulation;
+  const RunsView reference_runs =
+      windowed_reference.has_value() ? RunsView(windowed_reference->runs) : reference;
+  prepared.channels =
+      options.channels.empty() ? simulation_runs.front().channels : options.channels;
   std::unordered_set<std::string_view> seen;
   for (const std::string& channel : prepared.channels) {
     if (!seen.insert(channel).second) {
@@ -225,12 +262,12 @@ absl::StatusOr<PreparedRuns> PrepareRuns(const RunsView& simulation, const RunsV
     }
   }
   if (absl::Status status =
-          SelectAll(simulation, "simulation", prepared.channels, prepared.simulation);
+          SelectAll(simulation_runs, "simulation", prepared.channels, prepared.simulation);
       !status.ok()) {
     return status;
   }
   if (absl::Status status =
-          SelectAll(reference, "reference", prepared.channels, prepared.reference);
+          SelectAll(reference_runs, "reference", prepared.channels, prepared.reference);
       !status.ok()) {
     return status;
   }

@@ -176,6 +176,7 @@ absl::StatusOr<IdentificationReport> Identify(const StudyDesign& design, const S
 
   IdentificationReport report;
   report.names = design.names;
+  report.fixed = design.fixed;
   report.response = options.response;
   for (size_t p = 0; p < design.points.size(); ++p) {
     report.points.push_back({.parameters = design.points[p].parameters,

@@ -193,6 +193,7 @@ absl::StatusOr<SensitivityReport> AnalyseSensitivity(const StudyDesign& design,
 
   SensitivityReport report;
   report.names = design.names;
+  report.fixed = design.fixed;
   report.nominal = design.points[*nominal].parameters;
   std::vector<double> distances(design.points.size());
   for (size_t p = 0; p < design.points.size(); ++p) {

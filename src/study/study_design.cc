@@ -24,6 +24,8 @@ namespace wasserwarp {
 
 namespace {
 
+StudyDesign WithoutFixed(StudyDesign design);
+
 // `runs` in the order of `run_ids`; `source` names where they came from, and a run's line
 // there when it has one.
 absl::StatusOr<StudyDesign> BuildDesign(const std::vector<std::string>& names, bool has_trials,
@@ -57,7 +59,45 @@ absl::StatusOr<StudyDesign> BuildDesign(const std::vector<std::string>& names, b
   design.simulation_runs = run_ids.size();
   design.has_trials = has_trials;
   for (auto& [parameters, point] : points) design.points.push_back(std::move(point));
+  return WithoutFixed(std::move(design));
+}
+
+// A sweep of one parameter with the others written down at their nominal values is the file a
+// user writes first: the constant columns become fixed parameters, so that the analyses see the
+// axes that vary. A design where nothing varies is left as it is, for the analyses to refuse.
+StudyDesign WithoutFixed(StudyDesign design) {
+  std::vector<bool> varies(design.names.size(), false);
+  for (const DesignPoint& point : design.points) {
+    for (size_t i = 0; i < varies.size(); ++i) {
+      varies[i] = varies[i] || point.parameters[i] != design.points.front().parameters[i];
+    }
+  }
+  if (std::find(varies.begin(), varies.end(), true) == varies.end()) return design;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < varies.size(); ++i) {
+    if (varies[i]) {
+      names.push_back(design.names[i]);
+    } else {
+      design.fixed.push_back({design.names[i], design.points.front().parameters[i]});
+    }
+  }
+  for (DesignPoint& point : design.points) {
+    std::vector<double> kept;
+    for (size_t i = 0; i < varies.size(); ++i) {
+      if (varies[i]) kept.push_back(point.parameters[i]);
+    }
+    point.parameters = std::move(kept);
+  }
+  design.names = std::move(names);
   return design;
+}
+
+// The fixed parameter `name` of `design`, if it is one.
+const FixedParameter* FindFixed(const StudyDesign& design, const std::string& name) {
+  for (const FixedParameter& fixed : design.fixed) {
+    if (fixed.name == name) return &fixed;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -130,7 +170,14 @@ std::optional<std::vector<std::string>> SharedTrials(const StudyDesign& design,
 
 std::optional<size_t> FindPoint(const StudyDesign& design,
                                 const std::map<std::string, double>& parameters) {
-  if (parameters.size() != design.names.size()) return std::nullopt;
+  size_t fixed_given = 0;
+  for (const auto& [name, value] : parameters) {
+    const FixedParameter* fixed = FindFixed(design, name);
+    if (fixed == nullptr) continue;
+    if (fixed->value != value) return std::nullopt;
+    ++fixed_given;
+  }
+  if (parameters.size() != design.names.size() + fixed_given) return std::nullopt;
   std::vector<double> wanted;
   for (const std::string& name : design.names) {
     const auto it = parameters.find(name);
@@ -154,6 +201,12 @@ absl::StatusOr<std::vector<double>> NominalVector(const StudyDesign& design,
     values.push_back(it->second);
   }
   for (const auto& [name, value] : nominal) {
+    if (const FixedParameter* fixed = FindFixed(design, name); fixed != nullptr) {
+      if (value == fixed->value) continue;
+      return InvalidFieldError(
+          "nominal", absl::StrCat("parameter \"", name, "\" is fixed at ", fixed->value,
+                                  " in the design (every simulated run has it), not ", value));
+    }
     if (std::find(design.names.begin(), design.names.end(), name) == design.names.end()) {
       return InvalidFieldError("nominal",
                                absl::StrCat("parameter \"", name, "\" is not in the design (",
@@ -167,6 +220,15 @@ absl::StatusOr<StudyCosts> StudyCostsOf(const ValidationReport& sim_ref, CostMat
                                         uint64_t ref_ref_cells) {
   if (!sim_ref.cost_matrix.has_value()) {
     return absl::InvalidArgumentError("a study needs the validation's cost matrix");
+  }
+  // The design holds every simulated run; references left out only drop out of the baseline.
+  for (const UntriggeredRun& run : sim_ref.untriggered) {
+    if (run.side != "simulation") continue;
+    return InvalidFieldError(
+        "skip_untriggered",
+        absl::StrCat("a study needs every simulated run of its design, and the event window "
+                     "left out simulated run \"",
+                     run.id, "\""));
   }
   StudyCosts costs;
   costs.sim_ref = *sim_ref.cost_matrix;

@@ -1,0 +1,282 @@
+// Event windows (issue 43, part 3): the trigger as the crossing interpolated between the two
+// samples that straddle the level, runs recorded with a lead-in giving after windowing the W of
+// runs without one, runs that never cross (refused, or left out and listed), hysteresis against
+// noise around the level, and option values refused with the field named.
+
+#include "wasserwarp/event_window.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "make_run.h"
+#include "nlohmann/json.hpp"
+#include "random_runs.h"
+#include "wasserwarp/field_error.h"
+#include "wasserwarp/prepare.h"
+#include "wasserwarp/report_json.h"
+#include "wasserwarp/validation.h"
+
+namespace wasserwarp {
+namespace {
+
+using test_data::MakeRun;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+EventWindow Window(const std::string& condition, double before, double after,
+                   double hysteresis = 0.0) {
+  EventWindow window;
+  EXPECT_TRUE(ParseWindowCondition(condition, window).ok()) << condition;
+  window.before = before;
+  window.after = after;
+  window.hysteresis = hysteresis;
+  return window;
+}
+
+TEST(EventWindowTest, ConditionsParseAndPrintBack) {
+  EventWindow window;
+  ASSERT_TRUE(ParseWindowCondition("yaw_rate>0.25", window).ok());
+  EXPECT_EQ(window.channel, "yaw_rate");
+  EXPECT_EQ(window.crossing, Crossing::kRising);
+  EXPECT_EQ(window.level, 0.25);
+  EXPECT_EQ(WindowConditionText(window), "yaw_rate>0.25");
+  ASSERT_TRUE(ParseWindowCondition("steer<-1e-3", window).ok());
+  EXPECT_EQ(window.crossing, Crossing::kFalling);
+  EXPECT_EQ(WindowConditionText(window), "steer<-0.001");
+  for (const char* bad : {"steer", ">1", "steer>", "steer>abc", "steer>inf", "steer<nan"}) {
+    const absl::Status status = ParseWindowCondition(bad, window);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_EQ(ErrorField(status), "window") << bad;
+  }
+}
+
+TEST(EventWindowTest, BadValuesAreRefusedNamingTheirField) {
+  const auto field_of = [](EventWindow window) { return ErrorField(ValidateEventWindow(window)); };
+  const EventWindow good = Window("a>1", 1, 2);
+  EXPECT_TRUE(ValidateEventWindow(good).ok());
+  EXPECT_TRUE(ValidateEventWindow(std::nullopt).ok());
+  const double infinity = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (double bad : {-1.0, nan, infinity, 2 * kMaxWindowSeconds}) {
+    EventWindow window = good;
+    window.before = bad;
+    EXPECT_EQ(field_of(window), "window_before") << bad;
+    window = good;
+    window.after = bad;
+    EXPECT_EQ(field_of(window), "window_after") << bad;
+    window = good;
+    window.hysteresis = bad;
+    if (bad != 2 * kMaxWindowSeconds) EXPECT_EQ(field_of(window), "window_hysteresis") << bad;
+  }
+  EventWindow empty = good;
+  empty.before = 0;
+  empty.after = 0;
+  EXPECT_EQ(field_of(empty), "window_after");
+  EventWindow nameless = good;
+  nameless.channel.clear();
+  EXPECT_EQ(field_of(nameless), "window");
+  // The validation's check is this one, before any run is read.
+  ValidationOptions options;
+  options.prepare.window = empty;
+  EXPECT_EQ(ErrorField(ValidateValidationOptions(options, 1, 1)), "window_after");
+}
+
+TEST(EventWindowTest, TheTriggerIsInterpolatedBetweenTheStraddlingSamples) {
+  // A ramp of slope 2 from t = 10: it crosses 3 at t = 11.5, between the samples at 11 and 12.
+  std::vector<double> times;
+  std::vector<double> values;
+  for (int k = 0; k <= 20; ++k) {
+    times.push_back(k);
+    values.push_back(std::max(0.0, 2.0 * (k - 10)));
+  }
+  const Series run = MakeRun("ramp", {"x"}, times, values);
+  EXPECT_EQ(FindTrigger(run, 0, Window("x>3", 1, 1)), 11.5);
+  EXPECT_EQ(FindTrigger(run, 0, Window("x>100", 1, 1)), std::nullopt);
+  // Falling: the ramp read backwards.
+  std::reverse(values.begin(), values.end());
+  EXPECT_EQ(FindTrigger(MakeRun("down", {"x"}, times, values), 0, Window("x<3", 1, 1)), 8.5);
+
+  // Cut to [-2, 3] around 11.5: interpolated ends at exactly -2 and 3, samples between.
+  absl::StatusOr<WindowedRuns> windowed = WindowRuns({run}, "simulation", Window("x>3", 2, 3));
+  ASSERT_TRUE(windowed.ok()) << windowed.status();
+  ASSERT_EQ(windowed->runs.size(), 1u);
+  EXPECT_THAT(windowed->triggers, ElementsAre(11.5));
+  EXPECT_THAT(windowed->runs[0].times, ElementsAre(-2, -1.5, -0.5, 0.5, 1.5, 2.5, 3));
+  EXPECT_THAT(windowed->runs[0].values, ElementsAre(0, 0, 2, 4, 6, 8, 9));
+}
+
+// The manoeuvre every run records: at rest, then a half-cosine rise of `amplitude` over kRise
+// seconds from s = 0, then held.
+constexpr double kRise = 4.0;
+double Manoeuvre(double amplitude, double s) {
+  if (s <= 0) return 0.0;
+  if (s >= kRise) return amplitude;
+  return amplitude * (1 - std::cos(std::numbers::pi * s / kRise)) / 2;
+}
+
+// Sampled every `h` seconds from `start`, the manoeuvre beginning `lead_in` seconds after it.
+Series Recorded(const std::string& id, double amplitude, double start, double lead_in, double h,
+                double duration) {
+  Series run;
+  run.id = id;
+  run.channels = {"y"};
+  for (double k = 0; k * h <= duration; ++k) {
+    const double t = start + k * h;
+    run.times.push_back(t);
+    run.values.push_back(Manoeuvre(amplitude, t - start - lead_in));
+  }
+  return run;
+}
+
+TEST(EventWindowTest, ARandomLeadInGivesTheDistanceOfRunsWithoutOne) {
+  constexpr double kH = 0.01;
+  constexpr double kLevel = 0.5;
+  constexpr double kMinAmplitude = 1.5;
+  constexpr double kMaxAmplitude = 2.5;
+  constexpr double kBefore = 1.0;
+  constexpr double kAfter = 4.0;
+  std::mt19937_64 rng(43);
+  std::uniform_real_distribution<double> amplitude(kMinAmplitude, kMaxAmplitude);
+  std::uniform_real_distribution<double> lead_in(1.0, 5.0);
+  std::uniform_real_distribution<double> start(-100.0, 100.0);
+  std::vector<Series> without;
+  std::vector<Series> with;
+  std::vector<Series> reference;
+  for (int k = 0; k < 6; ++k) {
+    const double a = amplitude(rng);
+    without.push_back(Recorded(absl::StrCat("sim", k), a, 0.0, 0.0, kH, 8.0));
+    with.push_back(Recorded(absl::StrCat("sim", k), a, start(rng), lead_in(rng), kH, 14.0));
+    reference.push_back(Recorded(absl::StrCat("ref", k), amplitude(rng), 0.0, 0.0, kH, 8.0));
+  }
+  ValidationOptions options;
+  options.twed = test_data::MakeTwedParams(0.5, 0.2, 1.0);
+  options.prepare.window = Window(absl::StrCat("y>", kLevel), kBefore, kAfter);
+  options.prepare.resample_rate = 1 / kH;
+  absl::StatusOr<ValidationReport> plain = Validate(without, reference, options);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  absl::StatusOr<ValidationReport> lead = Validate(with, reference, options);
+  ASSERT_TRUE(lead.ok()) << lead.status();
+
+  // The bound. Each windowed, resampled value estimates f(s_c + tau), s_c the exact crossing,
+  // with two linear interpolations of samples h apart: the trigger's, off by at most
+  // delta = (M2 h^2 / 8) / m1, and the resampling's, off by at most M2 h^2 / 8 + M1 delta, where
+  // M1 and M2 bound |f'| and |f''| and m1 is the least |f'| between the samples that straddle
+  // the level. A run with and without lead-in thus differ by at most 2 eps per value, and their
+  // TWED (a metric) along the diagonal of their common grid of N samples by at most 2 N (2 eps);
+  // W_1 with uniform weights moves by at most the largest such TWED.
+  const double pi = std::numbers::pi;
+  const double m2 = kMaxAmplitude * pi * pi / (2 * kRise * kRise);
+  const double m1_bound = kMaxAmplitude * pi / (2 * kRise);
+  const double crossing = kRise / pi * std::acos(1 - 2 * kLevel / kMinAmplitude);
+  const double slope_min =
+      kMinAmplitude * pi / (2 * kRise) * std::sin(pi * crossing / kRise) - m2 * kH;
+  const double delta = m2 * kH * kH / 8 / slope_min;
+  const double eps = m2 * kH * kH / 8 + m1_bound * delta;
+  const double samples = (kBefore + kAfter) / kH + 1;
+  const double bound = 2 * samples * 2 * eps;
+  EXPECT_NEAR(lead->distance, plain->distance, bound);
+  RecordProperty("w", absl::StrCat(plain->distance));
+  RecordProperty("w_difference", absl::StrCat(std::abs(lead->distance - plain->distance)));
+  RecordProperty("bound", absl::StrCat(bound));
+  EXPECT_LT(bound, 1e-2 * plain->distance);  // the bound says something
+
+  // Each run's trigger, in its own time axis.
+  for (size_t k = 0; k < with.size(); ++k) {
+    ASSERT_TRUE(lead->simulation[k].trigger_time.has_value());
+    ASSERT_TRUE(plain->simulation[k].trigger_time.has_value());
+    EXPECT_GT(*lead->simulation[k].trigger_time, with[k].times.front() + 1.0);
+  }
+  const nlohmann::json json = nlohmann::json::parse(ReportToJson(*lead));
+  EXPECT_EQ(json["params"]["window"]["condition"], "y>0.5");
+  EXPECT_EQ(json["params"]["window"]["before"], kBefore);
+  EXPECT_EQ(json["simulation"][0]["trigger_time"], *lead->simulation[0].trigger_time);
+  EXPECT_TRUE(nlohmann::json::parse(ReportToJson(*plain))["reference"][0].contains("trigger_time"));
+}
+
+TEST(EventWindowTest, UntriggeredRunsAreRefusedOrLeftOutAndListed) {
+  std::vector<Series> simulation;
+  for (int k = 0; k < 3; ++k) {
+    simulation.push_back(Recorded(absl::StrCat("sim", k), 2.0 + 0.1 * k, 0.0, 1.0, 0.05, 8.0));
+  }
+  const Series flat = Recorded("flat", 0.2, 0.0, 1.0, 0.05, 8.0);
+  std::vector<Series> with_flat = simulation;
+  with_flat.insert(with_flat.begin() + 1, flat);
+  std::vector<Series> reference = {Recorded("ref0", 2.2, 0.0, 0.5, 0.05, 8.0),
+                                   Recorded("ref1", 1.9, 0.0, 2.0, 0.05, 8.0), flat};
+  ValidationOptions options;
+  options.prepare.window = Window("y>1", 0.5, 3);
+
+  absl::StatusOr<ValidationReport> refused = Validate(with_flat, reference, options);
+  ASSERT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ErrorField(refused.status()), "skip_untriggered");
+  EXPECT_THAT(refused.status().message(),
+              HasSubstr("simulation run \"flat\" has no trigger: its channel \"y\" never crosses "
+                        "y>1"));
+
+  options.prepare.window->skip_untriggered = true;
+  options.simulation_weights = {1, 5, 2, 3};  // flat's weight goes with it
+  absl::StatusOr<ValidationReport> skipped = Validate(with_flat, reference, options);
+  ASSERT_TRUE(skipped.ok()) << skipped.status();
+  ASSERT_EQ(skipped->untriggered.size(), 2u);
+  EXPECT_EQ(skipped->untriggered[0].side, "simulation");
+  EXPECT_EQ(skipped->untriggered[0].id, "flat");
+  EXPECT_EQ(skipped->untriggered[0].index, 1u);
+  EXPECT_EQ(skipped->untriggered[1].side, "reference");
+  EXPECT_EQ(skipped->simulation.size(), 3u);
+  EXPECT_EQ(skipped->reference.size(), 2u);
+  EXPECT_THAT(UntriggeredNote(skipped->untriggered[0], *options.prepare.window),
+              HasSubstr("simulation run \"flat\" left out of the validation"));
+  // The same as validating the triggered runs alone, with their weights.
+  options.simulation_weights = {1, 2, 3};
+  absl::StatusOr<ValidationReport> alone =
+      Validate(simulation, {reference[0], reference[1]}, options);
+  ASSERT_TRUE(alone.ok()) << alone.status();
+  EXPECT_EQ(skipped->distance, alone->distance);
+  const nlohmann::json json = nlohmann::json::parse(ReportToJson(*skipped));
+  EXPECT_EQ(json["params"]["window"]["untriggered"][0]["id"], "flat");
+  EXPECT_EQ(json["params"]["window"]["untriggered"][1]["side"], "reference");
+
+  // Nothing left on one side is an error of its own.
+  options.simulation_weights.clear();
+  absl::StatusOr<ValidationReport> none = Validate({flat}, reference, options);
+  ASSERT_FALSE(none.ok());
+  EXPECT_THAT(none.status().message(), HasSubstr("no simulation run has its channel \"y\" cross"));
+}
+
+TEST(EventWindowTest, HysteresisKeepsNoiseAroundTheLevelFromTriggeringEarly) {
+  // At rest at the level with noise of +-0.1 around it for 5 s, then a rise of 1 per second
+  // from 0.1 below the level at t = 5, which crosses it at t = 5.1.
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> noise(-0.1, 0.1);
+  constexpr double kLevel = 0.3;
+  std::vector<double> times;
+  std::vector<double> values;
+  for (int k = 0; k <= 1000; ++k) {
+    const double t = k / 100.0;
+    times.push_back(t);
+    values.push_back(k < 500 ? kLevel + noise(rng) : kLevel - 0.1 + (t - 5) * 1.0);
+  }
+  const Series run = MakeRun("noisy", {"y"}, times, values);
+  const std::optional<double> early = FindTrigger(run, 0, Window("y>0.3", 0, 1));
+  ASSERT_TRUE(early.has_value());
+  EXPECT_LT(*early, 1.0);  // the noise crosses at once
+  // Noise never reaches 0.1 above the level; the rise does, and its crossing is the trigger.
+  const std::optional<double> trigger = FindTrigger(run, 0, Window("y>0.3", 0, 1, 0.15));
+  ASSERT_TRUE(trigger.has_value());
+  EXPECT_NEAR(*trigger, 5.1, 1e-9);
+  // A hysteresis the rise does not reach leaves the run untriggered.
+  EXPECT_EQ(FindTrigger(run, 0, Window("y>0.3", 0, 1, 10)), std::nullopt);
+}
+
+}  // namespace
+}  // namespace wasserwarp
