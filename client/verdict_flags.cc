@@ -74,6 +74,10 @@ constexpr FlagDefinition<VerdictOptions> kTestFlags[] = {
      &ReadThreshold<&VerdictOptions::max_ratio>},
     {"--alpha", Arity::kOne, "A", "PASS only if the permutation test's p-value is at least A",
      &ReadThreshold<&VerdictOptions::alpha>},
+    {"--min-iso-rating", Arity::kOne, "R",
+     "PASS only if every channel's plan-weighted mean ISO/TS 18571\n"
+     "rating is at least R, in [0, 1]; rates the pairs (--iso18571)",
+     &ReadThreshold<&VerdictOptions::min_iso_rating>},
     {"--permutations", Arity::kOne, "K",
      "relabellings of the permutation test and splits of the baseline\n"
      "(default 999); any rule or this flag runs the test and baseline",
@@ -137,8 +141,8 @@ absl::Status ReadVerdictFlags(const ParsedArgs& args, ValidationOptions& options
     for (const FlagSpec& flag : tuning) {
       if (args.Has(flag.name)) {
         return FlagError(flag.name,
-                         "needs a decision rule (--max-distance, --max-ratio, --alpha) "
-                         "or --permutations");
+                         "needs a decision rule (--max-distance, --max-ratio, --alpha, "
+                         "--min-iso-rating) or --permutations");
       }
     }
     return absl::OkStatus();

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "wasserwarp/field_error.h"
 #include "wire/evidence.h"
+#include "wire/iso18571.h"
 #include "wire/repeated_fields.h"
 
 namespace wasserwarp::wire {
@@ -163,6 +164,7 @@ VerdictOptions VerdictOptionsFromProto(const v1::VerdictParameters& params) {
       options.ratio_rule = static_cast<RatioRule>(params.ratio_rule());
   }
   if (params.has_ratio_confidence()) options.ratio_confidence = params.ratio_confidence();
+  if (params.has_min_iso_rating()) options.min_iso_rating = params.min_iso_rating();
   return options;
 }
 
@@ -177,6 +179,7 @@ v1::VerdictParameters VerdictParametersOf(const VerdictOptions& options) {
   params.set_ratio_rule(options.ratio_rule == RatioRule::kMedian ? v1::RATIO_RULE_MEDIAN
                                                                  : v1::RATIO_RULE_INTERVAL);
   params.set_ratio_confidence(options.ratio_confidence);
+  if (options.min_iso_rating.has_value()) params.set_min_iso_rating(*options.min_iso_rating);
   return params;
 }
 
@@ -378,6 +381,7 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
     MatrixToProto(*report.pooled_cost_matrix, *proto.mutable_pooled_cost_matrix());
   }
   EvidenceToProto(report, proto);
+  Iso18571ToProto(report, proto);
 }
 
 absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& proto) {
@@ -485,6 +489,7 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
     report.pooled_cost_matrix = *std::move(pooled);
   }
   EvidenceFromProto(proto, report);
+  if (absl::Status status = Iso18571FromProto(proto, report); !status.ok()) return status;
   return report;
 }
 

@@ -15,6 +15,7 @@
 
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/engine_info.h"
+#include "wasserwarp/iso18571.h"
 #include "wasserwarp/pair_metrics.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/quantity_of_interest.h"
@@ -104,6 +105,12 @@ struct ValidationReport {
   // Where a browser opens the stored validation this report is of (wasserwarp-server
   // --http_public_url); empty for a validation not stored, or a server without a public URL.
   std::string link;
+  // With ISO/TS 18571 asked for (iso18571.h): every plan pair and channel, in plan order then
+  // channel order; the plan-weighted averages, one per channel; and one note per channel
+  // whose pairs were too short to rate.
+  std::vector<PairIso18571> iso18571;
+  std::vector<Iso18571Average> iso18571_average;
+  std::vector<std::string> iso18571_warnings;
 };
 
 struct ComparisonReport {

@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/cost_tiles.h"
+#include "wasserwarp/iso18571.h"
 #include "wasserwarp/pair_metrics.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/quantity_of_interest.h"
@@ -62,7 +63,13 @@ struct ValidationOptions {
   // Where the TWED matrices come from; unset, ComputeCostMatrix and ComputePooledCostMatrix
   // here. The report is the same number for number either way.
   CostMatrixSource* cost_source = nullptr;
+  // The ISO/TS 18571 rating of every plan pair and channel (iso18571.h); a verdict's
+  // min_iso_rating asks for it too (RatesIso18571).
+  bool iso18571 = false;
 };
+
+// Whether a validation with `options` rates its pairs by ISO/TS 18571.
+bool RatesIso18571(const ValidationOptions& options);
 
 // The runs a validation computes its matrices on: prepared (PrepareRuns) and, for a verdict
 // whose groups Resampling::kAuto thins to one rate, thinned to that rate.

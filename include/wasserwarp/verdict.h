@@ -51,6 +51,9 @@ struct VerdictOptions {
   bool subtract_sampling_floor = true;
   RatioRule ratio_rule = RatioRule::kUpperBound;
   double ratio_confidence = 0.95;  // of the baseline ratio's interval, in (0, 1)
+  // Every channel's plan-weighted mean ISO/TS 18571 rating >= R, in [0, 1]; judged by the
+  // validation once its pairs are rated (AddVerdictRule).
+  std::optional<double> min_iso_rating;
 };
 
 // The ratio rule needs this many reference runs; below kFewReferenceRuns the report warns
@@ -59,11 +62,11 @@ inline constexpr size_t kMinRatioReferenceRuns = 3;
 inline constexpr size_t kFewReferenceRuns = 6;
 
 // Ok when K >= 1 (at most 1e6), thresholds finite and >= 0, alpha and ratio_confidence in
-// (0, 1).
+// (0, 1), min_iso_rating in [0, 1].
 absl::Status ValidateVerdictOptions(const VerdictOptions& options);
 
 struct VerdictRule {
-  std::string name;  // "max_distance", "max_ratio" or "alpha"
+  std::string name;  // "max_distance", "max_ratio", "alpha" or "min_iso_rating"
   // What `value` is, in words: for max_ratio, the interval's upper end or the median ratio.
   std::string basis;
   double value = 0.0;
@@ -110,6 +113,9 @@ struct Verdict {
   std::optional<Baseline> baseline;  // absent with fewer than 2 reference runs
   std::vector<std::string> warnings;
 };
+
+// Appends `rule`, judged outside DecideVerdict, and decides `verdict.pass` again over all rules.
+void AddVerdictRule(VerdictRule rule, Verdict& verdict);
 
 // The pooled symmetric matrix of TWEDs between all runs, simulated runs
 // first; the diagonal is 0. Only pairs i < j are computed, and the n x m

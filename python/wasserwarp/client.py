@@ -293,10 +293,10 @@ class Client:
         """Validates what the session holds. `overrides` replace the session's defaults for
         this call (the names of create_session); a verdict is computed when any of
         permutations, seed, max_distance, max_ratio, alpha, subtract_sampling_floor,
-        ratio_rule ("interval"/"median") or ratio_confidence is given; also quantities
-        (["channel:quantity", ...]), include_cost_matrix, include_pooled_cost_matrix,
-        include_html_report and exhaustive (compute every pair: the same distance, see
-        ValidationResult.pairs_computed). `progress` is called with each Progress event.
+        ratio_rule ("interval"/"median"), ratio_confidence or min_iso_rating is given; also
+        quantities (["channel:quantity", ...]), include_cost_matrix, include_pooled_cost_matrix,
+        include_html_report, exhaustive (compute every pair: the same distance, see
+        ValidationResult.pairs_computed) and iso18571 (ValidationResult.iso18571). `progress` is called with each Progress event.
         `labels` label the validation record the server keeps, to find it later
         (list_validations(filter=...), history())."""
         request = validate_request(session_name(session), overrides)

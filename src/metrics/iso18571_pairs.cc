@@ -37,13 +37,12 @@ uint64_t GridCount(double first, double last, double step) {
 
 }  // namespace
 
-uint64_t Iso18571GridSamples(double sim_first, double sim_last, double ref_first,
-                             double ref_last, uint64_t ref_samples) {
+uint64_t Iso18571GridSamples(double sim_span, double ref_span, uint64_t ref_samples) {
   if (ref_samples < 2) return 0;
   // From the shapes alone the median step is unknown: the mean step stands for it, which is
   // the median of a uniformly sampled reference.
-  const double step = (ref_last - ref_first) / static_cast<double>(ref_samples - 1);
-  return GridCount(std::max(sim_first, ref_first), std::min(sim_last, ref_last), step);
+  const double step = ref_span / static_cast<double>(ref_samples - 1);
+  return GridCount(0.0, std::min(sim_span, ref_span), step);
 }
 
 std::vector<Iso18571Rating> RateMatchedPair(const Series& sim, const Series& ref,

@@ -10,6 +10,7 @@
 #include "nlohmann/json.hpp"
 #include "report/html_assets.h"
 #include "report/html_charts.h"
+#include "report/html_iso18571.h"
 #include "report/html_page.h"
 #include "report/html_summary.h"
 #include "wasserwarp/prepare.h"
@@ -98,7 +99,8 @@ absl::StatusOr<std::string> RenderPage(const ValidationReport& report,
             .main = absl::StrCat(VerdictSectionHtml(report),
                                  InputsSectionHtml(report, simulation, reference, options),
                                  contributions.html, overlays.html, cost_matrix.html, mds->html,
-                                 quantities.html, PairMetricsSectionHtml(report)),
+                                 quantities.html, PairMetricsSectionHtml(report),
+                                 Iso18571SectionHtml(report)),
             .data = {{"contributions", contributions.data},
                      {"overlays", overlays.data},
                      {"heatmap", cost_matrix.data},

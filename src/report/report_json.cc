@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
+#include "report/iso18571_json.h"
 
 namespace wasserwarp {
 namespace {
@@ -207,6 +208,7 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   json["pair_metrics"] = PairMetricsJson(report);
   json["pair_metrics_average"] = PairMetricsAverageJson(report);
   json["qoi"] = QuantitiesJson(report.quantities);
+  AddIso18571Json(report, json);
   json["input_notes"] = report.input_notes;
   json["labels"] = Json::object();
   for (const auto& [key, value] : report.labels) json["labels"][key] = value;

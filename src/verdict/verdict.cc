@@ -212,6 +212,11 @@ absl::Status ValidateVerdictOptions(const VerdictOptions& options) {
         "ratio_confidence",
         absl::StrCat("must be between 0 and 1 (exclusive), got ", options.ratio_confidence));
   }
+  if (options.min_iso_rating &&
+      !(*options.min_iso_rating >= 0.0 && *options.min_iso_rating <= 1.0)) {
+    return InvalidFieldError(
+        "min_iso_rating", absl::StrCat("must be between 0 and 1, got ", *options.min_iso_rating));
+  }
   if (!IsNamed(kRatioRuleNames, options.ratio_rule)) {
     return InvalidFieldError("ratio_rule",
                              absl::StrCat("unknown value ", static_cast<int>(options.ratio_rule)));
@@ -277,12 +282,16 @@ absl::StatusOr<Verdict> DecideVerdict(const CostMatrix& pooled, size_t simulatio
         "ratio rule's error rates by the number of reference runs)"));
   }
 
-  verdict.rules = JudgeRules(options, distance, verdict);
-  if (!verdict.rules.empty()) {
-    verdict.pass = std::all_of(verdict.rules.begin(), verdict.rules.end(),
-                               [](const VerdictRule& rule) { return rule.pass; });
+  for (VerdictRule& rule : JudgeRules(options, distance, verdict)) {
+    AddVerdictRule(std::move(rule), verdict);
   }
   return verdict;
+}
+
+void AddVerdictRule(VerdictRule rule, Verdict& verdict) {
+  verdict.rules.push_back(std::move(rule));
+  verdict.pass = std::all_of(verdict.rules.begin(), verdict.rules.end(),
+                             [](const VerdictRule& each) { return each.pass; });
 }
 
 }  // namespace wasserwarp
