@@ -36,7 +36,8 @@ struct SizeLimit {
 
 struct ValidationLimits {
   SizeLimit samples_per_run;  // after resampling
-  SizeLimit dp_cells;  // TWED cells of every matrix, ISO/TS 18571 DTW cells, the verdict's transport cells
+  SizeLimit dp_cells;         // TWED cells of every matrix, ISO/TS 18571 DTW cells, the verdict's
+                              // transport cells
   SizeLimit bytes;            // everything the job holds at its peak
   // Threads that hold TWED rows and transport problems at once; 0: every core.
   int threads = 0;

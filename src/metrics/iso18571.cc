@@ -232,8 +232,8 @@ std::string_view Iso18571Grade(double r) {
 }
 
 uint64_t Iso18571DtwCells(uint64_t n) {
-  const auto half_width = std::max<uint64_t>(
-      1, static_cast<uint64_t>(std::ceil(kBandShare * static_cast<double>(n))));
+  const auto half_width =
+      std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(kBandShare * static_cast<double>(n))));
   return n * (2 * half_width - 1);
 }
 
@@ -251,16 +251,16 @@ Iso18571Rating RateCurves(std::span<const double> test, std::span<const double> 
   const Shifted parts = Shift(test, cae, rating.shift_samples);
   // The band is the grid's n's, whatever the shift kept, so that the job's size is known
   // before any shift is.
-  const auto half_width = static_cast<size_t>(
-      std::max(1.0, std::ceil(kBandShare * static_cast<double>(n))));
+  const auto half_width =
+      static_cast<size_t>(std::max(1.0, std::ceil(kBandShare * static_cast<double>(n))));
   const double magnitude_error = WarpedMagnitudeError(parts.test, parts.cae, half_width);
   rating.em = magnitude_error > kMaxMagnitudeError
                   ? 0.0
                   : std::pow((kMaxMagnitudeError - magnitude_error) / kMaxMagnitudeError,
                              kMagnitudeExponent);
   rating.es = SlopeScore(parts.test, parts.cae);
-  rating.r = kCorridorWeight * rating.z + kPhaseWeight * rating.ep +
-             kMagnitudeWeight * rating.em + kSlopeWeight * rating.es;
+  rating.r = kCorridorWeight * rating.z + kPhaseWeight * rating.ep + kMagnitudeWeight * rating.em +
+             kSlopeWeight * rating.es;
   return rating;
 }
 

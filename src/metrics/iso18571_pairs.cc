@@ -81,9 +81,9 @@ std::vector<Iso18571Rating> RateMatchedPair(const Series& sim, const Series& ref
 std::vector<Iso18571Average> PlanWeightedIso18571(const std::vector<PairIso18571>& pairs,
                                                   const std::vector<PlanEntry>& plan,
                                                   size_t channels) {
-  static constexpr double Iso18571Rating::*kAveraged[] = {
-      &Iso18571Rating::r, &Iso18571Rating::z, &Iso18571Rating::ep, &Iso18571Rating::em,
-      &Iso18571Rating::es};
+  static constexpr double Iso18571Rating::*kAveraged[] = {&Iso18571Rating::r, &Iso18571Rating::z,
+                                                          &Iso18571Rating::ep, &Iso18571Rating::em,
+                                                          &Iso18571Rating::es};
   static constexpr double Iso18571Average::*kAverage[] = {
       &Iso18571Average::r, &Iso18571Average::z, &Iso18571Average::ep, &Iso18571Average::em,
       &Iso18571Average::es};

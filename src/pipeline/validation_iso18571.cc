@@ -28,8 +28,7 @@ std::vector<std::string> ShortPairWarnings(const std::vector<PairIso18571>& pair
     warnings.push_back(absl::StrFormat(
         "channel %s: %d plan pair(s) have fewer than %d samples on their common grid and no "
         "ISO/TS 18571 rating (the first, simulated run %d against reference run %d, has %d)",
-        channels[c], unrated, kMinIso18571Samples, first->sim, first->ref,
-        first->rating.samples));
+        channels[c], unrated, kMinIso18571Samples, first->sim, first->ref, first->rating.samples));
   }
   return warnings;
 }

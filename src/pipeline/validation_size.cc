@@ -196,8 +196,8 @@ absl::StatusOr<Estimate> Compute(const std::vector<RunShape>& simulation,
     const uint64_t largest = LargestIso18571Pair(simulation, reference, prepare);
     size.iso18571_dtw_cells = Mul(n + m - 1, channels, largest);
     // A DTW holds one byte per cell of its band, on every thread.
-    estimate.parts.push_back({"iso18571", "the ISO/TS 18571 DTW of every thread",
-                              Mul(largest, threads)});
+    estimate.parts.push_back(
+        {"iso18571", "the ISO/TS 18571 DTW of every thread", Mul(largest, threads)});
   }
 
   if (options.verdict.has_value()) {

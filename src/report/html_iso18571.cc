@@ -81,13 +81,13 @@ std::string Iso18571SectionHtml(const ValidationReport& report) {
     const PairIso18571& pair = report.iso18571[k];
     const Iso18571Rating& rating = pair.rating;
     const bool rated = !Iso18571Grade(rating.r).empty();
-    absl::StrAppend(
-        &html, "<tr>", Cell("td", RunId(report.simulation, pair.sim)),
-        Cell("td", RunId(report.reference, pair.ref)), ChannelCell(report, pair.channel),
-        Cell("td", absl::StrCat(rating.samples), "num"), RatingCell(rating.r),
-        ScoreCells(rating.z, rating.ep, rating.em, rating.es),
-        Cell("td", rated ? absl::StrCat(rating.shift_samples) : "\u2014", "num"),
-        Cell("td", FormatNumber(rating.shift_seconds, 4), "num"), "</tr>\n");
+    absl::StrAppend(&html, "<tr>", Cell("td", RunId(report.simulation, pair.sim)),
+                    Cell("td", RunId(report.reference, pair.ref)),
+                    ChannelCell(report, pair.channel),
+                    Cell("td", absl::StrCat(rating.samples), "num"), RatingCell(rating.r),
+                    ScoreCells(rating.z, rating.ep, rating.em, rating.es),
+                    Cell("td", rated ? absl::StrCat(rating.shift_samples) : "\u2014", "num"),
+                    Cell("td", FormatNumber(rating.shift_seconds, 4), "num"), "</tr>\n");
   }
   absl::StrAppend(&html, "</tbody></table></div>\n");
   if (shown < report.iso18571.size()) {

@@ -20,18 +20,19 @@ void AddIso18571Json(const ValidationReport& report, Json& json) {
   for (const PairIso18571& pair : report.iso18571) {
     const Iso18571Rating& rating = pair.rating;
     const bool rated = !std::isnan(rating.r);
-    pairs.push_back({{"sim", pair.sim},
-                     {"ref", pair.ref},
-                     {"channel", report.channels[pair.channel]},
-                     {"samples", rating.samples},
-                     {"r", Score(rating.r)},
-                     {"z", Score(rating.z)},
-                     {"ep", Score(rating.ep)},
-                     {"em", Score(rating.em)},
-                     {"es", Score(rating.es)},
-                     {"shift_samples", rated ? Json(rating.shift_samples) : Json(nullptr)},
-                     {"shift_seconds", Score(rating.shift_seconds)},
-                     {"grade", rated ? Json(std::string(Iso18571Grade(rating.r))) : Json(nullptr)}});
+    pairs.push_back(
+        {{"sim", pair.sim},
+         {"ref", pair.ref},
+         {"channel", report.channels[pair.channel]},
+         {"samples", rating.samples},
+         {"r", Score(rating.r)},
+         {"z", Score(rating.z)},
+         {"ep", Score(rating.ep)},
+         {"em", Score(rating.em)},
+         {"es", Score(rating.es)},
+         {"shift_samples", rated ? Json(rating.shift_samples) : Json(nullptr)},
+         {"shift_seconds", Score(rating.shift_seconds)},
+         {"grade", rated ? Json(std::string(Iso18571Grade(rating.r))) : Json(nullptr)}});
   }
   Json averages = Json::array();
   for (size_t c = 0; c < report.iso18571_average.size(); ++c) {
