@@ -81,6 +81,7 @@ TEST(ValidationIso18571Test, EveryPlanPairAndChannelIsRated) {
   EXPECT_EQ(average["channel"], "ax");
   EXPECT_DOUBLE_EQ(average["r"].get<double>(), report->iso18571_average[0].r);
   EXPECT_DOUBLE_EQ(average["min_r"].get<double>(), report->iso18571_average[0].min_r);
+  EXPECT_FALSE(json.contains("iso18571_warnings"));
 }
 
 TEST(ValidationIso18571Test, ShortPairsAreNullWithAWarning) {
@@ -100,6 +101,7 @@ TEST(ValidationIso18571Test, ShortPairsAreNullWithAWarning) {
   EXPECT_TRUE(json["iso18571"][0]["r"].is_null());
   EXPECT_TRUE(json["iso18571"][0]["grade"].is_null());
   EXPECT_TRUE(json["iso18571_average"][0]["r"].is_null());
+  EXPECT_EQ(json["iso18571_warnings"].size(), 1u);
 }
 
 TEST(ValidationIso18571Test, MinIsoRatingIsARuleOfTheVerdict) {

@@ -47,7 +47,7 @@ void AddIso18571Json(const ValidationReport& report, Json& json) {
   }
   json["iso18571"] = std::move(pairs);
   json["iso18571_average"] = std::move(averages);
-  json["iso18571_warnings"] = report.iso18571_warnings;
+  if (!report.iso18571_warnings.empty()) json["iso18571_warnings"] = report.iso18571_warnings;
 }
 
 }  // namespace wasserwarp

@@ -1,5 +1,6 @@
-// The ISO/TS 18571 part of a validation report's JSON: "iso18571", "iso18571_average" and
-// "iso18571_warnings", present only when the validation rated its pairs.
+// The ISO/TS 18571 part of a validation report's JSON: "iso18571" and "iso18571_average",
+// present only when the validation rated its pairs, and "iso18571_warnings" only when a pair
+// was too short to rate (as the Python client writes them).
 
 #ifndef WASSERWARP_SRC_REPORT_ISO18571_JSON_H_
 #define WASSERWARP_SRC_REPORT_ISO18571_JSON_H_
