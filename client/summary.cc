@@ -62,6 +62,19 @@ void AppendMatchedPairMetrics(const ValidationReport& report, std::string& out) 
   }
 }
 
+void AppendIso18571(const ValidationReport& report, std::string& out) {
+  if (report.iso18571_average.empty()) return;
+  out += "ISO/TS 18571, plan-weighted (r grade, corridor, phase, magnitude, slope; lowest r):\n";
+  for (size_t c = 0; c < report.iso18571_average.size(); ++c) {
+    const Iso18571Average& a = report.iso18571_average[c];
+    absl::StrAppendFormat(&out, "  %s: %.3f %s  %.3f  %.3f  %.3f  %.3f; %.3f\n", report.channels[c],
+                          a.r, Iso18571Grade(a.r), a.z, a.ep, a.em, a.es, a.min_r);
+  }
+  for (const std::string& warning : report.iso18571_warnings) {
+    absl::StrAppendFormat(&out, "warning: %s\n", warning);
+  }
+}
+
 void AppendQuantities(const ValidationReport& report, std::string& out) {
   for (const QuantityComparison& quantity : report.quantities) {
     absl::StrAppendFormat(&out, "area validation metric %s:%s: %.6g\n", quantity.channel,
@@ -112,7 +125,10 @@ void AppendVerdict(const Verdict& verdict, std::string& out) {
     absl::StrAppendFormat(&out, "warning: %s\n", warning);
   }
   for (const VerdictRule& rule : verdict.rules) {
-    const char* relation = rule.name == "alpha" || rule.name == "band_min_inside" ? ">=" : "<=";
+    const char* relation =
+        rule.name == "alpha" || rule.name == "band_min_inside" || rule.name == "min_iso_rating"
+            ? ">="
+            : "<=";
     absl::StrAppendFormat(&out, "rule %s: %.4g %s %.4g: %s (%s)\n", rule.name, rule.value, relation,
                           rule.threshold, rule.pass ? "pass" : "FAIL", rule.basis);
   }
@@ -139,6 +155,7 @@ std::string FormatSummary(const ValidationReport& report, double total_seconds) 
       report.simulation.size(), report.reference.size(), report.channels.size(), report.dp_cells);
   AppendWorstRuns(report, out);
   AppendMatchedPairMetrics(report, out);
+  AppendIso18571(report, out);
   AppendQuantities(report, out);
   AppendBands(report, out);
   absl::StrAppendFormat(&out, "certificate: max dual violation %.3g, primal-dual gap %.3g\n",

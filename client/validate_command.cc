@@ -50,6 +50,11 @@ constexpr DocumentedFlag kExhaustiveFlag = {
     "change it: the same W and plan from fewer DP cells (pairs_computed\n"
     "in the JSON). --report, --cost-matrix and a verdict compute every pair"};
 
+constexpr DocumentedFlag kIso18571Flag = {
+    "--iso18571", Arity::kSwitch, "",
+    "rate every plan pair and channel by ISO/TS 18571 (r, corridor,\n"
+    "phase, magnitude, slope, grade); --min-iso-rating does too"};
+
 absl::StatusOr<ValidationOptions> ReadOptions(const ParsedArgs& args) {
   absl::StatusOr<ParameterSettings> parameters = ReadValidationParameterFlags(args);
   if (!parameters.ok()) return parameters.status();
@@ -62,6 +67,7 @@ absl::StatusOr<ValidationOptions> ReadOptions(const ParsedArgs& args) {
   options.keep_cost_matrix = args.Has(kCostMatrixFlag.name) || args.Has(kReportFlag.name);
   options.keep_pooled_cost_matrix = options.keep_cost_matrix;
   options.exhaustive = args.Has(kExhaustiveFlag.name);
+  options.iso18571 = args.Has(kIso18571Flag.name);
   return options;
 }
 
@@ -136,6 +142,7 @@ v1::ValidateRequest RequestFor(const v1::ValidationParameters& parameters,
   request.set_include_cost_matrix(options.keep_cost_matrix);
   request.set_include_pooled_cost_matrix(options.keep_pooled_cost_matrix);
   request.set_exhaustive(options.exhaustive);
+  request.set_iso18571(options.iso18571);
   AddVerdictToRequest(options, request);
   return request;
 }
@@ -257,7 +264,7 @@ std::vector<FlagSection> ValidateSections() {
       {"server", server},
       {"output",
        {kJsonFlag, kReportFlag, kJunitFlag, kOpenMetricsFlag, kCostMatrixFlag, kExhaustiveFlag,
-        kLabelFlag,
+        kLabelFlag, kIso18571Flag,
         DescribedAs(kThreadsFlag, "worker threads (default: every core; not with --server)")}},
   };
 }

@@ -89,6 +89,10 @@ constexpr FlagDefinition<VerdictOptions> kTestFlags[] = {
      "PASS only if every matched pair has at least the share F of its\n"
      "samples inside every --band",
      &ReadThreshold<&VerdictOptions::band_min_inside>},
+    {"--min-iso-rating", Arity::kOne, "R",
+     "PASS only if every channel's plan-weighted mean ISO/TS 18571\n"
+     "rating is at least R, in [0, 1]; rates the pairs (--iso18571)",
+     &ReadThreshold<&VerdictOptions::min_iso_rating>},
     {"--permutations", Arity::kOne, "K",
      "relabellings of the permutation test and splits of the baseline\n"
      "(default 999); any rule or this flag runs the test and baseline",
@@ -163,8 +167,7 @@ absl::Status ReadVerdictFlags(const ParsedArgs& args, ValidationOptions& options
       if (args.Has(flag.name)) {
         return FlagError(flag.name,
                          "needs a decision rule (--max-distance, --max-ratio, --alpha, "
-                         "--band-min-inside) "
-                         "or --permutations");
+                         "--band-min-inside, --min-iso-rating) or --permutations");
       }
     }
     return absl::OkStatus();

@@ -383,6 +383,9 @@ TEST_F(CliTest, BadVerdictFlags) {
   ExpectBadInput(with({"--alpha", "1.5"}), "alpha");
   ExpectBadInput(with({"--permutations", "0"}), "permutations");
   ExpectBadInput(with({"--max-distance", "-1"}), "--max-distance: must be a finite number >= 0");
+  ExpectBadInput(with({"--min-iso-rating", "1.5"}),
+                 "--min-iso-rating: must be between 0 and 1, got 1.5");
+  ExpectBadInput(with({"--min-iso-rating", "x"}), "--min-iso-rating: expected a number");
   ExpectBadInput(with({"--seed", "7"}), "--seed: needs a decision rule");
   ExpectBadInput(with({"--seed", "-7", "--alpha", "0.05"}), "--seed: expected a non-negative");
   ExpectBadInput(with({"--qoi", "x:median"}), "--qoi: ");

@@ -103,6 +103,12 @@ TEST_F(ErrorDetailsTest, BadParametersNameTheirRequestField) {
   EXPECT_THAT(status.error_message(), ::testing::Not(HasSubstr("--")));
 
   request = ValidateRequestFor(kSession);
+  request.mutable_verdict()->set_min_iso_rating(1.5);
+  status = Validate(request);
+  EXPECT_EQ(BadField(status), "verdict.min_iso_rating");
+  EXPECT_EQ(status.error_message(), "verdict.min_iso_rating: must be between 0 and 1, got 1.5");
+
+  request = ValidateRequestFor(kSession);
   request.add_quantities("c0:max");
   request.add_quantities("c0:nonsense");
   EXPECT_EQ(BadField(Validate(request)), "quantities[1]");

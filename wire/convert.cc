@@ -11,6 +11,7 @@
 #include "wasserwarp/field_error.h"
 #include "wire/event_window.h"
 #include "wire/evidence.h"
+#include "wire/iso18571.h"
 #include "wire/repeated_fields.h"
 #include "wire/tolerance_bands.h"
 
@@ -168,6 +169,8 @@ VerdictOptions VerdictOptionsFromProto(const v1::VerdictParameters& params) {
   }
   if (params.has_ratio_confidence()) options.ratio_confidence = params.ratio_confidence();
   if (params.has_band_min_inside()) options.band_min_inside = params.band_min_inside();
+
+  if (params.has_min_iso_rating()) options.min_iso_rating = params.min_iso_rating();
   return options;
 }
 
@@ -183,6 +186,8 @@ v1::VerdictParameters VerdictParametersOf(const VerdictOptions& options) {
                                                                  : v1::RATIO_RULE_INTERVAL);
   params.set_ratio_confidence(options.ratio_confidence);
   if (options.band_min_inside.has_value()) params.set_band_min_inside(*options.band_min_inside);
+
+  if (options.min_iso_rating.has_value()) params.set_min_iso_rating(*options.min_iso_rating);
   return params;
 }
 
@@ -386,6 +391,8 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
   }
   EvidenceToProto(report, proto);
   BandsToProto(report, proto);
+
+  Iso18571ToProto(report, proto);
 }
 
 absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& proto) {
@@ -495,6 +502,8 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
   }
   EvidenceFromProto(proto, report);
   if (absl::Status status = BandsFromProto(proto, report); !status.ok()) return status;
+
+  if (absl::Status status = Iso18571FromProto(proto, report); !status.ok()) return status;
   return report;
 }
 

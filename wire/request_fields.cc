@@ -41,6 +41,8 @@ constexpr RequestField kRequestFields[] = {
     {"alpha", Scope::kRequest, "verdict.alpha"},
     {"ratio_rule", Scope::kRequest, "verdict.ratio_rule"},
     {"ratio_confidence", Scope::kRequest, "verdict.ratio_confidence"},
+    {"min_iso_rating", Scope::kRequest, "verdict.min_iso_rating"},
+    {"iso18571", Scope::kRequest, "iso18571"},
     {"keep_cost_matrix", Scope::kRequest, "include_cost_matrix"},
     {"keep_pooled_cost_matrix", Scope::kRequest, "include_pooled_cost_matrix"},
     {"html_report", Scope::kRequest, "include_html_report"},

@@ -16,6 +16,8 @@
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/engine_info.h"
 #include "wasserwarp/event_window.h"
+
+#include "wasserwarp/iso18571.h"
 #include "wasserwarp/pair_metrics.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/quantity_of_interest.h"
@@ -117,6 +119,13 @@ struct ValidationReport {
   // of a trigger; those are in neither `simulation` nor `reference`.
   std::optional<EventWindow> window;
   std::vector<UntriggeredRun> untriggered;
+
+  // With ISO/TS 18571 asked for (iso18571.h): every plan pair and channel, in plan order then
+  // channel order; the plan-weighted averages, one per channel; and one note per channel
+  // whose pairs were too short to rate.
+  std::vector<PairIso18571> iso18571;
+  std::vector<Iso18571Average> iso18571_average;
+  std::vector<std::string> iso18571_warnings;
 };
 
 struct ComparisonReport {

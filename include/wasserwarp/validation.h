@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/cost_tiles.h"
+#include "wasserwarp/iso18571.h"
 #include "wasserwarp/pair_metrics.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/quantity_of_interest.h"
@@ -65,7 +66,14 @@ struct ValidationOptions {
   CostMatrixSource* cost_source = nullptr;
   // Tolerance bands scored on every pair of the plan; at most one a channel.
   std::vector<ToleranceBand> bands;
+
+  // The ISO/TS 18571 rating of every plan pair and channel (iso18571.h); a verdict's
+  // min_iso_rating asks for it too (RatesIso18571).
+  bool iso18571 = false;
 };
+
+// Whether a validation with `options` rates its pairs by ISO/TS 18571.
+bool RatesIso18571(const ValidationOptions& options);
 
 // The runs a validation computes its matrices on: prepared (PrepareRuns) and, for a verdict
 // whose groups Resampling::kAuto thins to one rate, thinned to that rate.

@@ -36,7 +36,8 @@ struct SizeLimit {
 
 struct ValidationLimits {
   SizeLimit samples_per_run;  // after resampling
-  SizeLimit dp_cells;         // TWED cells of every matrix, and the verdict's transport cells
+  SizeLimit dp_cells;         // TWED cells of every matrix, ISO/TS 18571 DTW cells, the verdict's
+                              // transport cells
   SizeLimit bytes;            // everything the job holds at its peak
   // Threads that hold TWED rows and transport problems at once; 0: every core.
   int threads = 0;
@@ -55,6 +56,9 @@ struct ValidationSize {
   uint64_t resampling_solves = 0;
   uint64_t resampling_cells = 0;
   uint64_t bytes = 0;  // the job's peak memory, bounded from above
+  // With ISO/TS 18571: its DTW cells over every channel of at most n + m - 1 plan pairs, each
+  // as large as the largest pair's.
+  uint64_t iso18571_dtw_cells = 0;
 };
 
 // The sizes that `options` imply for runs of these shapes. InvalidArgument where an option is

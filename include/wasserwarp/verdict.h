@@ -54,6 +54,10 @@ struct VerdictOptions {
   // Every plan pair's share of samples inside every tolerance band >= F (the validation's
   // bands); judged by Validate, which has the pairs.
   std::optional<double> band_min_inside;
+
+  // Every channel's plan-weighted mean ISO/TS 18571 rating >= R, in [0, 1]; judged by the
+  // validation once its pairs are rated (AddVerdictRule).
+  std::optional<double> min_iso_rating;
 };
 
 // The ratio rule needs this many reference runs; below kFewReferenceRuns the report warns
@@ -62,11 +66,12 @@ inline constexpr size_t kMinRatioReferenceRuns = 3;
 inline constexpr size_t kFewReferenceRuns = 6;
 
 // Ok when K >= 1 (at most 1e6), thresholds finite and >= 0, alpha and ratio_confidence in
-// (0, 1), band_min_inside in [0, 1].
+// (0, 1), band_min_inside and min_iso_rating in [0, 1].
 absl::Status ValidateVerdictOptions(const VerdictOptions& options);
 
 struct VerdictRule {
-  std::string name;  // "max_distance", "max_ratio", "alpha" or "band_min_inside"
+  // "max_distance", "max_ratio", "alpha", "band_min_inside" or "min_iso_rating"
+  std::string name;
   // What `value` is, in words: for max_ratio, the interval's upper end or the median ratio.
   std::string basis;
   double value = 0.0;
@@ -114,7 +119,8 @@ struct Verdict {
   std::vector<std::string> warnings;
 };
 
-// Adds `rule` to `verdict`, which passes while all its rules do.
+// Adds `rule` to `verdict`, which passes while all its rules do: DecideVerdict's rules, and those
+// the validation judges once it has the pairs (band_min_inside, min_iso_rating).
 void AddVerdictRule(VerdictRule rule, Verdict& verdict);
 
 // The pooled symmetric matrix of TWEDs between all runs, simulated runs

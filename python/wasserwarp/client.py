@@ -293,11 +293,13 @@ class Client:
         """Validates what the session holds. `overrides` replace the session's defaults for
         this call (the names of create_session); a verdict is computed when any of
         permutations, seed, max_distance, max_ratio, alpha, subtract_sampling_floor,
-        ratio_rule ("interval"/"median"), ratio_confidence or band_min_inside is given; also
-        quantities (["channel:quantity", ...]), bands (["channel:abs=A,rel=R,lead=S,lag=S",
-        ...], scored on every pair of the plan: ValidationResult.bands), include_cost_matrix, include_pooled_cost_matrix,
-        include_html_report and exhaustive (compute every pair: the same distance, see
-        ValidationResult.pairs_computed). `progress` is called with each Progress event.
+        ratio_rule ("interval"/"median"), ratio_confidence, band_min_inside or min_iso_rating is
+        given; also quantities (["channel:quantity", ...]), bands
+        (["channel:abs=A,rel=R,lead=S,lag=S", ...], scored on every pair of the plan:
+        ValidationResult.bands), include_cost_matrix, include_pooled_cost_matrix,
+        include_html_report, exhaustive (compute every pair: the same distance, see
+        ValidationResult.pairs_computed) and iso18571 (ValidationResult.iso18571). `progress` is
+        called with each Progress event.
         `labels` label the validation record the server keeps, to find it later
         (list_validations(filter=...), history())."""
         request = validate_request(session_name(session), overrides)

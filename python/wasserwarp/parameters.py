@@ -24,14 +24,14 @@ ENUM_PARAMETERS = {"align": ALIGNMENTS, "scale": SCALINGS, "resampling": RESAMPL
 # VerdictParameters: asking for any of them asks for a verdict.
 VERDICT_PARAMETERS = ("permutations", "seed", "max_distance", "max_ratio", "alpha",
                       "subtract_sampling_floor", "ratio_confidence", "ratio_rule",
-                      "band_min_inside")
+                      "band_min_inside", "min_iso_rating")
 # StudyParameters shared by both analyses, and each analysis's own.
 STUDY_PARAMETERS = ("resamples", "confidence", "splits", "seed")
 SENSITIVITY_PARAMETERS = ("nominal", "pair_cost")
 IDENTIFY_PARAMETERS = ("nominal", "reference_groups", "response", "max_ratio")
 # ValidateRequest's own fields.
 REQUEST_OPTIONS = ("include_cost_matrix", "include_pooled_cost_matrix", "include_html_report",
-                   "exhaustive", "quantities", "bands")
+                   "exhaustive", "quantities", "bands", "iso18571")
 
 
 def enum_value(field: str, names: Mapping[str, int], value: str) -> int:

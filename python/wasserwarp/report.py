@@ -131,6 +131,47 @@ class PairMetrics:
 
 
 @dataclass(frozen=True)
+class Iso18571Rating:
+    """The ISO/TS 18571 rating of one channel of one plan entry's pair: r = 0.4 z + 0.2 ep +
+    0.2 em + 0.2 es; scores, shift and grade None for a pair under 10 grid samples."""
+
+    sim: int
+    ref: int
+    channel: str
+    samples: int
+    r: Optional[float]
+    z: Optional[float]
+    ep: Optional[float]
+    em: Optional[float]
+    es: Optional[float]
+    shift_samples: Optional[int]  # positive when the simulated run is late
+    shift_seconds: Optional[float]
+    grade: Optional[str]  # "excellent", "good", "fair" or "poor"
+
+    @classmethod
+    def from_proto(cls, pair: pb.PairIso18571, channels: Tuple[str, ...]) -> "Iso18571Rating":
+        return cls(pair.sim, pair.ref, channels[pair.channel], pair.samples,
+                   *(optional(pair, f.name) for f in fields(cls)[4:-1]), pair.grade or None)
+
+
+@dataclass(frozen=True)
+class Iso18571Average:
+    """One channel's plan-weighted mean ISO/TS 18571 scores and its lowest r; None where no
+    pair of the channel was rated."""
+
+    r: Optional[float]
+    z: Optional[float]
+    ep: Optional[float]
+    em: Optional[float]
+    es: Optional[float]
+    min_r: Optional[float]
+
+    @classmethod
+    def from_proto(cls, average: pb.Iso18571Average) -> "Iso18571Average":
+        return cls(*(optional(average, f.name) for f in fields(cls)))
+
+
+@dataclass(frozen=True)
 class Quantity:
     """The area validation metric of one quantity of interest."""
 
@@ -278,6 +319,12 @@ class ValidationResult:
     # Every tolerance band on every plan entry (plan order, then band order).
     bands: Tuple[PairBand, ...] = ()
 
+    # With iso18571=True or a min_iso_rating: every plan pair and channel, the plan-weighted
+    # averages (one per params.channels entry) and the notes on pairs too short to rate.
+    iso18571: Tuple[Iso18571Rating, ...] = ()
+    iso18571_average: Tuple[Iso18571Average, ...] = ()
+    iso18571_warnings: Tuple[str, ...] = ()
+
     @property
     def plan_matrix(self) -> np.ndarray:
         """The transport plan as a dense simulation x reference matrix of masses."""
@@ -330,6 +377,12 @@ class ValidationResult:
                                  optional(b, "inside"), optional(b, "max_excursion"),
                                  optional(b, "first_violation"))
                         for b in report.bands))
+
+            iso18571=tuple(Iso18571Rating.from_proto(p, params.channels)
+                           for p in report.iso18571),
+            iso18571_average=tuple(Iso18571Average.from_proto(a)
+                                   for a in report.iso18571_average),
+            iso18571_warnings=tuple(report.iso18571_warnings))
 
     def to_dict(self) -> Dict[str, Any]:
         """The report with the keys and values of the CLI's `validate --json`."""

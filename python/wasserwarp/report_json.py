@@ -82,6 +82,12 @@ def channel_averages(report: Message, _: Message) -> List[Dict[str, Any]]:
             for channel, metrics in zip(report.parameters.channels, report.pair_metrics_average)]
 
 
+def iso18571_averages(report: Message, _: Message) -> List[Dict[str, Any]]:
+    """The plan-weighted ISO/TS 18571 ratings, one per channel, each led by its channel's name."""
+    return [{"channel": channel, **message_json(average, report)}
+            for channel, average in zip(report.parameters.channels, report.iso18571_average)]
+
+
 DEPARTURES: Dict[str, Departures] = {
     "ValidationReport": Departures(
         rename={"parameters": "params", "quantities": "qoi"},
@@ -90,10 +96,13 @@ DEPARTURES: Dict[str, Departures] = {
         drop=("html_report", "html_report_bytes", "sensitivity", "identification"),
         null_if_unset=("verdict", "engine"),
         # The record's link only where the server gave one, as the CLI writes it.
-        if_set=("cost_matrix", "pooled_cost_matrix", "link"),
+        # The ISO/TS 18571 ratings only where the validation was asked for them.
+        if_set=("cost_matrix", "pooled_cost_matrix", "link", "iso18571", "iso18571_average",
+                "iso18571_warnings"),
         shape={"cost_matrix": lambda report, _: rows(report.cost_matrix),
                "pooled_cost_matrix": lambda report, _: rows(report.pooled_cost_matrix),
                "pair_metrics_average": channel_averages,
+               "iso18571_average": iso18571_averages,
                # An object in key order; the digest null when the report has none.
                "labels": lambda report, _: dict(sorted(report.labels.items())),
                "request_digest": lambda report, _: report.request_digest or None},
@@ -101,7 +110,8 @@ DEPARTURES: Dict[str, Departures] = {
         add={"input_notes": lambda report, _: []},
         after={"dp_cells": ("dp_cells_full", "pairs_computed", "pairs_total", "int16_cells",
                             "single_cells"),
-               "seconds": ("tiles",)},
+               "seconds": ("tiles",),
+               "qoi": ("iso18571", "iso18571_average", "iso18571_warnings")},
         last=("input_notes", "labels", "engine", "request_digest", "link", "cost_matrix",
               "pooled_cost_matrix")),
     # Where the run came from, when the client said; its trigger, with an event window.
@@ -122,6 +132,10 @@ DEPARTURES: Dict[str, Departures] = {
     "PairBand": Departures(
         rename={"band": "channel"},
         shape={"channel": lambda pair, report: report.tolerance_bands[pair.band].channel}),
+
+    "PairIso18571": Departures(
+        shape={"channel": lambda pair, report: report.parameters.channels[pair.channel],
+               "grade": lambda pair, _: pair.grade or None}),
     "Verdict": Departures(rename={"passed": "pass"}, null_if_unset=("baseline",),
                           after={"rules": ("p_value", "permutations", "baseline")},
                           last=("warnings",)),
@@ -169,8 +183,10 @@ def ordered(result: Dict[str, Any], rules: Departures) -> Dict[str, Any]:
 
 
 def is_set(message: Message, descriptor: FieldDescriptor) -> bool:
-    """HasField for a message field and an optional scalar; a proto3 scalar, which has no
-    presence, when it is not its default."""
+    """Non-empty for a repeated field; HasField for a message field and an optional scalar; a
+    proto3 scalar, which has no presence, when it is not its default."""
+    if descriptor.label == FieldDescriptor.LABEL_REPEATED:
+        return len(getattr(message, descriptor.name)) > 0
     if descriptor.message_type is not None or descriptor.has_presence:
         return message.HasField(descriptor.name)
     return getattr(message, descriptor.name) != descriptor.default_value

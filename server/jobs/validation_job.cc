@@ -93,6 +93,7 @@ absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
   job.include_pooled_cost_matrix = request.include_pooled_cost_matrix();
   job.include_html_report = request.include_html_report();
   options.exhaustive = request.exhaustive();
+  options.iso18571 = request.iso18571();
   // The page draws both matrices; they go on the wire only when asked for.
   options.keep_cost_matrix = job.include_cost_matrix || job.include_html_report;
   if (request.has_verdict()) {

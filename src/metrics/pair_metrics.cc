@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "metrics/fft.h"
+#include "metrics/interpolation.h"
 
 namespace wasserwarp {
 namespace {
@@ -28,56 +29,6 @@ constexpr int64_t kMaxLagGridPoints = int64_t{1} << 20;
 // variance is flat up to the rounding of the sums: its correlation is
 // undefined, not whatever the rounding makes of it.
 constexpr long double kFlatVarianceShare = 1e-10L;
-
-// Where a time falls among a run's increasing timestamps: `fraction` of the
-// way from sample `left` to sample `left + 1`.
-struct InterpolationPoint {
-  size_t left = 0;
-  double fraction = 0.0;
-};
-
-// `count` increasing times, time_of(k) for k < count, each inside the run's
-// time range up to rounding.
-template <typename TimeOf>
-std::vector<InterpolationPoint> Locate(const std::vector<double>& run_times, size_t count,
-                                       TimeOf time_of) {
-  std::vector<InterpolationPoint> points(count);
-  const size_t n = run_times.size();
-  if (n < 2) return points;
-  size_t left = 0;
-  for (size_t k = 0; k < count; ++k) {
-    const double t = time_of(k);
-    while (left + 2 < n && run_times[left + 1] <= t) ++left;
-    const double fraction = (t - run_times[left]) / (run_times[left + 1] - run_times[left]);
-    points[k] = {left, std::clamp(fraction, 0.0, 1.0)};
-  }
-  return points;
-}
-
-// Channel `channel` of `run` at `points`, times `factor`. A point on a sample
-// takes the sample's value exactly, so identical runs compare as equal.
-std::vector<double> Interpolate(const Series& run, size_t channel,
-                                const std::vector<InterpolationPoint>& points, double factor) {
-  std::vector<double> values(points.size());
-  for (size_t k = 0; k < points.size(); ++k) {
-    const auto [left, fraction] = points[k];
-    const double value = fraction == 0.0 ? run.value(left, channel)
-                                         : (1.0 - fraction) * run.value(left, channel) +
-                                               fraction * run.value(left + 1, channel);
-    values[k] = value * factor;
-  }
-  return values;
-}
-
-double MedianStep(const std::vector<double>& times) {
-  std::vector<double> steps(times.size() - 1);
-  for (size_t i = 0; i + 1 < times.size(); ++i) steps[i] = times[i + 1] - times[i];
-  const size_t middle = steps.size() / 2;
-  std::nth_element(steps.begin(), steps.begin() + middle, steps.end());
-  if (steps.size() % 2 == 1) return steps[middle];
-  const double below = *std::max_element(steps.begin(), steps.begin() + middle);
-  return 0.5 * (below + steps[middle]);
-}
 
 // Both runs resampled on one uniform lattice origin + k * step, each over its
 // own time range, so that whole-step shifts compare samples at equal times.

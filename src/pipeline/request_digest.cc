@@ -135,6 +135,11 @@ std::string RequestDigestText(const ValidationOptions& options, const RunsView& 
         .AppendTo(out);
   }
   Line("study").String(study).AppendTo(out);
+  // Written only when asked for, so that the digests of requests without them stay as they were.
+  if (options.iso18571) Line("iso18571").AppendTo(out);
+  if (options.verdict.has_value() && options.verdict->min_iso_rating.has_value()) {
+    Line("min_iso_rating").Double(options.verdict->min_iso_rating).AppendTo(out);
+  }
   Line("runs").Number(simulation.size() + reference.size()).AppendTo(out);
   AppendRuns(RunRole::kSimulation, simulation, out);
   AppendRuns(RunRole::kReference, reference, out);

@@ -17,9 +17,9 @@
 #include "absl/strings/str_join.h"
 #include "common/arena_pool.h"
 #include "pipeline/lazy_transport.h"
+#include "pipeline/plan_parallel.h"
+#include "pipeline/validation_iso18571.h"
 #include "series/sampling_rate.h"
-#include "tbb/blocked_range.h"
-#include "tbb/parallel_for.h"
 #include "twed/pair_requests.h"
 #include "wasserwarp/engine_info.h"
 #include "wasserwarp/field_error.h"
@@ -85,18 +85,6 @@ absl::Status CheckNotCancelled(const CancellationToken* cancel) {
     return absl::CancelledError("validation cancelled");
   }
   return absl::OkStatus();
-}
-
-// Calls `visit(k)` for every plan entry k, in parallel on at most `max_threads` threads.
-template <typename Visit>
-void ForEachPlanEntry(const std::vector<PlanEntry>& plan, int max_threads, const Visit& visit) {
-  BorrowedArena arena(max_threads);
-  arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, plan.size(), 1),
-                      [&](const tbb::blocked_range<size_t>& range) {
-                        for (size_t k = range.begin(); k < range.end(); ++k) visit(k);
-                      });
-  });
 }
 
 // The edit-path diagnostics of every pair in the plan (row-major, as pairs of the matrix), on
@@ -396,6 +384,11 @@ absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t 
   return ValidateVerdictOptions(*options.verdict);
 }
 
+bool RatesIso18571(const ValidationOptions& options) {
+  return options.iso18571 ||
+         (options.verdict.has_value() && options.verdict->min_iso_rating.has_value());
+}
+
 absl::StatusOr<ValidationRuns> PrepareValidationRuns(const RunsView& simulation,
                                                      const RunsView& reference,
                                                      const ValidationOptions& options) {
@@ -510,6 +503,16 @@ absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const Runs
   report.pair_metrics = MeasurePairs(*runs, transport.plan, options.compute);
   report.pair_metrics_average =
       PlanWeightedMetrics(report.pair_metrics, transport.plan, runs->channels.size());
+  if (RatesIso18571(options)) {
+    PlanIso18571 iso = RatePlanPairs(*runs, transport.plan, options.compute.max_threads);
+    if (report.verdict.has_value() && options.verdict->min_iso_rating.has_value()) {
+      AddVerdictRule(MinIsoRatingRule(iso.averages, *options.verdict->min_iso_rating),
+                     *report.verdict);
+    }
+    report.iso18571 = std::move(iso.pairs);
+    report.iso18571_average = std::move(iso.averages);
+    report.iso18571_warnings = std::move(iso.warnings);
+  }
   report.quantities = std::move(quantities);
   report.distance = transport.distance;
   report.order = transport.order;

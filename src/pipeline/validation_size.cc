@@ -117,6 +117,22 @@ GroupRates ShapeRates(const std::vector<RunShape>& simulation,
   return {.simulation = median(simulation), .reference = median(reference)};
 }
 
+// The DTW cells of one channel of the largest pair ISO/TS 18571 could rate.
+uint64_t LargestIso18571Pair(const std::vector<RunShape>& simulation,
+                             const std::vector<RunShape>& reference,
+                             const PrepareOptions& prepare) {
+  uint64_t largest = 0;
+  for (const RunShape& ref : reference) {
+    const double ref_span = ref.last_time - ref.first_time;
+    for (const RunShape& sim : simulation) {
+      const uint64_t grid = Iso18571GridSamples(sim.last_time - sim.first_time, ref_span,
+                                                ResampledSamples(ref, prepare));
+      largest = std::max(largest, Iso18571DtwCells(grid));
+    }
+  }
+  return largest;
+}
+
 struct Estimate {
   ValidationSize size;
   std::vector<MemoryPart> parts;
@@ -187,6 +203,13 @@ absl::StatusOr<Estimate> Compute(const std::vector<RunShape>& simulation,
   }
   if (limits.html_report)
     estimate.parts.push_back({"html_report", "the HTML report", kHtmlReportBytes});
+  if (RatesIso18571(options) && n > 0 && m > 0) {
+    const uint64_t largest = LargestIso18571Pair(simulation, reference, prepare);
+    size.iso18571_dtw_cells = Mul(n + m - 1, channels, largest);
+    // A DTW holds one byte per cell of its band, on every thread.
+    estimate.parts.push_back(
+        {"iso18571", "the ISO/TS 18571 DTW of every thread", Mul(largest, threads)});
+  }
 
   if (options.verdict.has_value()) {
     absl::StatusOr<std::optional<double>> grid_rate =
@@ -284,6 +307,15 @@ absl::Status CheckValidationSize(const std::vector<RunShape>& simulation,
         absl::StrCat("the verdict's pooled cost matrix would take ",
                      FormatCount(size.pooled_dp_cells), " TWED cells besides the ",
                      FormatCount(size.dp_cells), " of the cost matrix, ", Over(limits.dp_cells)));
+  }
+  if (Exceeds(Add(Add(size.dp_cells, size.pooled_dp_cells), size.iso18571_dtw_cells),
+              limits.dp_cells)) {
+    return LimitExceededError(
+        "iso18571", limits.dp_cells.name,
+        absl::StrCat("the ISO/TS 18571 rating would take up to ",
+                     FormatCount(size.iso18571_dtw_cells), " DTW cells besides the ",
+                     FormatCount(Add(size.dp_cells, size.pooled_dp_cells)),
+                     " TWED cells of the cost matrices, ", Over(limits.dp_cells)));
   }
   if (Exceeds(size.resampling_cells, limits.dp_cells)) {
     return LimitExceededError(

@@ -10,6 +10,7 @@
 #include "nlohmann/json.hpp"
 #include "report/html_assets.h"
 #include "report/html_charts.h"
+#include "report/html_iso18571.h"
 #include "report/html_page.h"
 #include "report/html_summary.h"
 #include "report/html_window.h"
@@ -100,7 +101,7 @@ absl::StatusOr<std::string> RenderPage(const ValidationReport& report,
                                  InputsSectionHtml(report, simulation, reference, options),
                                  WindowSectionHtml(report), contributions.html, overlays.html,
                                  cost_matrix.html, mds->html, quantities.html,
-                                 PairMetricsSectionHtml(report)),
+                                 PairMetricsSectionHtml(report), Iso18571SectionHtml(report)),
             .data = {{"contributions", contributions.data},
                      {"overlays", overlays.data},
                      {"heatmap", cost_matrix.data},

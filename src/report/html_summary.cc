@@ -34,7 +34,7 @@ std::string RuleMeaning(const ValidationReport& report, const VerdictRule& rule)
   }
   if (rule.name == "max_ratio") return absl::StrCat(EscapeHtml(rule.basis), " \u2264 threshold");
   if (rule.name == "alpha") return "p-value \u2265 threshold (\u03b1)";
-  if (rule.name == "band_min_inside")
+  if (rule.name == "band_min_inside" || rule.name == "min_iso_rating")
     return absl::StrCat(EscapeHtml(rule.basis), " \u2265 threshold");
   return "";
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
+#include "report/iso18571_json.h"
 
 namespace wasserwarp {
 namespace {
@@ -256,6 +257,8 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   json["qoi"] = QuantitiesJson(report.quantities);
   json["tolerance_bands"] = ToleranceBandsJson(report.tolerance_bands);
   json["bands"] = PairBandsJson(report);
+
+  AddIso18571Json(report, json);
   json["input_notes"] = report.input_notes;
   json["labels"] = Json::object();
   for (const auto& [key, value] : report.labels) json["labels"][key] = value;

@@ -218,6 +218,11 @@ absl::Status ValidateVerdictOptions(const VerdictOptions& options) {
         "band_min_inside",
         absl::StrCat("must be a share between 0 and 1, got ", *options.band_min_inside));
   }
+  if (options.min_iso_rating &&
+      !(*options.min_iso_rating >= 0.0 && *options.min_iso_rating <= 1.0)) {
+    return InvalidFieldError(
+        "min_iso_rating", absl::StrCat("must be between 0 and 1, got ", *options.min_iso_rating));
+  }
   if (!IsNamed(kRatioRuleNames, options.ratio_rule)) {
     return InvalidFieldError("ratio_rule",
                              absl::StrCat("unknown value ", static_cast<int>(options.ratio_rule)));
