@@ -104,6 +104,10 @@ struct ValidationReport {
   // Where a browser opens the stored validation this report is of (wasserwarp-server
   // --http_public_url); empty for a validation not stored, or a server without a public URL.
   std::string link;
+  // How the sim-ref transport was solved: "lazy" (the TWEDs that can matter, one transport solve
+  // per round) or "exhaustive" (every TWED, one solve), and its transport solves.
+  std::string path;
+  uint64_t transport_solves = 0;
 };
 
 struct ComparisonReport {

@@ -207,6 +207,8 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   json["pair_metrics"] = PairMetricsJson(report);
   json["pair_metrics_average"] = PairMetricsAverageJson(report);
   json["qoi"] = QuantitiesJson(report.quantities);
+  json["path"] = report.path;
+  json["transport_solves"] = report.transport_solves;
   json["input_notes"] = report.input_notes;
   json["labels"] = Json::object();
   for (const auto& [key, value] : report.labels) json["labels"][key] = value;

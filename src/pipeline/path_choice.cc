@@ -1,0 +1,67 @@
+#include "pipeline/path_choice.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+namespace wasserwarp {
+namespace {
+
+// The cost model, in wall seconds on the 2-core machine the project is measured on, read off the
+// `seconds` of `wasserwarp validate --exhaustive` reports (bench/path_sweep.cc prints both paths
+// on every regime). The machine was shared with other builds, so the constants are rounded, and
+// only their ratio decides; it errs towards the solve, whose overestimate costs a lost speed-up
+// where underestimating it would make the default slower than --exhaustive:
+// - a DP cell of one channel: 200 x 200 runs of 100 samples, 4e8 cells in 0.2 s, and 20 x 20 of
+//   2000, 1.6e9 cells in 0.8 to 1.5 s under load: 0.5 ns; three channels under L2 about twice;
+// - a dense transport solve of n x m follows n * m * sqrt(min(n, m)) * 4e-9 s on the
+//   Jonker-Volgenant assignment: runs of one sample, whose DP is nothing, 500 x 500 in 0.04 to
+//   0.07 s, 1000 x 1000 in about 0.2 s, 2000 x 2000 in 0.6 to 1.0 s (the DP 8 times cheaper than
+//   a solve unit, as at the same load in both); the network simplex (n != m, or weights) about
+//   1.5 times that: 2000 x 3000 in about 1.7 s.
+// A lazy round also passes over every pair (stand-ins, pricing) at a few ns each, which the solve's
+// term covers.
+constexpr double kSecondsPerCell = 0.5e-9;
+constexpr double kSecondsPerSolveUnit = 4e-9;
+constexpr double kNetworkSimplexFactor = 1.5;
+
+// The lazy rounds may spend this share of the exhaustive path's estimate on solves.
+constexpr double kSolveShare = 0.1;
+// Seed, 16-bit bound, single-precision bound and last solve.
+constexpr int kFewestLazyRounds = 4;
+
+double SolveSeconds(size_t n, size_t m, const TransportOptions& transport) {
+  const bool assignment = n == m && transport.row_weights.empty() && transport.col_weights.empty();
+  const double units = static_cast<double>(n) * static_cast<double>(m) *
+                       std::sqrt(static_cast<double>(std::min(n, m)));
+  return units * kSecondsPerSolveUnit * (assignment ? 1.0 : kNetworkSimplexFactor);
+}
+
+double ExhaustiveSeconds(const std::vector<Series>& rows, const std::vector<Series>& cols,
+                         const TransportOptions& transport) {
+  // Sum over pairs of n_i * m_j, TwedCells's count, is the product of the sums.
+  double row_samples = 0.0;
+  for (const Series& run : rows) row_samples += static_cast<double>(run.samples());
+  double col_samples = 0.0;
+  for (const Series& run : cols) col_samples += static_cast<double>(run.samples());
+  const size_t channels = rows.empty() ? 1 : rows.front().num_channels();
+  const double per_cell = kSecondsPerCell * (1.0 + 0.5 * static_cast<double>(channels - 1));
+  return row_samples * col_samples * per_cell + SolveSeconds(rows.size(), cols.size(), transport);
+}
+
+}  // namespace
+
+int LazyRoundBudget(const std::vector<Series>& rows, const std::vector<Series>& cols,
+                    const TransportOptions& transport) {
+  const double solve = SolveSeconds(rows.size(), cols.size(), transport);
+  if (solve <= 0.0) return kFewestLazyRounds;
+  const double rounds = kSolveShare * ExhaustiveSeconds(rows, cols, transport) / solve;
+  return static_cast<int>(std::min(rounds, 1e6));
+}
+
+bool LazyPathPays(const std::vector<Series>& rows, const std::vector<Series>& cols,
+                  const TransportOptions& transport) {
+  return LazyRoundBudget(rows, cols, transport) >= kFewestLazyRounds;
+}
+
+}  // namespace wasserwarp
