@@ -8,21 +8,22 @@ namespace wasserwarp {
 namespace {
 
 // The cost model, in wall seconds on the 2-core machine the project is measured on, read off the
-// `seconds` of `wasserwarp validate --exhaustive` reports (bench/path_sweep.cc prints both paths
-// on every regime). The machine was shared with other builds, so the constants are rounded, and
-// only their ratio decides; it errs towards the solve, whose overestimate costs a lost speed-up
-// where underestimating it would make the default slower than --exhaustive:
-// - a DP cell of one channel: 200 x 200 runs of 100 samples, 4e8 cells in 0.2 s, and 20 x 20 of
-//   2000, 1.6e9 cells in 0.8 to 1.5 s under load: 0.5 ns; three channels under L2 about twice;
-// - a dense transport solve of n x m follows n * m * sqrt(min(n, m)) * 4e-9 s on the
-//   Jonker-Volgenant assignment: runs of one sample, whose DP is nothing, 500 x 500 in 0.04 to
-//   0.07 s, 1000 x 1000 in about 0.2 s, 2000 x 2000 in 0.6 to 1.0 s (the DP 8 times cheaper than
-//   a solve unit, as at the same load in both); the network simplex (n != m, or weights) about
-//   1.5 times that: 2000 x 3000 in about 1.7 s.
+// `seconds` of `wasserwarp validate --exhaustive` reports and bench/path_sweep.cc, which prints
+// both paths on every regime. The machine was shared with other builds, so the figures vary by
+// 2x between runs and only the constants' ratio decides; it errs towards the solve, whose
+// overestimate costs a lost speed-up where underestimating it makes the default slower than
+// --exhaustive (1000 x 1000 runs of 100 samples, at a ratio of 8: 10.5 s against 5.2 s):
+// - a DP cell of one channel: 200 x 200 runs of 100 samples, 4e8 cells in 0.2 s, 20 x 20 of 2000,
+//   1.6e9 cells in 0.8 to 1.5 s, 1000 x 1000 of 100, 1e10 cells in 5.2 s: 0.5 ns; three channels
+//   under L2 about twice that;
+// - a dense transport solve of n x m, on runs of one sample, whose DP is nothing: 500 x 500 in
+//   0.04 to 0.07 s, 1000 x 1000 in 0.3 to 1.3 s, 2000 x 2000 in 0.6 to 2.4 s on the
+//   Jonker-Volgenant assignment, up to n * m * sqrt(min(n, m)) * 1e-8 s; the network simplex
+//   (n != m, or weights) about 1.5 times that: 2000 x 3000 in 1.7 to 4.4 s.
 // A lazy round also passes over every pair (stand-ins, pricing) at a few ns each, which the solve's
 // term covers.
 constexpr double kSecondsPerCell = 0.5e-9;
-constexpr double kSecondsPerSolveUnit = 4e-9;
+constexpr double kSecondsPerSolveUnit = 1e-8;
 constexpr double kNetworkSimplexFactor = 1.5;
 
 // The lazy rounds may spend this share of the exhaustive path's estimate on solves.
