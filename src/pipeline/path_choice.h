@@ -21,8 +21,8 @@ namespace wasserwarp {
 int LazyRoundBudget(const std::vector<Series>& rows, const std::vector<Series>& cols,
                     const TransportOptions& transport);
 
-// Whether the lazy rounds are worth starting: their budget covers the few solves (the seed, the
-// 16-bit and single-precision bounds, the last) that even a run that prunes well needs.
+// Whether the lazy rounds are worth starting: their budget covers twice the few solves (the seed,
+// the 16-bit and single-precision bounds, the last) that even a run that prunes well needs.
 bool LazyPathPays(const std::vector<Series>& rows, const std::vector<Series>& cols,
                   const TransportOptions& transport);
 
