@@ -25,7 +25,7 @@ DEB_PACKAGES := $(IMAGE_BUILD_PACKAGES) clang-format \
 
 CPP_SOURCES = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
 
-.PHONY: all deps configure build build-demo demo test bench bench-assignment bench-e2e bench-python calibration format check-format lint clean
+.PHONY: all deps configure build build-demo demo test bench bench-assignment bench-e2e bench-paths bench-python calibration format check-format lint clean
 
 all: build
 
@@ -131,6 +131,20 @@ bench-e2e: build
 	  --dir $(E2E_DIR) $(E2E_ARGS)
 	/usr/bin/python3 bench/web_view_bench.py --server $(BUILD_DIR)/server/wasserwarp-server \
 	  --cli $(CLI) --example-data $(BUILD_DIR)/examples/wasserwarp-example-data
+
+# The default path (lazy where it pays) against --exhaustive through `wasserwarp validate`, on
+# n x m runs from 10 x 10 to 5000 x 5000 of 1 to 20 000 samples, 1 and 3 channels, with and
+# without a verdict (bench/path_sweep.cc; regimes over --max_cells are skipped and say so); then
+# the sweep's one-sample runs of 2000 x 2000 and 2000 x 3000 through the whole CLI against scipy's
+# linear_sum_assignment and POT's emd2 solve alone, where python3-scipy and python3-pot are
+# installed (apt-get install -y python3-scipy python3-pot; only this target uses them).
+PATHS_DIR  ?= $(BUILD_DIR)/path_sweep
+PATHS_ARGS ?=
+bench-paths: build
+	$(BUILD_DIR)/bench/path_sweep --cli $(CLI) --dir $(PATHS_DIR) $(PATHS_ARGS)
+	@/usr/bin/python3 -c 'import scipy, ot' 2>/dev/null || \
+	  { echo "the comparison with scipy and POT needs apt-get install -y python3-scipy python3-pot"; exit 0; }; \
+	/usr/bin/python3 bench/cli_vs_scipy_pot.py --cli $(CLI) --dir $(PATHS_DIR)
 
 # A bounded load test: concurrent clients create sessions, upload and validate against a
 # wasserwarp-server it starts on loopback, then it prints calls/s, latency and errors.

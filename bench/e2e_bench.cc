@@ -36,6 +36,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "cli_run.h"
 #include "e2e_workload.h"
 #include "nlohmann/json.hpp"
 
@@ -47,57 +48,6 @@ namespace {
 int Fail(const std::string& message) {
   std::fprintf(stderr, "e2e_bench: %s\n", message.c_str());
   return 1;
-}
-
-struct Measured {
-  double seconds = 0.0;
-  double cpu_seconds = 0.0;
-  double peak_mib = 0.0;
-  nlohmann::json report;
-};
-
-std::vector<char*> Argv(std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  return argv;
-}
-
-// Runs `args` to its end; its report from `report_path`.
-std::optional<Measured> RunValidate(std::vector<std::string> args, const std::string& report_path,
-                                    std::string& error) {
-  std::vector<char*> argv = Argv(args);
-  const auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  if (int failed = posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
-      failed != 0) {
-    error = std::string("cannot run ") + argv[0] + ": " + std::strerror(failed);
-    return std::nullopt;
-  }
-  int status = 0;
-  rusage usage{};
-  if (wait4(pid, &status, 0, &usage) != pid) {
-    error = "wait4 failed";
-    return std::nullopt;
-  }
-  Measured measured;
-  measured.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    error = "validate failed";
-    return std::nullopt;
-  }
-  measured.peak_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
-  measured.cpu_seconds =
-      static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-      1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
-  std::ifstream in(report_path);
-  measured.report = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (measured.report.is_discarded() || !measured.report.contains("dp_cells")) {
-    error = report_path + ": no dp_cells";
-    return std::nullopt;
-  }
-  return measured;
 }
 
 // A `wasserwarp-server` child on a free loopback port, stopped with SIGTERM at the end.
@@ -156,8 +106,8 @@ class Server {
 // embedded and whole runs) and tiles (every pair): its time and tiles, the cells and pairs each
 // computed, and the duals (another optimal dual solution certifies the same plan).
 nlohmann::json Comparable(nlohmann::json report) {
-  for (const char* key :
-       {"seconds", "tiles", "dp_cells", "pairs_computed", "int16_cells", "single_cells"}) {
+  for (const char* key : {"seconds", "tiles", "dp_cells", "pairs_computed", "int16_cells",
+                          "single_cells", "path", "transport_solves"}) {
     report.erase(key);
   }
   for (const char* key : {"u", "v", "dual", "primal_dual_gap"}) report["certificate"].erase(key);

@@ -27,7 +27,8 @@
 namespace wasserwarp::bench {
 
 struct Workload {
-  int runs = 100;  // per side
+  int runs = 100;          // per side
+  int reference_runs = 0;  // where not 0, the reference side's count instead
   int samples = 2000;
   int channels = 1;
   uint64_t seed = 1;
@@ -91,9 +92,12 @@ inline absl::Status WriteWorkload(const Workload& workload, const std::filesyste
     std::error_code error;
     std::filesystem::create_directories(dir / side, error);
     if (error) return absl::InternalError(absl::StrCat(dir.string(), ": ", error.message()));
+    const bool reference = std::string(side) == "ref";
     // Measured runs carry sensor noise; simulated ones are smooth.
-    const double noise = std::string(side) == "ref" ? 0.02 : 0.0;
-    for (int r = 0; r < workload.runs; ++r) {
+    const double noise = reference ? 0.02 : 0.0;
+    const int count =
+        reference && workload.reference_runs > 0 ? workload.reference_runs : workload.runs;
+    for (int r = 0; r < count; ++r) {
       const std::filesystem::path path = dir / side / absl::StrFormat("%s_%03d.csv", side, r);
       const std::string csv = RunCsv(workload, random, noise);
       const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "wb"),

@@ -360,6 +360,8 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
   proto.set_int16_cells(static_cast<int64_t>(report.int16_cells));
   proto.set_single_cells(static_cast<int64_t>(report.single_cells));
   proto.set_pairs_total(static_cast<int64_t>(report.pairs_total));
+  proto.set_path(report.path);
+  proto.set_transport_solves(static_cast<int64_t>(report.transport_solves));
   proto.set_seconds(report.seconds);
   for (const TileShare& share : report.tiles) {
     v1::TileShare* out = proto.add_tiles();
@@ -464,6 +466,8 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
   report.int16_cells = static_cast<uint64_t>(proto.int16_cells());
   report.single_cells = static_cast<uint64_t>(proto.single_cells());
   report.pairs_total = static_cast<uint64_t>(proto.pairs_total());
+  report.path = proto.path();
+  report.transport_solves = static_cast<uint64_t>(proto.transport_solves());
   report.seconds = proto.seconds();
   for (const v1::TileShare& share : proto.tiles()) {
     report.tiles.push_back({.replica = share.replica(),

@@ -126,6 +126,11 @@ struct ValidationReport {
   std::vector<PairIso18571> iso18571;
   std::vector<Iso18571Average> iso18571_average;
   std::vector<std::string> iso18571_warnings;
+
+  // How the sim-ref transport was solved: "lazy" (the TWEDs that can matter, one transport solve
+  // per round) or "exhaustive" (every TWED, one solve), and its transport solves.
+  std::string path;
+  uint64_t transport_solves = 0;
 };
 
 struct ComparisonReport {

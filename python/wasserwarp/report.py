@@ -325,6 +325,11 @@ class ValidationResult:
     iso18571_average: Tuple[Iso18571Average, ...] = ()
     iso18571_warnings: Tuple[str, ...] = ()
 
+    # How the sim x ref transport was solved: "lazy" or "exhaustive" (empty in older reports),
+    # and its transport solves.
+    path: str = ""
+    transport_solves: int = 0
+
     @property
     def plan_matrix(self) -> np.ndarray:
         """The transport plan as a dense simulation x reference matrix of masses."""
@@ -358,6 +363,7 @@ class ValidationResult:
             dp_cells_full=report.dp_cells_full, pairs_computed=report.pairs_computed,
             pairs_total=report.pairs_total, int16_cells=report.int16_cells,
             single_cells=report.single_cells,
+            path=report.path, transport_solves=report.transport_solves,
             seconds=report.seconds,
             tiles=tuple(TileShare(t.replica, t.tiles, t.dp_cells) for t in report.tiles),
             verdict=Verdict.from_proto(report.verdict) if report.HasField("verdict") else None,

@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "common/arena_pool.h"
+#include "pipeline/path_choice.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 #include "twed/matrix_progress.h"
@@ -389,11 +390,18 @@ absl::StatusOr<LazyTransportResult> SolveLazyTransport(const std::vector<Series>
   std::vector<PairRequest> requests = SeedRequests(n, m);
   // Whether no priced round has computed TWEDs yet: the first one may give up (kLazyCellShare).
   bool first_priced = true;
+  // Rounds whose solves would cost more than a tenth of computing every pair give up too: where
+  // plans keep moving to pairs not yet computed (runs of few samples, near-ties), the rounds
+  // would otherwise go on long after every TWED could have been computed.
+  const int round_budget = LazyRoundBudget(rows, cols, transport);
   for (;;) {
     if (absl::Status status =
             Settle(rows, cols, twed, std::move(requests), compute, progress, *known, stats);
         !status.ok()) {
       return status;
+    }
+    if (stats.rounds >= round_budget) {
+      return SolveExhaustively(rows, cols, twed, transport, compute, progress, std::move(result));
     }
     ++stats.rounds;
     absl::StatusOr<TransportResult> solved = SolveTransport(StandIns(*known, n, m), transport);

@@ -49,8 +49,9 @@ struct LazyTransportStats {
   uint64_t pairs_single_bounded = 0;
   uint64_t single_cells = 0;
   int rounds = 0;  // transport solves
-  // The first priced round that computes TWEDs asked for more than 0.6 of the matrix's cells, or a
-  // time window was set: every pair was computed at once, and the plan is that of the full matrix.
+  // The first priced round that computes TWEDs asked for more than 0.6 of the matrix's cells, the
+  // rounds used up their budget of solves (pipeline/path_choice.h), or a time window was set:
+  // every pair was computed at once, and the plan is that of the full matrix.
   bool exhaustive = false;
 };
 

@@ -19,6 +19,8 @@
 #include "pipeline/lazy_transport.h"
 #include "pipeline/plan_parallel.h"
 #include "pipeline/validation_iso18571.h"
+
+#include "pipeline/path_choice.h"
 #include "series/sampling_rate.h"
 #include "twed/pair_requests.h"
 #include "wasserwarp/engine_info.h"
@@ -319,13 +321,18 @@ struct SolvedPairs {
   uint64_t pairs_total = 0;
   uint64_t int16_cells = 0;
   uint64_t single_cells = 0;
+  std::string path = "exhaustive";
+  uint64_t transport_solves = 1;
 };
 
 absl::StatusOr<SolvedPairs> SolvePairs(const ValidationRuns& all, const ValidationOptions& options,
                                        absl::FunctionRef<void(ValidationPhase)> enter) {
   const PreparedRuns& runs = all.prepared;
   SolvedPairs solved;
-  if (!NeedsFullMatrix(options)) {
+  // The lazy rounds where the TWEDs they can leave out cost more than the solves they add
+  // (pipeline/path_choice.h); the same W either way.
+  if (!NeedsFullMatrix(options) &&
+      LazyPathPays(runs.simulation, runs.reference, TransportOptionsOf(options))) {
     absl::StatusOr<LazyTransportResult> lazy =
         SolveLazyTransport(runs.simulation, runs.reference, options.twed,
                            TransportOptionsOf(options), options.compute);
@@ -336,6 +343,8 @@ absl::StatusOr<SolvedPairs> SolvePairs(const ValidationRuns& all, const Validati
     solved.pairs_total = lazy->stats.pairs_total;
     solved.int16_cells = lazy->stats.int16_cells;
     solved.single_cells = lazy->stats.single_cells;
+    solved.path = lazy->stats.exhaustive ? "exhaustive" : "lazy";
+    solved.transport_solves = static_cast<uint64_t>(lazy->stats.rounds);
     // The transport was solved along with the costs; its phase is entered for the order.
     enter(ValidationPhase::kTransport);
     solved.transport = std::move(lazy->transport);
@@ -477,6 +486,8 @@ absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const Runs
   report.pairs_total = solved->pairs_total;
   report.int16_cells = solved->int16_cells;
   report.single_cells = solved->single_cells;
+  report.path = solved->path;
+  report.transport_solves = solved->transport_solves;
   std::optional<CostMatrix>& costs = solved->costs;
   TransportResult& transport = solved->transport;
   if (absl::Status status = CheckNotCancelled(options.compute.cancel); !status.ok()) {

@@ -259,6 +259,9 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   json["bands"] = PairBandsJson(report);
 
   AddIso18571Json(report, json);
+
+  json["path"] = report.path;
+  json["transport_solves"] = report.transport_solves;
   json["input_notes"] = report.input_notes;
   json["labels"] = Json::object();
   for (const auto& [key, value] : report.labels) json["labels"][key] = value;
