@@ -22,7 +22,8 @@ struct ParameterSettings {
   v1::ValidationParameters given;
 };
 
-// --nu, --lambda, --p, --time-window, --align, --channels, --resample.
+// --nu, --lambda, --p, --time-window, --align, --channels, --resample, --map-file, --map,
+// --strict-units.
 std::vector<DocumentedFlag> ComparisonFlags();
 
 // Sets what the comparison flags given set. Checks the TWED parameters before any file is read.

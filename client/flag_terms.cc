@@ -42,6 +42,8 @@ constexpr FlagTerm kFlagTerms[] = {
     {"nominal", "--nominal"},
     {"pair_cost", "--pair-cost"},
     {"reference_groups", "--ref-groups"},
+    {"channel_map", "--map"},
+    {"strict_units", "--strict-units"},
 };
 
 }  // namespace

@@ -103,6 +103,9 @@ void AppendVerdict(const Verdict& verdict, std::string& out) {
 std::string FormatSummary(const ValidationReport& report, double total_seconds) {
   std::string out;
   for (const std::string& note : report.input_notes) absl::StrAppend(&out, "note: ", note, "\n");
+  for (const std::string& warning : report.unit_warnings) {
+    absl::StrAppend(&out, "warning: ", warning, "\n");
+  }
   absl::StrAppendFormat(&out, "distance: %.17g (Wasserstein order %g of TWED)\n", report.distance,
                         report.order);
   absl::StrAppendFormat(&out, "solver: %s\n", TransportSolverName(report.solver));

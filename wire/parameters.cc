@@ -95,6 +95,10 @@ absl::StatusOr<ParameterOverrides> OverridesFromProto(const v1::ValidationParame
                      " contradicts resample_rate ", *overrides.resample_rate, "; set one of them"));
   }
   overrides.channels = ToVector(params.channels());
+  for (const v1::ChannelMapping& mapping : params.channel_map()) {
+    overrides.channel_map.push_back(FromProto(mapping));
+  }
+  if (params.has_strict_units()) overrides.strict_units = params.strict_units();
   return overrides;
 }
 
@@ -107,6 +111,10 @@ v1::ValidationParameters ToProto(const ParameterOverrides& overrides) {
   if (overrides.scale.has_value()) params.set_scale(ToProto(*overrides.scale));
   if (overrides.resampling.has_value()) params.set_resampling(ToProto(*overrides.resampling));
   for (const std::string& channel : overrides.channels) params.add_channels(channel);
+  for (const ChannelMapping& mapping : overrides.channel_map) {
+    *params.add_channel_map() = ToProto(mapping);
+  }
+  if (overrides.strict_units.has_value()) params.set_strict_units(*overrides.strict_units);
   return params;
 }
 

@@ -41,9 +41,19 @@ def enum_value(field: str, names: Mapping[str, int], value: str) -> int:
         raise ValueError(f"{field} must be one of {', '.join(names)}, got {value!r}") from None
 
 
+def channel_mappings(value: Any) -> list:
+    """ChannelMapping messages from {"sim": "ref"} or (sim, ref[, unit]) tuples; the service
+    checks them (the CLI's --map rules)."""
+    entries = value.items() if isinstance(value, Mapping) else value
+    return [pb.ChannelMapping(simulation_channel=entry[0], reference_channel=entry[1],
+                              unit=entry[2] if len(entry) > 2 else "")
+            for entry in entries]
+
+
 def validation_parameters(options: Mapping[str, Any]) -> pb.ValidationParameters:
     """ValidationParameters from nu, deletion_penalty, p, time_window, order, resample_rate,
-    align, scale, resampling and channels; TypeError for any other name."""
+    align, scale, resampling, channels, channel_map and strict_units; TypeError for any other
+    name."""
     message = pb.ValidationParameters()
     for name, value in options.items():
         if name in NUMBER_PARAMETERS:
@@ -52,6 +62,10 @@ def validation_parameters(options: Mapping[str, Any]) -> pb.ValidationParameters
             setattr(message, name, enum_value(name, ENUM_PARAMETERS[name], value))
         elif name == "channels":
             message.channels.extend(value)
+        elif name == "channel_map":
+            message.channel_map.extend(channel_mappings(value))
+        elif name == "strict_units":
+            message.strict_units = bool(value)
         else:
             raise TypeError(f"unknown validation parameter {name!r}")
     return message

@@ -82,6 +82,15 @@ def channel_averages(report: Message, _: Message) -> List[Dict[str, Any]]:
             for channel, metrics in zip(report.parameters.channels, report.pair_metrics_average)]
 
 
+def channels_with_units(params: Message, _: Message) -> List[Dict[str, Any]]:
+    """Each channel with its unit (None where it has none) and its simulated runs' name."""
+    units, simulated = list(params.channel_units), list(params.simulation_channels)
+    return [{"name": name,
+             "unit": units[c] if c < len(units) and units[c] else None,
+             "simulation_channel": simulated[c] if c < len(simulated) else name}
+            for c, name in enumerate(params.channels)]
+
+
 DEPARTURES: Dict[str, Departures] = {
     "ValidationReport": Departures(
         rename={"parameters": "params", "quantities": "qoi"},
@@ -108,9 +117,12 @@ DEPARTURES: Dict[str, Departures] = {
     "RunSummary": Departures(if_set=("source",)),
     "ReportParameters": Departures(
         rename={"deletion_penalty": "lambda"},
+        # Units and simulated names are written with each channel; the map is the request's.
+        drop=("channel_units", "simulation_channels", "channel_map"),
         # Meaningful only when resample_rate is unset (see the proto).
         shape={"resampling": lambda params, _: (None if params.HasField("resample_rate")
-                                                else enum_name(params, "resampling"))}),
+                                                else enum_name(params, "resampling")),
+               "channels": channels_with_units}),
     "PairMetrics": Departures(
         inline=("metrics",),
         shape={"channel": lambda pair, report: report.parameters.channels[pair.channel]}),

@@ -48,6 +48,8 @@ ParameterOverrides MergeOverrides(ParameterOverrides base, const ParameterOverri
     if (!overrides.resample_rate.has_value()) base.resample_rate.reset();
   }
   if (!overrides.channels.empty()) base.channels = overrides.channels;
+  if (!overrides.channel_map.empty()) base.channel_map = overrides.channel_map;
+  if (overrides.strict_units.has_value()) base.strict_units = overrides.strict_units;
   return base;
 }
 
@@ -61,6 +63,8 @@ void ApplyOverrides(const ParameterOverrides& overrides, ValidationOptions& opti
   if (overrides.scale.has_value()) options.prepare.scale = *overrides.scale;
   if (overrides.resampling.has_value()) options.prepare.resampling = *overrides.resampling;
   if (!overrides.channels.empty()) options.prepare.channels = overrides.channels;
+  if (!overrides.channel_map.empty()) options.prepare.channel_map = overrides.channel_map;
+  if (overrides.strict_units.has_value()) options.prepare.strict_units = *overrides.strict_units;
 }
 
 ParameterOverrides OverridesOf(const ValidationOptions& options) {
@@ -74,6 +78,8 @@ ParameterOverrides OverridesOf(const ValidationOptions& options) {
     overrides.resampling = options.prepare.resampling;
   }
   overrides.channels = options.prepare.channels;
+  overrides.channel_map = options.prepare.channel_map;
+  if (options.prepare.strict_units) overrides.strict_units = true;
   return overrides;
 }
 

@@ -287,6 +287,9 @@ absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t 
   if (absl::Status status = ValidateResampleRate(options.prepare.resample_rate); !status.ok()) {
     return status;
   }
+  if (absl::Status status = ValidateChannelMap(options.prepare.channel_map); !status.ok()) {
+    return status;
+  }
   if (absl::Status status =
           ValidateTransportOptions(TransportOptionsOf(options), simulation_runs, reference_runs);
       !status.ok()) {
@@ -409,6 +412,10 @@ absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const Runs
   report.resample_rate = options.prepare.resample_rate;
   report.resampling = options.prepare.resampling;
   report.channels = runs->channels;
+  report.channel_units = runs->units;
+  report.simulation_channels = runs->simulation_channels;
+  report.channel_map = options.prepare.channel_map;
+  report.unit_warnings = runs->unit_notes;
   report.simulation = SummariseRuns(runs->simulation, transport.row_weights);
   report.reference = SummariseRuns(runs->reference, transport.col_weights);
   report.plan = std::move(transport.plan);

@@ -33,6 +33,23 @@ Json EngineJson(const std::optional<EngineInfo>& engine) {
           {"simd_target", engine->simd_target}};
 }
 
+// Each channel with its unit (null where none) and its name in the simulated runs; reports from
+// before units have neither, and read as without a unit and unmapped.
+Json ChannelsJson(const ValidationReport& report) {
+  Json channels = Json::array();
+  for (size_t c = 0; c < report.channels.size(); ++c) {
+    const bool known = c < report.channel_units.size();
+    channels.push_back(
+        {{"name", report.channels[c]},
+         {"unit", known && !report.channel_units[c].empty() ? Json(report.channel_units[c])
+                                                            : Json(nullptr)},
+         {"simulation_channel", c < report.simulation_channels.size()
+                                    ? report.simulation_channels[c]
+                                    : report.channels[c]}});
+  }
+  return channels;
+}
+
 Json ParamsJson(const ValidationReport& report) {
   Json params;
   params["nu"] = report.twed.nu;
@@ -42,11 +59,12 @@ Json ParamsJson(const ValidationReport& report) {
       report.twed.time_window.has_value() ? Json(*report.twed.time_window) : Json(nullptr);
   params["align"] = AlignName(report.align);
   params["scale"] = ScaleName(report.scale);
-  params["channels"] = report.channels;
+  params["channels"] = ChannelsJson(report);
   params["resample_rate"] =
       report.resample_rate.has_value() ? Json(*report.resample_rate) : Json(nullptr);
   params["resampling"] =
       report.resample_rate.has_value() ? Json(nullptr) : Json(ResamplingName(report.resampling));
+  params["unit_warnings"] = report.unit_warnings;
   return params;
 }
 
