@@ -47,7 +47,8 @@ LABEL org.opencontainers.image.title="wasserwarp-server" \
       org.opencontainers.image.base.name="docker.io/library/debian:${DEBIAN_RELEASE}-slim"
 # The runtime packages of what the server and the CLI link (tests/deploy_manifests_test.py
 # checks this list against `ldd` of the built binaries). libmatio11 is the CLI's alone: it
-# runs in the image as the probes' client (deploy/README.md, "Probes").
+# runs in the image as the probes' client (deploy/README.md, "Probes"). libudunits2-0 brings
+# libudunits2-data, the XML unit database it reads at run time (/usr/share/xml/udunits).
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       libabsl20220623 \
@@ -63,6 +64,7 @@ RUN apt-get update \
       libcivetweb1 \
       libssl3 \
       libmatio11 \
+      libudunits2-0 \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin
 # The web view's HTTPS: civetweb loads OpenSSL with dlopen("libssl.so") and dlopen("libcrypto.so"),
 # names only libssl-dev's links provide; these two links stand in for that package's headers.

@@ -15,7 +15,7 @@ IMAGE_BUILD_PACKAGES := g++ cmake ninja-build make pkg-config \
   libabsl-dev libtbb-dev liblemon-dev nlohmann-json3-dev libhwy-dev \
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libspdlog-dev \
   prometheus-cpp-dev libsqlite3-dev zlib1g-dev libpq-dev libssl-dev libmatio-dev libcivetweb-dev \
-  golang-github-gogo-googleapis-dev libjs-chart.js
+  golang-github-gogo-googleapis-dev libjs-chart.js libudunits2-dev
 DEB_PACKAGES := $(IMAGE_BUILD_PACKAGES) clang-format \
   libgtest-dev libgmock-dev libbenchmark-dev \
   python3-grpcio python3-protobuf python3-numpy python3-pandas python3-pytest \

@@ -6,6 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "wasserwarp/csv.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/twed.h"
 #include "window_flags.h"
@@ -78,6 +79,55 @@ absl::Status ReadResample(absl::string_view flag, const ParsedArgs& args,
   return absl::OkStatus();
 }
 
+// `mapping` after those read so far (--map-file's, then --map's), checked against them.
+absl::Status AddMapping(absl::string_view flag, ChannelMapping mapping,
+                        ParameterSettings& settings) {
+  std::vector<ChannelMapping>& channel_map = settings.options.prepare.channel_map;
+  if (absl::Status status = CheckChannelMapping(mapping, channel_map); !status.ok()) {
+    return FlagError(flag, status.message());
+  }
+  *settings.given.add_channel_map() = wire::ToProto(mapping);
+  channel_map.push_back(std::move(mapping));
+  return absl::OkStatus();
+}
+
+absl::Status ReadMapFile(absl::string_view flag, const ParsedArgs& args,
+                         ParameterSettings& settings) {
+  absl::StatusOr<std::vector<ChannelMapping>> channel_map = ReadChannelMapCsv(*args.Value(flag));
+  if (!channel_map.ok()) return FlagError(flag, channel_map.status().message());
+  for (ChannelMapping& mapping : *channel_map) {
+    if (absl::Status status = AddMapping(flag, std::move(mapping), settings); !status.ok()) {
+      return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadMap(absl::string_view flag, const ParsedArgs& args, ParameterSettings& settings) {
+  const std::string& list = *args.Value(flag);
+  for (absl::string_view pair : absl::StrSplit(list, ',')) {
+    pair = absl::StripAsciiWhitespace(pair);
+    const size_t equals = pair.find('=');
+    if (equals == absl::string_view::npos) {
+      return FlagError(flag,
+                       absl::StrCat("expected SIM=REF, got \"", pair, "\" in \"", list, "\""));
+    }
+    ChannelMapping mapping{
+        .simulation = std::string(absl::StripAsciiWhitespace(pair.substr(0, equals))),
+        .reference = std::string(absl::StripAsciiWhitespace(pair.substr(equals + 1)))};
+    if (absl::Status status = AddMapping(flag, std::move(mapping), settings); !status.ok()) {
+      return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadStrictUnits(absl::string_view, const ParsedArgs&, ParameterSettings& settings) {
+  settings.options.prepare.strict_units = true;
+  settings.given.set_strict_units(true);
+  return absl::OkStatus();
+}
+
 // Checked together, before the preparation flags, by ValidateTwedParams.
 constexpr FlagDefinition<ParameterSettings> kTwedFlags[] = {
     {"--nu", Arity::kOne, "X", "stiffness: cost per second of time mismatch (default 0.001)",
@@ -105,6 +155,19 @@ constexpr FlagDefinition<ParameterSettings> kPreparationFlags[] = {
      "every run resampled to the lower of them. none: the runs as\n"
      "given, and a verdict on groups at different rates refused",
      &ReadResample},
+    {"--map-file", Arity::kOne, "FILE",
+     "channel map, one sim_channel,ref_channel[,unit] per line:\n"
+     "each simulated channel is compared as its reference channel,\n"
+     "converted to the reference's unit (or both to the given one)",
+     &ReadMapFile},
+    {"--map", Arity::kOne, "SIM=REF,...",
+     "compare simulated channel SIM as reference channel REF\n"
+     "(after --map-file's mappings)",
+     &ReadMap},
+    {"--strict-units", Arity::kSwitch, "",
+     "refuse a channel with a unit in some runs and none in others\n"
+     "(default: a warning in the report)",
+     &ReadStrictUnits},
 };
 
 }  // namespace

@@ -22,8 +22,8 @@ struct ParameterSettings {
   v1::ValidationParameters given;
 };
 
-// --nu, --lambda, --p, --time-window, --align, --channels, --resample and the window flags
-// (window_flags.h).
+// --nu, --lambda, --p, --time-window, --align, --channels, --resample, --map-file, --map,
+// --strict-units and the window flags (window_flags.h).
 std::vector<DocumentedFlag> ComparisonFlags();
 
 // Sets what the comparison flags given set. Checks the TWED parameters before any file is read.

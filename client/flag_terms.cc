@@ -53,6 +53,8 @@ constexpr FlagTerm kFlagTerms[] = {
     {"window_after", "--window-after"},
     {"window_hysteresis", "--window-hysteresis"},
     {"skip_untriggered", "--skip-untriggered"},
+    {"channel_map", "--map"},
+    {"strict_units", "--strict-units"},
 };
 
 }  // namespace

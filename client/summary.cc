@@ -147,6 +147,9 @@ std::string FormatSummary(const ValidationReport& report, double total_seconds) 
       absl::StrAppend(&out, "note: ", UntriggeredNote(run, *report.window), "\n");
     }
   }
+  for (const std::string& warning : report.unit_warnings) {
+    absl::StrAppend(&out, "warning: ", warning, "\n");
+  }
   absl::StrAppendFormat(&out, "distance: %.17g (Wasserstein order %g of TWED)\n", report.distance,
                         report.order);
   absl::StrAppendFormat(&out, "solver: %s\n", TransportSolverName(report.solver));

@@ -98,8 +98,9 @@ TEST_F(CliMdf4Test, ConvertWritesTheRunAsCsv) {
   EXPECT_THAT(result.err, HasSubstr("note: " + file_ +
                                     ": channel \"slow/speed\" of group "
                                     "\"slow\" interpolated linearly"));
+  // x's unit goes with it, as a CSV header writes one.
   EXPECT_EQ(test_support::ReadFile(dir_.Path("run.csv")),
-            "time,x,slow/speed\n0,0,100\n1,10,150\n2,20,250\n3,30,300\n");
+            "time,x[m],slow/speed\n0,0,100\n1,10,150\n2,20,250\n3,30,300\n");
 }
 
 TEST_F(CliMdf4Test, AmbiguousChannelIsBadInput) {

@@ -135,6 +135,20 @@ absl::StatusOr<Series> SeriesFromInline(const v1::InlineSeries& inline_series) {
   return series;
 }
 
+v1::ChannelMapping ToProto(const ChannelMapping& mapping) {
+  v1::ChannelMapping out;
+  out.set_simulation_channel(mapping.simulation);
+  out.set_reference_channel(mapping.reference);
+  out.set_unit(mapping.unit);
+  return out;
+}
+
+ChannelMapping FromProto(const v1::ChannelMapping& mapping) {
+  return {.simulation = mapping.simulation_channel(),
+          .reference = mapping.reference_channel(),
+          .unit = mapping.unit()};
+}
+
 v1::InlineSeries InlineFromSeries(const Series& series) {
   v1::InlineSeries out;
   out.set_series_id(series.id);
@@ -323,6 +337,12 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
   if (report.resample_rate.has_value()) params->set_resample_rate(*report.resample_rate);
   params->set_resampling(ToProto(report.resampling));
   WindowReportToProto(report, *params);
+  for (const std::string& unit : report.channel_units) params->add_channel_units(unit);
+  for (const std::string& name : report.simulation_channels) params->add_simulation_channels(name);
+  for (const ChannelMapping& mapping : report.channel_map) {
+    *params->add_channel_map() = ToProto(mapping);
+  }
+  for (const std::string& warning : report.unit_warnings) params->add_unit_warnings(warning);
   ToProto(report.simulation, proto.mutable_simulation());
   ToProto(report.reference, proto.mutable_reference());
   for (const PlanEntry& entry : report.plan) {
@@ -423,6 +443,12 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
   report.resampling =
       params.resampling() == v1::RESAMPLING_NONE ? Resampling::kNone : Resampling::kAuto;
   if (absl::Status status = WindowReportFromProto(params, report); !status.ok()) return status;
+  report.channel_units = ToVector(params.channel_units());
+  report.simulation_channels = ToVector(params.simulation_channels());
+  for (const v1::ChannelMapping& mapping : params.channel_map()) {
+    report.channel_map.push_back(FromProto(mapping));
+  }
+  report.unit_warnings = ToVector(params.unit_warnings());
   report.simulation = FromProto(proto.simulation());
   report.reference = FromProto(proto.reference());
   const auto valid_pair = [&](int sim, int ref) {

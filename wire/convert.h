@@ -37,6 +37,9 @@ absl::Duration FromProtoDuration(const google::protobuf::Duration& duration);
 absl::StatusOr<absl::Duration> FromProtoDuration(const google::protobuf::Duration& duration,
                                                  absl::string_view field);
 
+v1::ChannelMapping ToProto(const ChannelMapping& mapping);
+ChannelMapping FromProto(const v1::ChannelMapping& mapping);
+
 v1::Alignment ToProto(Align align);
 v1::Scaling ToProto(Scale scale);
 v1::Resampling ToProto(Resampling resampling);

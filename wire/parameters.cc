@@ -101,6 +101,10 @@ absl::StatusOr<ParameterOverrides> OverridesFromProto(const v1::ValidationParame
     if (!window.ok()) return window.status();
     overrides.window = *std::move(window);
   }
+  for (const v1::ChannelMapping& mapping : params.channel_map()) {
+    overrides.channel_map.push_back(FromProto(mapping));
+  }
+  if (params.has_strict_units()) overrides.strict_units = params.strict_units();
   return overrides;
 }
 
@@ -114,6 +118,10 @@ v1::ValidationParameters ToProto(const ParameterOverrides& overrides) {
   if (overrides.resampling.has_value()) params.set_resampling(ToProto(*overrides.resampling));
   for (const std::string& channel : overrides.channels) params.add_channels(channel);
   if (overrides.window.has_value()) ToProto(*overrides.window, *params.mutable_window());
+  for (const ChannelMapping& mapping : overrides.channel_map) {
+    *params.add_channel_map() = ToProto(mapping);
+  }
+  if (overrides.strict_units.has_value()) params.set_strict_units(*overrides.strict_units);
   return params;
 }
 

@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "wasserwarp/mdf4.h"
+#include "wasserwarp/prepare.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp {
@@ -44,6 +45,11 @@ absl::StatusOr<std::map<std::string, double>> ReadWeightsCsv(const std::string& 
 absl::StatusOr<std::vector<double>> WeightsForRuns(const std::map<std::string, double>& weights,
                                                    const std::vector<Series>& runs,
                                                    std::string_view source);
+
+// A channel map file (`--map-file`): one `sim_channel,ref_channel[,unit]` per line; an optional
+// header line starting "sim_channel", blank lines and lines starting with '#' are skipped.
+// Each mapping is checked as CheckChannelMapping checks it; errors name the file and line.
+absl::StatusOr<std::vector<ChannelMapping>> ReadChannelMapCsv(const std::string& path);
 
 }  // namespace wasserwarp
 

@@ -27,12 +27,15 @@ struct ParameterOverrides {
   std::optional<Align> align;
   std::optional<Scale> scale;
   std::optional<Resampling> resampling;
-  std::vector<std::string> channels;  // empty: every channel
+  std::vector<std::string> channels;        // empty: every channel
+  std::vector<ChannelMapping> channel_map;  // empty: none
+  std::optional<bool> strict_units;
   std::optional<EventWindow> window;
 };
 
-// `base` with every field `overrides` sets in its place; channels replace base's when
-// non-empty. A rate and a resampling mode exclude each other: whichever `overrides` gives wins.
+// `base` with every field `overrides` sets in its place; channels and the channel map replace
+// base's when non-empty. A rate and a resampling mode exclude each other: whichever `overrides`
+// gives wins.
 ParameterOverrides MergeOverrides(ParameterOverrides base, const ParameterOverrides& overrides);
 
 // Sets the fields of `options` that `overrides` sets. Values are checked later, by
@@ -40,7 +43,8 @@ ParameterOverrides MergeOverrides(ParameterOverrides base, const ParameterOverri
 void ApplyOverrides(const ParameterOverrides& overrides, ValidationOptions& options);
 
 // The parameters `options` resolve to, every field set but the resampling mode where a rate
-// is, which the rate makes moot.
+// is, which the rate makes moot, and strict_units where false (its default), so that what
+// requests without it resolve to reads as before.
 ParameterOverrides OverridesOf(const ValidationOptions& options);
 
 }  // namespace wasserwarp

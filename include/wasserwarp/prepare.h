@@ -43,6 +43,26 @@ absl::StatusOr<Align> ParseAlign(std::string_view name);
 absl::StatusOr<Scale> ParseScale(std::string_view name);
 absl::StatusOr<Resampling> ParseResampling(std::string_view name);
 
+// A simulated channel compared with a differently named reference channel (`--map SIM=REF`).
+struct ChannelMapping {
+  std::string simulation;  // its name in the simulated runs
+  std::string reference;   // its name in the reference runs, and the validated channel's name
+  std::string unit;        // both sides converted to it; empty: to the reference runs' unit
+};
+
+// Mappings beyond this many are refused: more than any run's channels, and a bound on the
+// request's size.
+inline constexpr size_t kMaxChannelMappings = 10'000;
+
+// Ok when `mapping`, added after `earlier`, names two channels, maps neither a second time, and
+// its unit (if any) is one udunits reads; otherwise InvalidArgument saying why, for the caller
+// to say where (ValidateChannelMap: which mapping; ReadChannelMapCsv: which line).
+absl::Status CheckChannelMapping(const ChannelMapping& mapping,
+                                 const std::vector<ChannelMapping>& earlier);
+// Every mapping checked by CheckChannelMapping, at most kMaxChannelMappings of them; errors
+// name the field "channel_map" and the mapping (1-based).
+absl::Status ValidateChannelMap(const std::vector<ChannelMapping>& channel_map);
+
 struct PrepareOptions {
   // Channels to compare, by name. Empty: every channel of the first
   // simulated run.
@@ -59,6 +79,11 @@ struct PrepareOptions {
   // When set, every run is first cut to its event window (event_window.h), before the channels
   // are selected and anything else is done.
   std::optional<EventWindow> window;
+  // Applied before everything else: the simulated channel of each mapping is looked up by its
+  // simulated name and compared as the reference channel.
+  std::vector<ChannelMapping> channel_map;
+  // A channel with a unit in some runs and none in others: an error rather than a note.
+  bool strict_units = false;
 };
 
 // Ok when no rate is set or it is a finite number of Hz > 0.
@@ -78,11 +103,18 @@ struct PreparedRuns {
   std::vector<double> simulation_triggers;
   std::vector<double> reference_triggers;
   std::vector<UntriggeredRun> untriggered;
+  // Per channel: the unit every run was converted to ("" where none), and the channel's name in
+  // the simulated runs (its own name unless mapped).
+  std::vector<std::string> units;
+  std::vector<std::string> simulation_channels;
+  // Channels with a unit in some runs and none in others, compared without conversion.
+  std::vector<std::string> unit_notes;
 };
 
-// Validates every run, selects and reorders the chosen channels, aligns,
-// resamples and scales. Errors name the run and the channel or sample at fault; an empty
-// side or a channel missing from any run is InvalidArgument.
+// Validates every run, selects (through the channel map) and reorders the chosen channels,
+// converts each run's channels to one unit per channel, aligns, resamples and scales. Errors name
+// the run and the channel or sample at fault; an empty side or a channel missing from any run is
+// InvalidArgument.
 absl::StatusOr<PreparedRuns> PrepareRuns(const RunsView& simulation, const RunsView& reference,
                                          const PrepareOptions& options);
 

@@ -68,6 +68,12 @@ struct ValidationReport {
   std::optional<double> resample_rate;  // Hz
   Resampling resampling = Resampling::kAuto;
   std::vector<std::string> channels;
+  // Per channel, as `channels`: the unit every run was compared in ("" where none), and the
+  // channel's name in the simulated runs (another where the channel map mapped it). Empty in
+  // reports from before units, read as "" and the channel's own name.
+  std::vector<std::string> channel_units;
+  std::vector<std::string> simulation_channels;
+  std::vector<ChannelMapping> channel_map;  // as the options gave it
   std::vector<RunSummary> simulation;
   std::vector<RunSummary> reference;
   std::vector<PlanEntry> plan;
@@ -101,6 +107,9 @@ struct ValidationReport {
   // groups interpolated onto the first channel's times, invalid samples dropped. The front
   // end that read the files fills it in.
   std::vector<std::string> input_notes;
+  // Channels with a unit in some runs and none in others, compared without conversion
+  // (PreparedRuns::unit_notes).
+  std::vector<std::string> unit_warnings;
   // What was validated, as evidence: the request's labels (wasserwarp/labels.h), the build that
   // computed it, and the digest of the effective request and the runs' checksums
   // (wasserwarp/request_digest.h; empty when unknown, as in reports stored before it).

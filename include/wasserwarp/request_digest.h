@@ -19,6 +19,8 @@
 //   scale NAME                      ScaleName
 //   resample_rate D|-
 //   resampling NAME|-               ResamplingName, "-" when resample_rate is set
+//   channel_map N S S S...          only with a map: simulated, reference channel and unit
+//   strict_units 1                  only when set
 //   simulation_weights N D...       the raw weights as given (none: uniform)
 //   reference_weights N D...
 //   verdict -                       without a verdict, else:
@@ -31,6 +33,7 @@
 //   run ROLE S CHECKSUM             N lines: simulated runs, then reference runs, in report
 //                                   order; ROLE "simulation" or "reference", S the run's id,
 //                                   CHECKSUM RunChecksumHex of its samples
+//   units N S...                    after a run's line, only for a run that carries units
 //
 // Left out, as they change neither the result nor what it is of: labels, threads, progress,
 // which matrices and pages are kept or sent (include_*), and `exhaustive`, which changes how

@@ -42,9 +42,19 @@ def enum_value(field: str, names: Mapping[str, int], value: str) -> int:
         raise ValueError(f"{field} must be one of {', '.join(names)}, got {value!r}") from None
 
 
+def channel_mappings(value: Any) -> list:
+    """ChannelMapping messages from {"sim": "ref"} or (sim, ref[, unit]) tuples; the service
+    checks them (the CLI's --map rules)."""
+    entries = value.items() if isinstance(value, Mapping) else value
+    return [pb.ChannelMapping(simulation_channel=entry[0], reference_channel=entry[1],
+                              unit=entry[2] if len(entry) > 2 else "")
+            for entry in entries]
+
+
 def validation_parameters(options: Mapping[str, Any]) -> pb.ValidationParameters:
     """ValidationParameters from nu, deletion_penalty, p, time_window, order, resample_rate,
-    align, scale, resampling, channels and window; TypeError for any other name."""
+    align, scale, resampling, channels, channel_map, strict_units and window; TypeError for any
+    other name."""
     message = pb.ValidationParameters()
     for name, value in options.items():
         if name in NUMBER_PARAMETERS:
@@ -55,6 +65,10 @@ def validation_parameters(options: Mapping[str, Any]) -> pb.ValidationParameters
             message.channels.extend(value)
         elif name == "window":
             message.window.CopyFrom(event_window(value))
+        elif name == "channel_map":
+            message.channel_map.extend(channel_mappings(value))
+        elif name == "strict_units":
+            message.strict_units = bool(value)
         else:
             raise TypeError(f"unknown validation parameter {name!r}")
     return message

@@ -88,6 +88,15 @@ def iso18571_averages(report: Message, _: Message) -> List[Dict[str, Any]]:
             for channel, average in zip(report.parameters.channels, report.iso18571_average)]
 
 
+def channels_with_units(params: Message, _: Message) -> List[Dict[str, Any]]:
+    """Each channel with its unit (None where it has none) and its simulated runs' name."""
+    units, simulated = list(params.channel_units), list(params.simulation_channels)
+    return [{"name": name,
+             "unit": units[c] if c < len(units) and units[c] else None,
+             "simulation_channel": simulated[c] if c < len(simulated) else name}
+            for c, name in enumerate(params.channels)]
+
+
 DEPARTURES: Dict[str, Departures] = {
     "ValidationReport": Departures(
         rename={"parameters": "params", "quantities": "qoi"},
@@ -118,11 +127,14 @@ DEPARTURES: Dict[str, Departures] = {
     "RunSummary": Departures(if_set=("source", "trigger_time")),
     "ReportParameters": Departures(
         rename={"deletion_penalty": "lambda"},
-        # The runs the window left out are written in the window's object.
-        if_set=("window",), drop=("untriggered",),
+        # The runs the window left out are written in the window's object; units and simulated
+        # names are written with each channel; the map is the request's.
+        if_set=("window",),
+        drop=("untriggered", "channel_units", "simulation_channels", "channel_map"),
         # Meaningful only when resample_rate is unset (see the proto).
         shape={"resampling": lambda params, _: (None if params.HasField("resample_rate")
-                                                else enum_name(params, "resampling"))}),
+                                                else enum_name(params, "resampling")),
+               "channels": channels_with_units}),
     "EventWindow": Departures(
         add={"untriggered": lambda _, report: [message_json(run, report)
                                                for run in report.parameters.untriggered]}),

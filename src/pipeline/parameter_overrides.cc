@@ -49,6 +49,8 @@ ParameterOverrides MergeOverrides(ParameterOverrides base, const ParameterOverri
   }
   if (!overrides.channels.empty()) base.channels = overrides.channels;
   if (overrides.window.has_value()) base.window = overrides.window;
+  if (!overrides.channel_map.empty()) base.channel_map = overrides.channel_map;
+  if (overrides.strict_units.has_value()) base.strict_units = overrides.strict_units;
   return base;
 }
 
@@ -63,6 +65,8 @@ void ApplyOverrides(const ParameterOverrides& overrides, ValidationOptions& opti
   if (overrides.resampling.has_value()) options.prepare.resampling = *overrides.resampling;
   if (!overrides.channels.empty()) options.prepare.channels = overrides.channels;
   if (overrides.window.has_value()) options.prepare.window = overrides.window;
+  if (!overrides.channel_map.empty()) options.prepare.channel_map = overrides.channel_map;
+  if (overrides.strict_units.has_value()) options.prepare.strict_units = *overrides.strict_units;
 }
 
 ParameterOverrides OverridesOf(const ValidationOptions& options) {
@@ -77,6 +81,8 @@ ParameterOverrides OverridesOf(const ValidationOptions& options) {
   }
   overrides.channels = options.prepare.channels;
   overrides.window = options.prepare.window;
+  overrides.channel_map = options.prepare.channel_map;
+  if (options.prepare.strict_units) overrides.strict_units = true;
   return overrides;
 }
 

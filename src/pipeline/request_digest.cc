@@ -81,6 +81,13 @@ void AppendRuns(RunRole role, const RunsView& runs, std::string& out) {
         .String(run.id)
         .Word(RunChecksumHex(RunChecksum(run)))
         .AppendTo(out);
+    // Units change what the samples mean; a run without any leaves the form as it was.
+    if (!run.units.empty()) {
+      Line units("units");
+      units.Number(run.units.size());
+      for (const std::string& unit : run.units) units.String(unit);
+      units.AppendTo(out);
+    }
   }
 }
 
@@ -109,6 +116,16 @@ std::string RequestDigestText(const ValidationOptions& options, const RunsView& 
     resampling.Word(ResamplingName(options.prepare.resampling));
   }
   resampling.AppendTo(out);
+  // Lines only where set, so that the digests of requests without them stay as they were.
+  if (!options.prepare.channel_map.empty()) {
+    Line channel_map("channel_map");
+    channel_map.Number(options.prepare.channel_map.size());
+    for (const ChannelMapping& mapping : options.prepare.channel_map) {
+      channel_map.String(mapping.simulation).String(mapping.reference).String(mapping.unit);
+    }
+    channel_map.AppendTo(out);
+  }
+  if (options.prepare.strict_units) Line("strict_units").Number(1).AppendTo(out);
   Line("simulation_weights").Doubles(options.simulation_weights).AppendTo(out);
   Line("reference_weights").Doubles(options.reference_weights).AppendTo(out);
   AppendVerdict(options.verdict, out);

@@ -3,12 +3,23 @@
 #include <chrono>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/twed.h"
 #include "wasserwarp/verdict.h"
 
 namespace wasserwarp {
+namespace {
+
+// The channel map for references against themselves: every channel under its reference name,
+// converted to the mapping's unit as the validation converted it.
+std::vector<ChannelMapping> ReferenceSideMap(std::vector<ChannelMapping> channel_map) {
+  for (ChannelMapping& mapping : channel_map) mapping.simulation = mapping.reference;
+  return channel_map;
+}
+
+}  // namespace
 
 ValidationOptions StudyValidationOptions(const ValidationOptions& options) {
   ValidationOptions study = options;
@@ -24,6 +35,7 @@ ValidationOptions ReferenceValidationOptions(const ValidationOptions& study,
                                              const std::vector<std::string>& channels) {
   ValidationOptions references = study;
   references.prepare.channels = channels;
+  references.prepare.channel_map = ReferenceSideMap(references.prepare.channel_map);
   references.quantities.clear();
   return references;
 }
@@ -39,6 +51,7 @@ absl::StatusOr<StudyCosts> ComputeStudyCosts(const RunsView& simulation, const R
   // options only), each pair once, as the verdict's within-group matrix is computed.
   PrepareOptions prepare = study.prepare;
   prepare.channels = sim_ref->channels;
+  prepare.channel_map = ReferenceSideMap(prepare.channel_map);
   absl::StatusOr<PreparedRuns> prepared = PrepareRuns(reference, reference, prepare);
   if (!prepared.ok()) return prepared.status();
   if (study.on_phase) study.on_phase(ValidationPhase::kPooledCostMatrix);

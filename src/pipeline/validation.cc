@@ -380,6 +380,9 @@ absl::Status ValidateValidationOptions(const ValidationOptions& options, size_t 
   if (absl::Status status = ValidateEventWindow(options.prepare.window); !status.ok()) {
     return status;
   }
+  if (absl::Status status = ValidateChannelMap(options.prepare.channel_map); !status.ok()) {
+    return status;
+  }
   if (absl::Status status =
           ValidateTransportOptions(TransportOptionsOf(options), simulation_runs, reference_runs);
       !status.ok()) {
@@ -534,6 +537,10 @@ absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const Runs
   report.resample_rate = options.prepare.resample_rate;
   report.resampling = options.prepare.resampling;
   report.channels = runs->channels;
+  report.channel_units = runs->units;
+  report.simulation_channels = runs->simulation_channels;
+  report.channel_map = options.prepare.channel_map;
+  report.unit_warnings = runs->unit_notes;
   report.simulation =
       SummariseRuns(runs->simulation, transport.row_weights, runs->simulation_triggers);
   report.reference =

@@ -237,7 +237,8 @@ absl::StatusOr<ChartSection> OverlaysSection(const ValidationReport& report,
       Json channel = {{"name", prepared.channels[c]},
                       {"sim", DrawnSeries(sim, c, divisor, sim_points)},
                       {"refs", std::move(refs)},
-                      {"notes", notes}};
+                      {"notes", notes},
+                      {"unit", prepared.units[c]}};
       channels.push_back(std::move(channel));
     }
     const double contribution = report.sim_contributions[sim_index];

@@ -127,7 +127,8 @@ absl::StatusOr<std::string> RenderHtmlReport(const ValidationReport& report,
                                  .align = report.align,
                                  .scale = report.scale,
                                  .resample_rate = report.resample_rate,
-                                 .window = report.window});
+                                 .window = report.window,
+                                 .channel_map = report.channel_map});
   if (!prepared.ok()) return prepared.status();
   const std::vector<DrawnRun> drawn = RunsToDraw(report);
   absl::StatusOr<ChartSection> overlays = OverlaysSection(report, *prepared, drawn, options);

@@ -258,14 +258,23 @@ std::string InputsSectionHtml(const ValidationReport& report, const RunsView& si
       "<table class=\"inputs\"><thead><tr><th></th><th class=\"num\">Runs</th>"
       "<th class=\"num\">Samples per run</th><th class=\"num\">Sampling rate</th>"
       "<th class=\"num\">Duration</th><th>Weights</th></tr></thead><tbody>\n";
-  absl::StrAppend(&html,
-                  SideRow("Simulated", Summarise(simulation, report.simulation), report.simulation),
-                  SideRow("Reference", Summarise(reference, report.reference), report.reference),
-                  "</tbody></table>\n", WarningsHtml(report.input_notes));
+  absl::StrAppend(
+      &html, SideRow("Simulated", Summarise(simulation, report.simulation), report.simulation),
+      SideRow("Reference", Summarise(reference, report.reference), report.reference),
+      "</tbody></table>\n", WarningsHtml(report.input_notes), WarningsHtml(report.unit_warnings));
 
   std::vector<std::string> channels;
-  for (const std::string& channel : report.channels) {
-    channels.push_back(absl::StrCat("<code>", EscapeHtml(channel), "</code>"));
+  for (size_t c = 0; c < report.channels.size(); ++c) {
+    std::string channel = absl::StrCat("<code>", EscapeHtml(report.channels[c]), "</code>");
+    if (c < report.channel_units.size() && !report.channel_units[c].empty()) {
+      absl::StrAppend(&channel, " [", EscapeHtml(report.channel_units[c]), "]");
+    }
+    if (c < report.simulation_channels.size() &&
+        report.simulation_channels[c] != report.channels[c]) {
+      absl::StrAppend(&channel, " (simulated: <code>", EscapeHtml(report.simulation_channels[c]),
+                      "</code>)");
+    }
+    channels.push_back(std::move(channel));
   }
   const std::string window = report.twed.time_window
                                  ? absl::StrCat(FormatNumber(*report.twed.time_window, 4), " s")

@@ -49,6 +49,23 @@ Json WindowJson(const EventWindow& window, const std::vector<UntriggeredRun>& un
           {"untriggered", std::move(left_out)}};
 }
 
+// Each channel with its unit (null where none) and its name in the simulated runs; reports from
+// before units have neither, and read as without a unit and unmapped.
+Json ChannelsJson(const ValidationReport& report) {
+  Json channels = Json::array();
+  for (size_t c = 0; c < report.channels.size(); ++c) {
+    const bool known = c < report.channel_units.size();
+    channels.push_back(
+        {{"name", report.channels[c]},
+         {"unit", known && !report.channel_units[c].empty() ? Json(report.channel_units[c])
+                                                            : Json(nullptr)},
+         {"simulation_channel", c < report.simulation_channels.size()
+                                    ? report.simulation_channels[c]
+                                    : report.channels[c]}});
+  }
+  return channels;
+}
+
 Json ParamsJson(const ValidationReport& report) {
   Json params;
   params["nu"] = report.twed.nu;
@@ -58,7 +75,7 @@ Json ParamsJson(const ValidationReport& report) {
       report.twed.time_window.has_value() ? Json(*report.twed.time_window) : Json(nullptr);
   params["align"] = AlignName(report.align);
   params["scale"] = ScaleName(report.scale);
-  params["channels"] = report.channels;
+  params["channels"] = ChannelsJson(report);
   params["resample_rate"] =
       report.resample_rate.has_value() ? Json(*report.resample_rate) : Json(nullptr);
   params["resampling"] =
@@ -66,6 +83,7 @@ Json ParamsJson(const ValidationReport& report) {
   if (report.window.has_value()) {
     params["window"] = WindowJson(*report.window, report.untriggered);
   }
+  params["unit_warnings"] = report.unit_warnings;
   return params;
 }
 

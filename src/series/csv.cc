@@ -2,6 +2,8 @@
 // - In a run file, blank lines are allowed only at the end: a blank line between samples usually
 //   means two files were pasted together or one was cut, which should not pass silently. Weights
 //   files are written by hand, so there blank lines and `#` comments are skipped anywhere.
+// - A header field `name[unit]` gives the channel's unit; the unit must be one udunits reads, so
+//   that a misspelt unit is found where it was written rather than when runs are compared.
 
 #include "wasserwarp/csv.h"
 
@@ -23,6 +25,7 @@
 #include "common/absl_view.h"
 #include "common/file_contents.h"
 #include "series/csv_fields.h"
+#include "wasserwarp/units.h"
 #include "wasserwarp/user_text.h"
 
 namespace wasserwarp {
@@ -38,6 +41,14 @@ using csv::ParseFiniteAt;
 std::string RunId(const std::string& path) {
   const fs::path name = fs::path(path).filename();
   return (name.extension() == ".csv" ? name.stem() : name).string();
+}
+
+// A header field `name` or `name[unit]`: the name and the unit ("" where none).
+std::pair<absl::string_view, absl::string_view> NameAndUnit(absl::string_view field) {
+  const size_t open = field.rfind('[');
+  if (open == absl::string_view::npos || !absl::EndsWith(field, "]")) return {field, ""};
+  return {absl::StripTrailingAsciiWhitespace(field.substr(0, open)),
+          field.substr(open + 1, field.size() - open - 2)};
 }
 
 }  // namespace
@@ -64,9 +75,17 @@ absl::StatusOr<Series> ParseSeriesCsv(std::string_view content_view, std::string
   if (header.size() < 2) {
     return ErrorAt(source, 1, 2, "expected at least one channel after \"time\"");
   }
+  bool any_unit = false;
   for (size_t k = 1; k < header.size(); ++k) {
-    const absl::string_view name = header[k];
+    const auto [name, unit] = NameAndUnit(header[k]);
     if (name.empty()) return ErrorAt(source, 1, k + 1, "empty channel name");
+    if (header[k] != name) {
+      if (absl::Status known = CheckUnit(unit); !known.ok()) {
+        return ErrorAt(source, 1, k + 1,
+                       absl::StrCat("channel ", QuotedText(name), ": ", known.message()));
+      }
+      any_unit = true;
+    }
     const auto previous = std::find(series.channels.begin(), series.channels.end(), name);
     if (previous != series.channels.end()) {
       return ErrorAt(source, 1, k + 1,
@@ -74,7 +93,9 @@ absl::StatusOr<Series> ParseSeriesCsv(std::string_view content_view, std::string
                                   previous - series.channels.begin() + 2, ")"));
     }
     series.channels.emplace_back(name);
+    series.units.emplace_back(unit);
   }
+  if (!any_unit) series.units.clear();
   if (end == 1) {
     return absl::InvalidArgumentError(absl::StrCat(source, ": no data rows after the header"));
   }
@@ -117,15 +138,17 @@ absl::StatusOr<Series> ParseSeriesCsv(std::string_view content_view, std::string
 
 absl::StatusOr<std::string> FormatSeriesCsv(const Series& series) {
   std::string out = "time";
-  for (const std::string& channel : series.channels) {
+  for (size_t c = 0; c < series.num_channels(); ++c) {
+    const std::string& channel = series.channels[c];
     if (channel.empty() || channel.find_first_of(",\r\n") != std::string::npos ||
-        absl::StripAsciiWhitespace(channel) != channel) {
+        absl::StripAsciiWhitespace(channel) != channel || absl::EndsWith(channel, "]")) {
       return absl::InvalidArgumentError(
           absl::StrCat(series.id, ": channel ", QuotedText(channel),
                        " cannot be a CSV column name (empty, a comma, ",
-                       "a line break or white space around it)"));
+                       "a line break or white space around it, or a closing ']')"));
     }
     absl::StrAppend(&out, ",", channel);
+    if (!series.unit(c).empty()) absl::StrAppend(&out, "[", series.unit(c), "]");
   }
   out += '\n';
   const auto append = [&out](double x) {

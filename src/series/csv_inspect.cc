@@ -19,9 +19,11 @@ absl::StatusOr<Mdf4FileSummary> InspectCsvFile(const std::string& path) {
   time.master = true;
   group.channels.push_back(std::move(time));
   for (size_t c = 0; c < channels; ++c) {
-    group.channels.push_back(
+    Mdf4ChannelSummary channel =
         SummarizeChannel(run->channels[c], "decimal text", run->times, run->samples(),
-                         [&](size_t i) { return run->values[i * channels + c]; }));
+                         [&](size_t i) { return run->values[i * channels + c]; });
+    channel.unit = run->unit(c);
+    group.channels.push_back(std::move(channel));
   }
   Mdf4FileSummary summary;
   summary.path = path;

@@ -165,9 +165,14 @@ absl::StatusOr<Mdf4Run> Assemble(const mdf4::FileView& view, const std::vector<S
   std::vector<uint8_t> keep = base.times->valid;
   for (const Selected& one : selected) {
     run.series.channels.push_back(one.label);
+    run.series.units.push_back(one.channel->unit);
     values.push_back(mdf4::DecodeChannel(one.group->records, *one.group->group, *one.channel));
     if (one.group != &base) continue;
     for (size_t i = 0; i < keep.size(); ++i) keep[i] &= values.back().valid[i];
+  }
+  if (std::all_of(run.series.units.begin(), run.series.units.end(),
+                  [](const std::string& unit) { return unit.empty(); })) {
+    run.series.units.clear();
   }
   for (size_t i = 0; i < keep.size(); ++i) {
     if (keep[i]) run.series.times.push_back(base.times->values[i]);

@@ -18,6 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "common/named_values.h"
 #include "wasserwarp/event_window.h"
+#include "series/channel_units.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/series.h"
 
@@ -34,13 +35,16 @@ absl::Status WithContext(const absl::Status& status, absl::string_view context) 
   return absl::Status(status.code(), absl::StrCat(context, ": ", status.message()));
 }
 
-// `columns[k]` is the column of `channels[k]` in `run`.
+// `columns[k]` is the column of `channels[k]` in `run`; the units stay those of the file.
 Series SelectChannels(const Series& run, const std::vector<std::string>& channels,
                       const std::vector<size_t>& columns) {
   Series out;
   out.id = run.id;
   out.channels = channels;
   out.times = run.times;
+  if (!run.units.empty()) {
+    for (size_t column : columns) out.units.push_back(run.units[column]);
+  }
   out.values.reserve(run.samples() * columns.size());
   for (size_t i = 0; i < run.samples(); ++i) {
     for (size_t column : columns) out.values.push_back(run.value(i, column));
@@ -66,11 +70,13 @@ absl::StatusOr<std::vector<size_t>> FindColumns(const Series& run, absl::string_
   return columns;
 }
 
+// `names` are the channels as `runs` call them, `channels` as the validation does.
 absl::Status SelectAll(const RunsView& runs, absl::string_view side,
+                       const std::vector<std::string>& names,
                        const std::vector<std::string>& channels, std::vector<Series>& out) {
   out.reserve(runs.size());
   for (const Series& run : runs) {
-    absl::StatusOr<std::vector<size_t>> columns = FindColumns(run, side, channels);
+    absl::StatusOr<std::vector<size_t>> columns = FindColumns(run, side, names);
     if (!columns.ok()) return columns.status();
     out.push_back(SelectChannels(run, channels, *columns));
   }
@@ -91,6 +97,7 @@ Series ResampleUniform(const Series& run, double rate) {
   Series out;
   out.id = run.id;
   out.channels = run.channels;
+  out.units = run.units;
   const size_t channels = run.num_channels();
   out.times.reserve(last + 1);
   out.values.reserve((last + 1) * channels);
@@ -229,6 +236,7 @@ absl::StatusOr<PreparedRuns> PrepareRuns(const RunsView& simulation, const RunsV
     return status;
   }
   if (absl::Status status = ValidateEventWindow(options.window); !status.ok()) return status;
+  if (absl::Status status = ValidateChannelMap(options.channel_map); !status.ok()) return status;
   for (const Series& run : simulation) {
     if (absl::Status status = ValidateSeries(run); !status.ok()) {
       return WithContext(status, "simulation run");
@@ -252,8 +260,9 @@ absl::StatusOr<PreparedRuns> PrepareRuns(const RunsView& simulation, const RunsV
       windowed_simulation.has_value() ? RunsView(windowed_simulation->runs) : simulation;
   const RunsView reference_runs =
       windowed_reference.has_value() ? RunsView(windowed_reference->runs) : reference;
-  prepared.channels =
-      options.channels.empty() ? simulation_runs.front().channels : options.channels;
+  prepared.channels = options.channels.empty()
+                          ? ValidatedNames(simulation_runs.front().channels, options.channel_map)
+                          : options.channels;
   std::unordered_set<std::string_view> seen;
   for (const std::string& channel : prepared.channels) {
     if (!seen.insert(channel).second) {
@@ -261,16 +270,23 @@ absl::StatusOr<PreparedRuns> PrepareRuns(const RunsView& simulation, const RunsV
           absl::StrCat("channel \"", channel, "\" is requested more than once"));
     }
   }
-  if (absl::Status status =
-          SelectAll(simulation_runs, "simulation", prepared.channels, prepared.simulation);
+  prepared.simulation_channels = SimulationNames(prepared.channels, options.channel_map);
+  if (absl::Status status = SelectAll(simulation_runs, "simulation", prepared.simulation_channels,
+                                      prepared.channels, prepared.simulation);
       !status.ok()) {
     return status;
   }
-  if (absl::Status status =
-          SelectAll(reference_runs, "reference", prepared.channels, prepared.reference);
+  if (absl::Status status = SelectAll(reference_runs, "reference", prepared.channels,
+                                      prepared.channels, prepared.reference);
       !status.ok()) {
     return status;
   }
+  absl::StatusOr<ChannelUnits> units =
+      ConvertUnits(prepared.channels, prepared.simulation_channels, options, prepared.simulation,
+                   prepared.reference);
+  if (!units.ok()) return units.status();
+  prepared.units = std::move(units->units);
+  prepared.unit_notes = std::move(units->notes);
 
   if (options.align == Align::kStart) {
     for (Series& run : prepared.simulation) AlignToStart(run);

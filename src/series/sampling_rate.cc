@@ -45,6 +45,7 @@ Series ThinToRate(const Series& run, double rate) {
   Series thinned;
   thinned.id = run.id;
   thinned.channels = run.channels;
+  thinned.units = run.units;
   const size_t channels = run.num_channels();
   const double start = run.times.front();
   size_t j = 0;

@@ -49,6 +49,11 @@ absl::Status ValidateChannels(const Series& series) {
                                       " and ", c, ")"));
     }
   }
+  if (!series.units.empty() && series.units.size() != series.channels.size()) {
+    return SeriesError(series, "units",
+                       absl::StrCat(series.units.size(), " units for ", series.channels.size(),
+                                    " channels (expected none or one per channel)"));
+  }
   return absl::OkStatus();
 }
 

@@ -139,7 +139,7 @@
         },
         scales: {
           x: { type: 'linear', title: axisTitle('time (s)') },
-          y: { title: axisTitle(ch.name) },
+          y: { title: axisTitle(ch.unit ? ch.name + ' [' + ch.unit + ']' : ch.name) },
         },
       },
     });
