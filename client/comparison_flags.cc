@@ -10,6 +10,7 @@
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/twed.h"
 #include "window_flags.h"
+#include "wire/channel_units.h"
 #include "wire/convert.h"
 
 namespace wasserwarp::cli {

@@ -9,11 +9,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "wasserwarp/field_error.h"
+#include "wire/channel_units.h"
 #include "wire/event_window.h"
 #include "wire/evidence.h"
 #include "wire/iso18571.h"
 #include "wire/repeated_fields.h"
 #include "wire/tolerance_bands.h"
+#include "wire/verdict.h"
 
 namespace wasserwarp::wire {
 namespace {
@@ -135,20 +137,6 @@ absl::StatusOr<Series> SeriesFromInline(const v1::InlineSeries& inline_series) {
   return series;
 }
 
-v1::ChannelMapping ToProto(const ChannelMapping& mapping) {
-  v1::ChannelMapping out;
-  out.set_simulation_channel(mapping.simulation);
-  out.set_reference_channel(mapping.reference);
-  out.set_unit(mapping.unit);
-  return out;
-}
-
-ChannelMapping FromProto(const v1::ChannelMapping& mapping) {
-  return {.simulation = mapping.simulation_channel(),
-          .reference = mapping.reference_channel(),
-          .unit = mapping.unit()};
-}
-
 v1::InlineSeries InlineFromSeries(const Series& series) {
   v1::InlineSeries out;
   out.set_series_id(series.id);
@@ -156,53 +144,6 @@ v1::InlineSeries InlineFromSeries(const Series& series) {
   Assign(series.times, out.mutable_times());
   Assign(series.values, out.mutable_values());
   return out;
-}
-
-VerdictOptions VerdictOptionsFromProto(const v1::VerdictParameters& params) {
-  VerdictOptions options;
-  if (params.has_permutations()) options.permutations = params.permutations();
-  if (params.has_seed()) options.seed = params.seed();
-  if (params.has_max_distance()) options.max_distance = params.max_distance();
-  if (params.has_max_ratio()) options.max_ratio = params.max_ratio();
-  if (params.has_alpha()) options.alpha = params.alpha();
-  if (params.has_subtract_sampling_floor()) {
-    options.subtract_sampling_floor = params.subtract_sampling_floor();
-  }
-  switch (params.ratio_rule()) {
-    case v1::RATIO_RULE_UNSPECIFIED:
-      break;
-    case v1::RATIO_RULE_INTERVAL:
-      options.ratio_rule = RatioRule::kUpperBound;
-      break;
-    case v1::RATIO_RULE_MEDIAN:
-      options.ratio_rule = RatioRule::kMedian;
-      break;
-    default:
-      // Out of the enum: ValidateVerdictOptions refuses it, naming the field.
-      options.ratio_rule = static_cast<RatioRule>(params.ratio_rule());
-  }
-  if (params.has_ratio_confidence()) options.ratio_confidence = params.ratio_confidence();
-  if (params.has_band_min_inside()) options.band_min_inside = params.band_min_inside();
-
-  if (params.has_min_iso_rating()) options.min_iso_rating = params.min_iso_rating();
-  return options;
-}
-
-v1::VerdictParameters VerdictParametersOf(const VerdictOptions& options) {
-  v1::VerdictParameters params;
-  params.set_permutations(options.permutations);
-  params.set_seed(options.seed);
-  if (options.max_distance.has_value()) params.set_max_distance(*options.max_distance);
-  if (options.max_ratio.has_value()) params.set_max_ratio(*options.max_ratio);
-  if (options.alpha.has_value()) params.set_alpha(*options.alpha);
-  params.set_subtract_sampling_floor(options.subtract_sampling_floor);
-  params.set_ratio_rule(options.ratio_rule == RatioRule::kMedian ? v1::RATIO_RULE_MEDIAN
-                                                                 : v1::RATIO_RULE_INTERVAL);
-  params.set_ratio_confidence(options.ratio_confidence);
-  if (options.band_min_inside.has_value()) params.set_band_min_inside(*options.band_min_inside);
-
-  if (options.min_iso_rating.has_value()) params.set_min_iso_rating(*options.min_iso_rating);
-  return params;
 }
 
 namespace {
@@ -256,70 +197,6 @@ ChannelMetrics MetricsFromProto(const v1::ChannelMetrics& proto) {
           DefinedOrNan(proto.has_lag(), proto.lag())};
 }
 
-void VerdictToProto(const Verdict& verdict, v1::Verdict& proto) {
-  if (verdict.pass.has_value()) proto.set_passed(*verdict.pass);
-  for (const VerdictRule& rule : verdict.rules) {
-    v1::VerdictRule* out = proto.add_rules();
-    out->set_name(rule.name);
-    out->set_value(rule.value);
-    out->set_threshold(rule.threshold);
-    out->set_passed(rule.pass);
-    out->set_basis(rule.basis);
-  }
-  proto.set_statistic(verdict.statistic);
-  proto.set_p_value(verdict.p_value);
-  proto.set_permutations(verdict.permutations);
-  proto.set_seed(verdict.seed);
-  proto.set_sampling_floor_subtracted(verdict.sampling_floor_subtracted);
-  if (verdict.baseline.has_value()) {
-    const Baseline& baseline = *verdict.baseline;
-    v1::Baseline* out = proto.mutable_baseline();
-    out->set_subset_size(baseline.subset_size);
-    out->set_ref_ref_median(baseline.ref_ref_median);
-    out->set_ref_ref_p05(baseline.ref_ref_p05);
-    out->set_ref_ref_p95(baseline.ref_ref_p95);
-    out->set_sim_ref_median(baseline.sim_ref_median);
-    out->set_sim_ref_p05(baseline.sim_ref_p05);
-    out->set_sim_ref_p95(baseline.sim_ref_p95);
-    out->set_ratio(baseline.ratio);
-    out->set_ratio_interval_lo(baseline.ratio_interval_lo);
-    out->set_ratio_interval_hi(baseline.ratio_interval_hi);
-    out->set_ratio_confidence(baseline.ratio_confidence);
-  }
-  for (const std::string& warning : verdict.warnings) proto.add_warnings(warning);
-  if (verdict.resample_rate.has_value()) proto.set_resample_rate(*verdict.resample_rate);
-  proto.set_same_grid_as_distance(verdict.same_grid_as_distance);
-}
-
-Verdict VerdictFromProto(const v1::Verdict& proto) {
-  Verdict verdict;
-  if (proto.has_passed()) verdict.pass = proto.passed();
-  for (const v1::VerdictRule& rule : proto.rules()) {
-    verdict.rules.push_back({.name = rule.name(),
-                             .basis = rule.basis(),
-                             .value = rule.value(),
-                             .threshold = rule.threshold(),
-                             .pass = rule.passed()});
-  }
-  verdict.statistic = proto.statistic();
-  verdict.p_value = proto.p_value();
-  verdict.permutations = proto.permutations();
-  verdict.seed = proto.seed();
-  verdict.sampling_floor_subtracted = proto.sampling_floor_subtracted();
-  if (proto.has_baseline()) {
-    const v1::Baseline& baseline = proto.baseline();
-    verdict.baseline = Baseline{
-        baseline.subset_size(),       baseline.ref_ref_median(),  baseline.ref_ref_p05(),
-        baseline.ref_ref_p95(),       baseline.sim_ref_median(),  baseline.sim_ref_p05(),
-        baseline.sim_ref_p95(),       baseline.ratio(),           baseline.ratio_interval_lo(),
-        baseline.ratio_interval_hi(), baseline.ratio_confidence()};
-  }
-  verdict.warnings = ToVector(proto.warnings());
-  if (proto.has_resample_rate()) verdict.resample_rate = proto.resample_rate();
-  verdict.same_grid_as_distance = proto.same_grid_as_distance();
-  return verdict;
-}
-
 }  // namespace
 
 void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) {
@@ -337,12 +214,7 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
   if (report.resample_rate.has_value()) params->set_resample_rate(*report.resample_rate);
   params->set_resampling(ToProto(report.resampling));
   WindowReportToProto(report, *params);
-  for (const std::string& unit : report.channel_units) params->add_channel_units(unit);
-  for (const std::string& name : report.simulation_channels) params->add_simulation_channels(name);
-  for (const ChannelMapping& mapping : report.channel_map) {
-    *params->add_channel_map() = ToProto(mapping);
-  }
-  for (const std::string& warning : report.unit_warnings) params->add_unit_warnings(warning);
+  ChannelUnitsToProto(report, *params);
   ToProto(report.simulation, proto.mutable_simulation());
   ToProto(report.reference, proto.mutable_reference());
   for (const PlanEntry& entry : report.plan) {
@@ -413,7 +285,6 @@ void ReportToProto(const ValidationReport& report, v1::ValidationReport& proto) 
   }
   EvidenceToProto(report, proto);
   BandsToProto(report, proto);
-
   Iso18571ToProto(report, proto);
 }
 
@@ -443,12 +314,7 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
   report.resampling =
       params.resampling() == v1::RESAMPLING_NONE ? Resampling::kNone : Resampling::kAuto;
   if (absl::Status status = WindowReportFromProto(params, report); !status.ok()) return status;
-  report.channel_units = ToVector(params.channel_units());
-  report.simulation_channels = ToVector(params.simulation_channels());
-  for (const v1::ChannelMapping& mapping : params.channel_map()) {
-    report.channel_map.push_back(FromProto(mapping));
-  }
-  report.unit_warnings = ToVector(params.unit_warnings());
+  ChannelUnitsFromProto(params, report);
   report.simulation = FromProto(proto.simulation());
   report.reference = FromProto(proto.reference());
   const auto valid_pair = [&](int sim, int ref) {
@@ -532,7 +398,6 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
   }
   EvidenceFromProto(proto, report);
   if (absl::Status status = BandsFromProto(proto, report); !status.ok()) return status;
-
   if (absl::Status status = Iso18571FromProto(proto, report); !status.ok()) return status;
   return report;
 }

@@ -13,13 +13,9 @@
 #include "wasserwarp/series.h"
 #include "wasserwarp/v1/validation.pb.h"
 #include "wasserwarp/validation.h"
+#include "wire/verdict.h"
 
 namespace wasserwarp::wire {
-
-// The verdict a request asks for: the README's defaults where fields are unset.
-VerdictOptions VerdictOptionsFromProto(const v1::VerdictParameters& params);
-// Every field set.
-v1::VerdictParameters VerdictParametersOf(const VerdictOptions& options);
 
 absl::StatusOr<Series> SeriesFromInline(const v1::InlineSeries& inline_series);
 v1::InlineSeries InlineFromSeries(const Series& series);
@@ -36,9 +32,6 @@ absl::Duration FromProtoDuration(const google::protobuf::Duration& duration);
 // +-315,576,000,000, nanos within +-999,999,999 and of the same sign as the seconds.
 absl::StatusOr<absl::Duration> FromProtoDuration(const google::protobuf::Duration& duration,
                                                  absl::string_view field);
-
-v1::ChannelMapping ToProto(const ChannelMapping& mapping);
-ChannelMapping FromProto(const v1::ChannelMapping& mapping);
 
 v1::Alignment ToProto(Align align);
 v1::Scaling ToProto(Scale scale);

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "wasserwarp/field_error.h"
+#include "wire/channel_units.h"
 #include "wire/convert.h"
 #include "wire/event_window.h"
 #include "wire/repeated_fields.h"

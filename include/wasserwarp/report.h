@@ -16,7 +16,6 @@
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/engine_info.h"
 #include "wasserwarp/event_window.h"
-
 #include "wasserwarp/iso18571.h"
 #include "wasserwarp/pair_metrics.h"
 #include "wasserwarp/prepare.h"

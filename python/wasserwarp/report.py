@@ -318,13 +318,11 @@ class ValidationResult:
     single_cells: int = 0
     # Every tolerance band on every plan entry (plan order, then band order).
     bands: Tuple[PairBand, ...] = ()
-
     # With iso18571=True or a min_iso_rating: every plan pair and channel, the plan-weighted
     # averages (one per params.channels entry) and the notes on pairs too short to rate.
     iso18571: Tuple[Iso18571Rating, ...] = ()
     iso18571_average: Tuple[Iso18571Average, ...] = ()
     iso18571_warnings: Tuple[str, ...] = ()
-
     # How the sim x ref transport was solved: "lazy" or "exhaustive" (empty in older reports),
     # and its transport solves.
     path: str = ""
@@ -382,8 +380,7 @@ class ValidationResult:
             bands=tuple(PairBand(b.sim, b.ref, report.tolerance_bands[b.band].channel, b.samples,
                                  optional(b, "inside"), optional(b, "max_excursion"),
                                  optional(b, "first_violation"))
-                        for b in report.bands))
-
+                        for b in report.bands),
             iso18571=tuple(Iso18571Rating.from_proto(p, params.channels)
                            for p in report.iso18571),
             iso18571_average=tuple(Iso18571Average.from_proto(a)

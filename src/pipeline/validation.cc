@@ -14,15 +14,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
-#include "common/arena_pool.h"
 #include "pipeline/lazy_transport.h"
-#include "pipeline/plan_parallel.h"
-#include "pipeline/validation_iso18571.h"
-
 #include "pipeline/path_choice.h"
+#include "pipeline/validation_bands.h"
+#include "pipeline/validation_iso18571.h"
+#include "pipeline/validation_pairs.h"
 #include "series/sampling_rate.h"
-#include "twed/pair_requests.h"
 #include "wasserwarp/engine_info.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/request_digest.h"
@@ -87,93 +84,6 @@ absl::Status CheckNotCancelled(const CancellationToken* cancel) {
     return absl::CancelledError("validation cancelled");
   }
   return absl::OkStatus();
-}
-
-// The edit-path diagnostics of every pair in the plan (row-major, as pairs of the matrix), on
-// SIMD lanes of pairs that share no run where the kernels allow; a plan has at most n + m - 1
-// pairs, so this costs a small fraction of the cost matrix.
-absl::StatusOr<std::vector<PairDiagnostics>> DiagnosePairs(const PreparedRuns& runs,
-                                                           const std::vector<PlanEntry>& plan,
-                                                           const TwedParams& params,
-                                                           const CostMatrixOptions& compute) {
-  const size_t m = runs.reference.size();
-  std::vector<size_t> pairs;
-  for (const PlanEntry& entry : plan) {
-    pairs.push_back(static_cast<size_t>(entry.row) * m + static_cast<size_t>(entry.col));
-  }
-  absl::StatusOr<std::vector<EditPathSummary>> paths =
-      ComputePairPaths(runs.simulation, runs.reference, params, pairs, compute);
-  if (!paths.ok()) return paths.status();
-  std::vector<PairDiagnostics> diagnostics;
-  for (size_t k = 0; k < plan.size(); ++k) {
-    const EditPathSummary& path = (*paths)[k];
-    diagnostics.push_back({plan[k].row, plan[k].col, path.distance, path.matches, path.a_deletions,
-                           path.b_deletions, path.mean_time_shift});
-  }
-  return diagnostics;
-}
-
-// The classic metrics of every pair in the plan, in the channels' own units.
-std::vector<PairMetrics> MeasurePairs(const PreparedRuns& runs, const std::vector<PlanEntry>& plan,
-                                      const CostMatrixOptions& compute) {
-  const size_t channels = runs.channels.size();
-  std::vector<PairMetrics> metrics(plan.size() * channels);
-  ForEachPlanEntry(plan, compute.max_threads, [&](size_t k) {
-    const PlanEntry& entry = plan[k];
-    const std::vector<ChannelMetrics> pair = CompareMatchedPair(
-        runs.simulation[entry.row], runs.reference[entry.col], runs.channel_divisors);
-    for (size_t c = 0; c < channels; ++c) {
-      metrics[k * channels + c] = {entry.row, entry.col, static_cast<int>(c), pair[c]};
-    }
-  });
-  return metrics;
-}
-
-// Every tolerance band on every pair in the plan, in the channels' own units.
-std::vector<PairBand> ScoreBands(const PreparedRuns& runs, const std::vector<PlanEntry>& plan,
-                                 const std::vector<ToleranceBand>& bands,
-                                 const std::vector<size_t>& band_channels,
-                                 const CostMatrixOptions& compute) {
-  std::vector<PairBand> scored(plan.size() * bands.size());
-  ForEachPlanEntry(plan, compute.max_threads, [&](size_t k) {
-    const PlanEntry& entry = plan[k];
-    for (size_t b = 0; b < bands.size(); ++b) {
-      const size_t c = band_channels[b];
-      scored[k * bands.size() + b] = {
-          entry.row, entry.col, static_cast<int>(b),
-          ScoreToleranceBand(runs.simulation[entry.row], runs.reference[entry.col], c,
-                             runs.channel_divisors.empty() ? 1.0 : runs.channel_divisors[c],
-                             bands[b])};
-    }
-  });
-  return scored;
-}
-
-// Each band's channel among the prepared runs' channels; InvalidArgument about field "bands"
-// for a channel they do not have.
-absl::StatusOr<std::vector<size_t>> BandChannels(const std::vector<ToleranceBand>& bands,
-                                                 const std::vector<std::string>& channels) {
-  std::vector<size_t> indices;
-  for (const ToleranceBand& band : bands) {
-    const auto found = std::find(channels.begin(), channels.end(), band.channel);
-    if (found == channels.end()) {
-      return InvalidFieldError(
-          "bands", absl::StrCat("band of channel \"", band.channel,
-                                "\": the runs compared have no such channel (they have ",
-                                absl::StrJoin(channels, ", "), ")"));
-    }
-    indices.push_back(static_cast<size_t>(found - channels.begin()));
-  }
-  return indices;
-}
-
-VerdictRule BandRule(const std::vector<PairBand>& bands, double min_inside) {
-  const double worst = WorstBandInside(bands);
-  return {.name = "band_min_inside",
-          .basis = "the smallest share of samples inside a tolerance band over the plan's pairs",
-          .value = worst,
-          .threshold = min_inside,
-          .pass = worst >= min_inside};
 }
 
 // What a reader of the verdict must know to judge it.

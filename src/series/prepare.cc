@@ -17,8 +17,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "common/named_values.h"
-#include "wasserwarp/event_window.h"
 #include "series/channel_units.h"
+#include "wasserwarp/event_window.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/series.h"
 
