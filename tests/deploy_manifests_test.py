@@ -75,6 +75,19 @@ def server_flags():
     return flags
 
 
+def server_flag_defaults():
+    """Each flag's default as `wasserwarp-server --help` prints it."""
+    result = subprocess.run([ARGS.server, "--help"], capture_output=True, text=True, check=False)
+    # Each flag's text runs from its name to the next flag's.
+    parts = re.split(r"^\s+--(\w+) ", result.stdout + result.stderr, flags=re.M)
+    defaults = {}
+    for name, text in zip(parts[1::2], parts[2::2]):
+        default = re.search(r"\sdefault: (.*?);\s*$", text, re.S)
+        if default:
+            defaults[name] = default.group(1)
+    return defaults
+
+
 def flag_values(args):
     """--name=value arguments as a dict; the last one wins, as in Abseil."""
     values = {}
@@ -572,6 +585,42 @@ class DeployTest(unittest.TestCase):
         self.assertEqual(flags["postgres_pool_size"], "4")
         ca = next(v for v in pod["volumes"] if v["name"] == "postgres-ca")["secret"]
         self.assertEqual(ca["items"], [{"key": "root.pem", "path": "ca.crt"}])
+
+    def test_every_chart_server_value_sets_a_server_flag(self):
+        # Each server and postgres value, changed alone, changes exactly one flag, which the
+        # server has: no value is dropped by the template or passed under a wrong name.
+        not_flags = {"extraArgs", "secretName", "key", "passwordKey", "caKey"}
+        base = flag_values(by_kind(self.chart.render())["Deployment"][0]["spec"]["template"]
+                           ["spec"]["containers"][0]["args"])
+        for section in ("server", "postgres"):
+            for key in sorted(set(self.chart.defaults[section]) - not_flags):
+                with self.subTest(value=f"{section}.{key}"):
+                    marker = f"marker-{key}"
+                    rendered = self.chart.render({section: {key: marker}})
+                    args = by_kind(rendered)["Deployment"][0]["spec"]["template"]["spec"][
+                        "containers"][0]["args"]
+                    changed = {name for name, value in flag_values(args).items()
+                               if base.get(name) != value}
+                    self.assertEqual(len(changed), 1, changed)
+                    (flag,) = changed
+                    self.assertIn(flag, self.flags)
+                    self.assertEqual(flag_values(args)[flag], marker)
+
+    def test_chart_keeps_the_server_defaults_of_the_call_pool_and_quotas(self):
+        # These values are the server's own defaults, spelled out for platform teams to
+        # change; the --help text is where the defaults are.
+        defaults = server_flag_defaults()
+        flags = flag_values(by_kind(self.kubernetes)["Deployment"][0]["spec"]["template"]
+                            ["spec"]["containers"][0]["args"])
+        for name in ("call_threads", "max_queued_calls", "max_sessions",
+                     "max_sessions_per_principal", "max_bytes_per_principal",
+                     "max_queued_jobs_per_principal", "max_running_jobs_per_principal",
+                     "max_attempts", "max_watch_streams", "max_watch_streams_per_principal",
+                     "session_idle_ttl", "max_session_ttl", "credentials_refresh_interval",
+                     "postgres_statement_timeout", "postgres_lock_timeout",
+                     "postgres_idle_in_transaction_timeout"):
+            with self.subTest(flag=name):
+                self.assertEqual(flags[name], defaults[name])
 
     def test_chart_open_only_when_asked_and_then_says_so(self):
         # Without TLS: native gRPC probes, the token still required.
