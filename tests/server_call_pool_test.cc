@@ -1,14 +1,24 @@
 // The unary calls' own threads: work waits in a bounded queue, the next is refused naming the
-// flag, and what was queued still runs when the pool is destroyed.
+// flag, and what was queued still runs when the pool is destroyed; a call's log line counts the
+// time it waited for a thread.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <grpcpp/server_context.h>
+
 #include <atomic>
 #include <memory>
+#include <regex>
+#include <sstream>
+#include <string>
 
 #include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
 #include "rpc/call_pool.h"
+#include "rpc/logged_call.h"
+#include "spdlog/sinks/ostream_sink.h"
+#include "spdlog/spdlog.h"
 #include "wasserwarp/field_error.h"
 
 namespace wasserwarp::service {
@@ -59,6 +69,65 @@ TEST(CallPoolTest, ThreadsWorkSideBySide) {
   }
   EXPECT_TRUE(first.HasBeenNotified());
   EXPECT_TRUE(second.HasBeenNotified());
+}
+
+// The seconds of the `duration=` of the one rpc line in `log`; -1 without one.
+double LoggedSeconds(const std::string& log) {
+  std::smatch match;
+  if (!std::regex_search(log, match, std::regex("rpc Slow .* duration=([0-9.]+)s"))) return -1;
+  return std::stod(match[1]);
+}
+
+TEST(CallPoolTest, ACallsLogCountsTheTimeItWaitedForAThread) {
+  std::ostringstream captured;
+  const std::shared_ptr<spdlog::logger> previous = spdlog::default_logger();
+  spdlog::set_default_logger(std::make_shared<spdlog::logger>(
+      "capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(captured)));
+  // The test holds the only thread for at least `busy`; the call arrives before that.
+  const absl::Duration busy = absl::Milliseconds(300);
+  grpc::ServerContext context;
+  {
+    CallPool pool(/*threads=*/1, /*max_queued=*/4);
+    absl::Notification release;
+    ASSERT_TRUE(pool.Post([&] { release.WaitForNotification(); }).ok());
+    ASSERT_TRUE(PostLogged(pool, RpcLog(&context, "Slow"),
+                           [](RpcLog& log) { log.Done(grpc::Status::OK); })
+                    .ok());
+    absl::SleepFor(busy);
+    release.Notify();
+  }
+  spdlog::set_default_logger(previous);
+  const double seconds = LoggedSeconds(captured.str());
+  EXPECT_GE(seconds, absl::ToDoubleSeconds(busy)) << captured.str();
+}
+
+TEST(CallPoolTest, ARefusedCallIsLoggedWithItsRefusal) {
+  std::ostringstream captured;
+  const std::shared_ptr<spdlog::logger> previous = spdlog::default_logger();
+  spdlog::set_default_logger(std::make_shared<spdlog::logger>(
+      "capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(captured)));
+  grpc::ServerContext context;
+  std::atomic<bool> ran = false;
+  {
+    CallPool pool(/*threads=*/1, /*max_queued=*/1);
+    absl::Notification release;
+    absl::Notification started;
+    ASSERT_TRUE(pool.Post([&] {
+                      started.Notify();
+                      release.WaitForNotification();
+                    })
+                    .ok());
+    started.WaitForNotification();
+    ASSERT_TRUE(pool.Post([] {}).ok());
+    const absl::Status refused =
+        PostLogged(pool, RpcLog(&context, "Slow"), [&](RpcLog&) { ran = true; });
+    EXPECT_TRUE(absl::IsResourceExhausted(refused)) << refused;
+    release.Notify();
+  }
+  spdlog::set_default_logger(previous);
+  EXPECT_FALSE(ran);
+  EXPECT_THAT(captured.str(), HasSubstr("status=RESOURCE_EXHAUSTED"));
+  EXPECT_THAT(captured.str(), HasSubstr("--max_queued_calls=1"));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "ops/call_principal.h"
 #include "ops/rpc_log.h"
+#include "rpc/logged_call.h"
 #include "rpc/resource_of_call.h"
 #include "rpc/session_proto.h"
 #include "rpc/twed_reactor.h"
@@ -72,9 +73,10 @@ grpc::ServerUnaryReactor* Answer(grpc::CallbackServerContext* context, std::stri
   return Authenticated<grpc::ServerUnaryReactor>(
       context, method, tokens, [&](const std::string& principal) {
         grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-        absl::Status queued = pool.Post(
-            [context, method, request, response, reactor, principal, handle = std::move(handle)] {
-              RpcLog log(context, method);
+        const absl::Status queued = PostLogged(
+            pool, RpcLog(context, method),
+            [context, request, response, reactor, principal,
+             handle = std::move(handle)](RpcLog& log) {
               log.Principal(principal);
               log.Received(request->ByteSizeLong());
               // A call its client gave up on while it waited is not worth the store's time.
@@ -90,11 +92,7 @@ grpc::ServerUnaryReactor* Answer(grpc::CallbackServerContext* context, std::stri
               log.Done(status);
               reactor->Finish(status);
             });
-        if (!queued.ok()) {
-          const grpc::Status status = wire::ToGrpcStatus(queued);
-          RpcLog(context, method).Done(status);
-          reactor->Finish(status);
-        }
+        if (!queued.ok()) reactor->Finish(wire::ToGrpcStatus(queued));
         return reactor;
       });
 }
