@@ -240,8 +240,9 @@ absl::StatusOr<std::unique_ptr<ValidationServer>> ValidationServer::Start(
   }
 
   if (!config.http.listen.empty()) {
-    absl::StatusOr<std::unique_ptr<http::WebView>> view = http::WebView::Start(
-        server->config_, server->auth_tokens_.get(), *server->resources_, *server->store_);
+    absl::StatusOr<std::unique_ptr<http::WebView>> view =
+        http::WebView::Start(server->config_, server->auth_tokens_.get(), *server->resources_,
+                             *server->store_, server->tls_files_.get());
     if (!view.ok()) return view.status();
     server->web_view_ = *std::move(view);
   }
@@ -421,6 +422,12 @@ void ValidationServer::RefreshCredentials() {
                  config_.tls.client_ca_file.empty()
                      ? std::string()
                      : absl::StrCat(" and client CA ", config_.tls.client_ca_file));
+    // The checked copies changed: the web view serves them from its next connection on.
+    if (web_view_ != nullptr) {
+      if (absl::Status status = web_view_->ReloadCertificate(); !status.ok()) {
+        spdlog::error("the web view keeps its certificate: {}", std::string(status.message()));
+      }
+    }
   }
 }
 

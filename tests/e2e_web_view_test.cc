@@ -1,7 +1,8 @@
 // The web view (--http_listen) of a real `wasserwarp-server` on loopback, with access tokens:
 // nothing without a principal, the bearer header and the sign-in cookie, another principal's
 // record not found, the security headers, the bounds on requests, HTTPS with the server's
-// certificate, and Validation.link under --http_public_url.
+// certificate (a rotated one served without a restart), and Validation.link under
+// --http_public_url.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,8 +10,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -356,6 +361,49 @@ TEST_F(E2eWebViewTest, HttpsUsesTheServersCertificateAndRecordsCarryTheirLink) {
   EXPECT_THAT(server_->Log(), HasSubstr(absl::StrCat("ended SUCCEEDED: ", link)));
   // The link's path is the record's page.
   EXPECT_EQ(Get(absl::StrCat("/", name), {kBearerA}).status, 200);
+}
+
+// The answer to `/` over HTTPS when the client trusts only `ca_file`.
+HttpAnswer GetTrusting(const std::string& web, const std::string& ca_file) {
+  return Http(
+      web,
+      HttpCall{
+          .method = "GET", .target = "/", .headers = {kBearerA}, .body = "", .ca_file = ca_file});
+}
+
+// Whether `done` holds within a minute, asked every 200 ms (a bound on the wait, not a timing).
+template <class Done>
+bool Eventually(Done done) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > give_up) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return true;
+}
+
+TEST_F(E2eWebViewTest, HttpsServesARotatedCertificateWithoutARestartAndKeepsItOverABadOne) {
+  StartServer(/*tls=*/true, {"--credentials_refresh_interval=1s"});
+  ASSERT_EQ(GetTrusting(web_, certs_.ca).status, 200);
+  EXPECT_NE(GetTrusting(web_, certs_.other_ca).status, 200);
+
+  // The new pair, from another CA, replaces the files as a Secret update does: each by rename.
+  const std::filesystem::path dir = dir_.root();
+  const std::string sign = absl::StrCat(
+      "cd '", dir.string(), "' && (",
+      wasserwarp::testing::SignCertificateCommand("rotated", "other_ca", "server.ext", "localhost"),
+      ") >rotated.log 2>&1 && cp rotated.key server.key.new && cp rotated.pem server.pem.new && ",
+      "mv server.key.new server.key && mv server.pem.new server.pem");
+  ASSERT_EQ(std::system(sign.c_str()), 0);
+  EXPECT_TRUE(Eventually([&] { return GetTrusting(web_, certs_.other_ca).status == 200; }))
+      << server_->Log();
+  EXPECT_NE(GetTrusting(web_, certs_.ca).status, 200);
+
+  // A certificate that does not parse: the rotated pair stays, and the log says why.
+  std::ofstream(certs_.server_cert, std::ios::trunc) << "-----BEGIN CERTIFICATE-----\nbad\n";
+  EXPECT_TRUE(Eventually([&] { return absl::StrContains(server_->Log(), "not reloaded"); }))
+      << server_->Log();
+  EXPECT_EQ(GetTrusting(web_, certs_.other_ca).status, 200);
 }
 
 TEST_F(E2eWebViewTest, ABadPublicUrlStopsTheStart) {

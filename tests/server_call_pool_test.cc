@@ -3,9 +3,8 @@
 // time it waited for a thread.
 
 #include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include <grpcpp/server_context.h>
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <memory>
@@ -90,9 +89,9 @@ TEST(CallPoolTest, ACallsLogCountsTheTimeItWaitedForAThread) {
     CallPool pool(/*threads=*/1, /*max_queued=*/4);
     absl::Notification release;
     ASSERT_TRUE(pool.Post([&] { release.WaitForNotification(); }).ok());
-    ASSERT_TRUE(PostLogged(pool, RpcLog(&context, "Slow"),
-                           [](RpcLog& log) { log.Done(grpc::Status::OK); })
-                    .ok());
+    ASSERT_TRUE(PostLogged(pool, RpcLog(&context, "Slow"), [](RpcLog& log) {
+                  log.Done(grpc::Status::OK);
+                }).ok());
     absl::SleepFor(busy);
     release.Notify();
   }

@@ -1,21 +1,17 @@
 #include "http/http_listener.h"
 
 #include <civetweb.h>
-#include <stdlib.h>
-#include <unistd.h>
 
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "absl/cleanup/cleanup.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "http/civetweb_openssl3.h"
+#include "http/https_identity.h"
 #include "spdlog/spdlog.h"
 
 namespace wasserwarp::service::http {
@@ -37,43 +33,10 @@ int LogMessage(const mg_connection*, const char* message) {
   return 1;
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path, const char* flag) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) return absl::InvalidArgumentError(absl::StrCat(flag, ": cannot read ", path));
-  return text.str();
-}
-
-// civetweb takes the key and the certificate chain from one PEM file; the server's come as
-// two. They are joined in a file only the server's user can read, which is removed once
-// civetweb has loaded it.
-absl::StatusOr<std::string> JoinedPemFile(const TlsConfig& tls) {
-  absl::StatusOr<std::string> key = ReadFile(tls.key_file, "--tls_key");
-  if (!key.ok()) return key.status();
-  absl::StatusOr<std::string> cert = ReadFile(tls.cert_file, "--tls_cert");
-  if (!cert.ok()) return cert.status();
-  const char* tmp = getenv("TMPDIR");
-  std::string path =
-      absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp", "/wasserwarp-http-XXXXXX.pem");
-  // mkstemps creates it with mode 0600.
-  const int fd = mkstemps(path.data(), 4);
-  if (fd < 0) return absl::InternalError("cannot create a private file for the HTTPS key");
-  const std::string joined = absl::StrCat(*key, "\n", *cert);
-  const bool written =
-      write(fd, joined.data(), joined.size()) == static_cast<ssize_t>(joined.size());
-  close(fd);
-  if (!written) {
-    unlink(path.c_str());
-    return absl::InternalError("cannot write the private file for the HTTPS key");
-  }
-  return path;
-}
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<HttpListener>> HttpListener::Start(const HttpConfig& http,
-                                                                  const TlsConfig& tls,
+                                                                  std::string identity_pem,
                                                                   HttpHandler handler) {
   if (http.listen.starts_with('[')) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -81,7 +44,7 @@ absl::StatusOr<std::unique_ptr<HttpListener>> HttpListener::Start(const HttpConf
         " is an IPv6 address; civetweb as Debian builds it takes IPv4 addresses and host names "
         "only"));
   }
-  const bool https = !tls.cert_file.empty();
+  const bool https = !identity_pem.empty();
   if (https && !PeerCertificateLookupWorks()) {
     return absl::FailedPreconditionError(
         "--http_listen with --tls_cert: civetweb cannot find OpenSSL's "
@@ -89,15 +52,12 @@ absl::StatusOr<std::unique_ptr<HttpListener>> HttpListener::Start(const HttpConf
   }
   static std::once_flag library;
   std::call_once(library, [] { mg_init_library(MG_FEATURES_TLS); });
-  std::string pem;
+  std::unique_ptr<HttpListener> listener(
+      new HttpListener(std::move(handler), http.max_request_bytes));
   if (https) {
-    absl::StatusOr<std::string> joined = JoinedPemFile(tls);
-    if (!joined.ok()) return joined.status();
-    pem = *joined;
+    listener->identity_ = std::make_unique<HttpsIdentity>(std::move(identity_pem));
+    if (absl::Status loaded = listener->identity_->Load(); !loaded.ok()) return loaded;
   }
-  absl::Cleanup remove_pem = [&pem] {
-    if (!pem.empty()) unlink(pem.c_str());
-  };
   const std::string ports = absl::StrCat(http.listen, https ? "s" : "");
   const std::string threads = absl::StrCat(http.max_connections);
   const std::string timeout = absl::StrCat(absl::ToInt64Milliseconds(http.request_timeout));
@@ -121,14 +81,19 @@ absl::StatusOr<std::unique_ptr<HttpListener>> HttpListener::Start(const HttpConf
                                       "enable_directory_listing",
                                       "no"};
   if (https) {
-    options.insert(options.end(), {"ssl_certificate", pem.c_str(), "ssl_protocol_version", "4"});
+    options.insert(options.end(), {"ssl_certificate", listener->identity_->pem_path().c_str(),
+                                   "ssl_protocol_version", "4"});
   }
   options.push_back(nullptr);
 
-  std::unique_ptr<HttpListener> listener(
-      new HttpListener(std::move(handler), http.max_request_bytes));
   mg_callbacks callbacks = {};
   callbacks.log_message = &LogMessage;
+  // civetweb still loads ssl_certificate into its SSL_CTX (the 0); each handshake then takes the
+  // pair loaded last (https_identity.h).
+  callbacks.init_ssl = [](void* ssl_ctx, void* self) {
+    static_cast<HttpListener*>(self)->identity_->ServeFrom(static_cast<SSL_CTX*>(ssl_ctx));
+    return 0;
+  };
   mg_init_data init = {.callbacks = &callbacks,
                        .user_data = listener.get(),
                        .configuration_options = options.data()};
@@ -154,6 +119,10 @@ absl::StatusOr<std::unique_ptr<HttpListener>> HttpListener::Start(const HttpConf
 
 HttpListener::~HttpListener() {
   if (context_ != nullptr) mg_stop(context_);
+}
+
+absl::Status HttpListener::ReloadCertificate() {
+  return identity_ != nullptr ? identity_->Load() : absl::OkStatus();
 }
 
 int HttpListener::Serve(mg_connection* connection, void* self) {

@@ -1,5 +1,6 @@
 // The web view's HTTP server: one civetweb context, its bounds set from HttpConfig, TLS with the
-// server's own certificate and key, and every request handed to one HttpHandler. civetweb is
+// server's own certificate and key (reloaded when they rotate), and every request handed to one
+// HttpHandler. civetweb is
 // already in the server through prometheus-cpp's /metrics endpoint; its C API throws nothing.
 
 #ifndef WASSERWARP_SERVER_HTTP_HTTP_LISTENER_H_
@@ -12,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "http/http_exchange.h"
+#include "http/https_identity.h"
 #include "ops/server_config.h"
 
 struct mg_context;
@@ -21,13 +23,18 @@ namespace wasserwarp::service::http {
 
 class HttpListener {
  public:
-  // Listens on http.listen (TLS when tls has a certificate) and answers each request with
-  // `handler`, on at most http.max_connections threads at once.
+  // Listens on http.listen and answers each request with `handler`, on at most
+  // http.max_connections threads at once; with TLS when `identity_pem` names a PEM file of the
+  // key and certificate chain (HttpsIdentity), plain HTTP when it is empty.
   static absl::StatusOr<std::unique_ptr<HttpListener>> Start(const HttpConfig& http,
-                                                             const TlsConfig& tls,
+                                                             std::string identity_pem,
                                                              HttpHandler handler);
   // Stops listening and waits for the requests in progress.
   ~HttpListener();
+
+  // Reads `identity_pem` again for the handshakes to come; on an error the pair in use stays.
+  // OK without TLS.
+  absl::Status ReloadCertificate();
 
   // host:port with the port actually bound.
   const std::string& address() const { return address_; }
@@ -39,6 +46,8 @@ class HttpListener {
 
   const HttpHandler handler_;
   const int64_t max_body_bytes_;
+  // Null without TLS; outlives the context, whose SSL_CTX calls it.
+  std::unique_ptr<HttpsIdentity> identity_;
   mg_context* context_ = nullptr;
   std::string address_;
 };

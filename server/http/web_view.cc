@@ -32,10 +32,11 @@ HttpResponse MethodNotAllowed(const char* allowed) {
 absl::StatusOr<std::unique_ptr<WebView>> WebView::Start(const ServerConfig& config,
                                                         const AuthTokens* tokens,
                                                         ValidationResources& resources,
-                                                        SessionStore& sessions) {
+                                                        SessionStore& sessions,
+                                                        const TlsFiles* tls) {
   std::unique_ptr<WebView> view(new WebView(config.http, tokens, resources, sessions));
   absl::StatusOr<std::unique_ptr<HttpListener>> listener = HttpListener::Start(
-      config.http, config.tls,
+      config.http, tls != nullptr ? tls->identity_path() : std::string(),
       [raw = view.get()](const HttpRequest& request) { return raw->Handle(request); });
   if (!listener.ok()) return listener.status();
   view->listener_ = *std::move(listener);

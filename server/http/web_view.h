@@ -17,6 +17,7 @@
 #include "http/web_sessions.h"
 #include "ops/auth_tokens.h"
 #include "ops/server_config.h"
+#include "ops/tls_files.h"
 #include "rpc/validation_resources.h"
 #include "sessions/session_store.h"
 
@@ -24,12 +25,17 @@ namespace wasserwarp::service::http {
 
 class WebView {
  public:
-  // Listens on config.http.listen, with TLS when config.tls has a certificate. `tokens` (null
-  // without access control), `resources` and `sessions` must outlive this.
+  // Listens on config.http.listen, with TLS when `tls` (the gRPC port's checked files; null
+  // without --tls_cert) is given. `tokens` (null without access control), `resources`,
+  // `sessions` and `tls` must outlive this.
   static absl::StatusOr<std::unique_ptr<WebView>> Start(const ServerConfig& config,
                                                         const AuthTokens* tokens,
                                                         ValidationResources& resources,
-                                                        SessionStore& sessions);
+                                                        SessionStore& sessions,
+                                                        const TlsFiles* tls);
+
+  // After TlsFiles took a rotated certificate and key: new connections are served with them.
+  absl::Status ReloadCertificate() { return listener_->ReloadCertificate(); }
 
   // host:port with the port bound.
   const std::string& address() const { return listener_->address(); }
