@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "pipeline_reports.h"
 #include "run_flags.h"
 #include "server_flags.h"
+#include "summary.h"
 #include "validation_client.h"
 #include "validation_flags.h"
 #include "wasserwarp/compare.h"
@@ -66,6 +68,7 @@ absl::StatusOr<CompareOptions> ReadOptions(const ParsedArgs& args) {
   if (absl::Status status = ReadFlag(kThreadsFlag, args, options.compute); !status.ok()) {
     return status;
   }
+  options.iso18571 = args.Has(kIso18571Flag.name);
   // The rest (--order) before any file is read.
   if (absl::Status status = ValidateCompareOptions(options); !status.ok()) return status;
   return options;
@@ -94,6 +97,7 @@ absl::Status CheckComparisonHere(const Variants& runs, const CompareOptions& opt
   validation.order = options.order;
   validation.keep_cost_matrix = true;
   validation.compute = options.compute;
+  validation.iso18571 = options.iso18571;
   for (const std::vector<Series>* variant : {&runs.a, &runs.b}) {
     if (absl::Status status =
             CheckEmbeddedValidation(*variant, runs.reference, validation, /*html_report=*/false);
@@ -127,6 +131,7 @@ absl::StatusOr<ComparisonReport> CompareOnServer(const ParsedArgs& args, const V
   v1::ValidateRequest request;
   *request.mutable_parameters() = wire::ParametersOf(validation);
   request.set_include_cost_matrix(true);
+  request.set_iso18571(options.iso18571);
 
   absl::StatusOr<std::unique_ptr<client::ValidationClient>> client =
       ConnectToServer(args, "compare");
@@ -153,6 +158,16 @@ absl::StatusOr<ComparisonReport> CompareOnServer(const ParsedArgs& args, const V
       *reports[0].cost_matrix, *reports[1].cost_matrix, ids[0], ids[1], options);
   if (!comparison.ok()) return comparison.status();
   comparison->dp_cells = reports[0].dp_cells + reports[1].dp_cells;
+  if (options.iso18571) {
+    // Each validation rated its plan: the plan of the matrix the comparison solved again.
+    std::optional<VariantIso18571>* rated[2] = {&comparison->iso18571_a, &comparison->iso18571_b};
+    for (size_t k = 0; k < 2; ++k) {
+      *rated[k] = VariantIso18571{.channels = std::move(reports[k].channels),
+                                  .iso18571 = std::move(reports[k].iso18571),
+                                  .iso18571_average = std::move(reports[k].iso18571_average),
+                                  .iso18571_warnings = std::move(reports[k].iso18571_warnings)};
+    }
+  }
   comparison->seconds += reports[0].seconds + reports[1].seconds;
   return comparison;
 }
@@ -183,6 +198,12 @@ std::string FormatComparison(const ComparisonReport& report, double total_second
     absl::StrAppend(&out, "result: variant B is closer to the references\n");
   } else {
     absl::StrAppend(&out, "result: no clear difference (the interval contains 0)\n");
+  }
+  for (const auto& [prefix, rated] : {std::pair{"variant A: ", &report.iso18571_a},
+                                      std::pair{"variant B: ", &report.iso18571_b}}) {
+    if (!rated->has_value()) continue;
+    AppendIso18571Averages(prefix, (*rated)->channels, (*rated)->iso18571_average,
+                           (*rated)->iso18571_warnings, out);
   }
   absl::StrAppendFormat(&out, "sizes: %d reference runs, %d DP cells\n", report.runs_ref,
                         report.dp_cells);
@@ -244,6 +265,11 @@ std::vector<FlagSection> CompareSections() {
   return {
       {"runs", {kSimAFlag, kSimBFlag, DescribedAs(kRefFlag, "measured reference runs (required)")}},
       {"comparison", ValidationParameterFlags()},
+      {"ratings",
+       {DescribedAs(kIso18571Flag,
+                    "rate each variant's plan pairs and channels by ISO/TS 18571\n"
+                    "(r, corridor, phase, magnitude, slope, grade), as validate\n"
+                    "--iso18571 of that variant rates them")}},
       {"resampling", resampling},
       {"server", server},
       {"output", {kJsonFlag, kJunitFlag, kOpenMetricsFlag}},

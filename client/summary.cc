@@ -63,16 +63,8 @@ void AppendMatchedPairMetrics(const ValidationReport& report, std::string& out) 
 }
 
 void AppendIso18571(const ValidationReport& report, std::string& out) {
-  if (report.iso18571_average.empty()) return;
-  out += "ISO/TS 18571, plan-weighted (r grade, corridor, phase, magnitude, slope; lowest r):\n";
-  for (size_t c = 0; c < report.iso18571_average.size(); ++c) {
-    const Iso18571Average& a = report.iso18571_average[c];
-    absl::StrAppendFormat(&out, "  %s: %.3f %s  %.3f  %.3f  %.3f  %.3f; %.3f\n", report.channels[c],
-                          a.r, Iso18571Grade(a.r), a.z, a.ep, a.em, a.es, a.min_r);
-  }
-  for (const std::string& warning : report.iso18571_warnings) {
-    absl::StrAppendFormat(&out, "warning: %s\n", warning);
-  }
+  AppendIso18571Averages("", report.channels, report.iso18571_average, report.iso18571_warnings,
+                         out);
 }
 
 void AppendQuantities(const ValidationReport& report, std::string& out) {
@@ -138,6 +130,24 @@ void AppendVerdict(const Verdict& verdict, std::string& out) {
 }
 
 }  // namespace
+
+void AppendIso18571Averages(std::string_view prefix, const std::vector<std::string>& channels,
+                            const std::vector<Iso18571Average>& averages,
+                            const std::vector<std::string>& warnings, std::string& out) {
+  if (averages.empty()) return;
+  absl::StrAppendFormat(
+      &out,
+      "%sISO/TS 18571, plan-weighted (r grade, corridor, phase, magnitude, slope; lowest r):\n",
+      prefix);
+  for (size_t c = 0; c < averages.size(); ++c) {
+    const Iso18571Average& a = averages[c];
+    absl::StrAppendFormat(&out, "  %s: %.3f %s  %.3f  %.3f  %.3f  %.3f; %.3f\n", channels[c], a.r,
+                          Iso18571Grade(a.r), a.z, a.ep, a.em, a.es, a.min_r);
+  }
+  for (const std::string& warning : warnings) {
+    absl::StrAppendFormat(&out, "%swarning: %s\n", prefix, warning);
+  }
+}
 
 std::string FormatSummary(const ValidationReport& report, double total_seconds) {
   std::string out;

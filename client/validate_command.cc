@@ -50,11 +50,6 @@ constexpr DocumentedFlag kExhaustiveFlag = {
     "change it: the same W and plan from fewer DP cells (pairs_computed\n"
     "in the JSON). --report, --cost-matrix and a verdict compute every pair"};
 
-constexpr DocumentedFlag kIso18571Flag = {
-    "--iso18571", Arity::kSwitch, "",
-    "rate every plan pair and channel by ISO/TS 18571 (r, corridor,\n"
-    "phase, magnitude, slope, grade); --min-iso-rating does too"};
-
 absl::StatusOr<ValidationOptions> ReadOptions(const ParsedArgs& args) {
   absl::StatusOr<ParameterSettings> parameters = ReadValidationParameterFlags(args);
   if (!parameters.ok()) return parameters.status();

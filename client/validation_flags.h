@@ -26,6 +26,12 @@ absl::StatusOr<ParameterSettings> ReadValidationParameterFlags(const ParsedArgs&
 // The parameters given on the command line, checked as above; the others stay unset.
 absl::StatusOr<v1::ValidationParameters> GivenParameters(const ParsedArgs& args);
 
+// `validate` rates its plan pairs with it, `compare` each variant's.
+inline constexpr DocumentedFlag kIso18571Flag = {
+    "--iso18571", Arity::kSwitch, "",
+    "rate every plan pair and channel by ISO/TS 18571 (r, corridor,\n"
+    "phase, magnitude, slope, grade); --min-iso-rating does too"};
+
 }  // namespace wasserwarp::cli
 
 #endif  // WASSERWARP_CLIENT_VALIDATION_FLAGS_H_

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cli_output.h"
@@ -143,6 +144,39 @@ TEST_F(CliCompareTest, DistancesAreWhatValidateReportsForEachVariant) {
   // The wrong model is the further one, clearly.
   EXPECT_LT(report["interval"][1].get<double>(), 0.0);
   EXPECT_THAT(compared.err, HasSubstr("result: variant A is closer to the references"));
+}
+
+TEST_F(CliCompareTest, Iso18571RatesEachVariantAsValidateRatesIt) {
+  const ProgramResult compared = Compare({"--iso18571", "--json", "-"});
+  ASSERT_EQ(compared.exit_code, 0) << compared.err;
+  const nlohmann::ordered_json report = nlohmann::ordered_json::parse(compared.out);
+  for (const auto& [sim, key, prefix] :
+       {std::tuple{SimA(), "a", "variant A: "}, std::tuple{SimB(), "b", "variant B: "}}) {
+    const ProgramResult validated =
+        Run({"validate", "--sim", sim, "--ref", Ref(), "--iso18571", "--json", "-"});
+    ASSERT_EQ(validated.exit_code, 0) << validated.err;
+    const nlohmann::ordered_json expected = nlohmann::ordered_json::parse(validated.out);
+    ASSERT_TRUE(report.contains(key)) << key;
+    // The same plan pairs (sim, ref), channels and numbers, bit for bit.
+    ASSERT_FALSE(expected["iso18571"].empty());
+    EXPECT_EQ(report[key]["iso18571"], expected["iso18571"]) << key;
+    EXPECT_EQ(report[key]["iso18571_average"], expected["iso18571_average"]) << key;
+    EXPECT_EQ(report[key].contains("iso18571_warnings"), expected.contains("iso18571_warnings"));
+    EXPECT_THAT(compared.err, HasSubstr(std::string(prefix) + "ISO/TS 18571, plan-weighted"));
+  }
+  // Without the flag the comparison has neither section.
+  const nlohmann::json plain = nlohmann::json::parse(Compare({"--json", "-"}).out);
+  EXPECT_FALSE(plain.contains("a"));
+  EXPECT_FALSE(plain.contains("b"));
+
+  EXPECT_THAT(Run({"compare", "--help"}).out, HasSubstr("--iso18571"));
+  // compare judges nothing: the verdict's rule on the ratings is validate's.
+  ExpectBadInput({"compare", "--sim-a", SimA(), "--sim-b", SimB(), "--ref", Ref(), "--iso18571",
+                  "--min-iso-rating", "0.5"},
+                 "--min-iso-rating");
+  ExpectBadInput(
+      {"compare", "--sim-a", SimA(), "--sim-b", SimB(), "--ref", Ref(), "--iso18571", "yes"},
+      "compare: unexpected argument \"yes\"");
 }
 
 TEST_F(CliCompareTest, SummaryOnStdoutAndJsonInAFile) {

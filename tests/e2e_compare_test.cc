@@ -37,19 +37,28 @@ class E2eCompareTest : public wasserwarp::e2e::ServerWithExampleDataTest {
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   }
+
+  // `compare` with `extra` flags embedded and with --server: the served run, after checking
+  // that it reports and prints what the embedded one does.
+  ProgramResult ServedAsEmbedded(const std::vector<std::string>& extra) const {
+    const std::vector<std::string> args = CompareArgs(extra);
+    const ProgramResult embedded = Cli(args);
+    std::vector<std::string> served_args = args;
+    served_args.insert(served_args.end(), {"--server", server_->address()});
+    const ProgramResult served = Cli(served_args);
+    EXPECT_EQ(embedded.exit_code, 0) << embedded.err;
+    EXPECT_EQ(served.exit_code, 0) << served.err << server_->Log();
+    if (embedded.exit_code != 0 || served.exit_code != 0) return served;
+    EXPECT_EQ(ReportWithoutSeconds(served.out), ReportWithoutSeconds(embedded.out));
+    EXPECT_EQ(SummaryWithoutTime(served.err), SummaryWithoutTime(embedded.err));
+    return served;
+  }
 };
 
 TEST_F(E2eCompareTest, ServerCostMatricesGiveTheEmbeddedComparison) {
-  const std::vector<std::string> args =
-      CompareArgs({"--scale", "reference-std", "--lambda", "0.3", "--seed", "5", "--json", "-"});
-  const ProgramResult embedded = Cli(args);
-  ASSERT_EQ(embedded.exit_code, 0) << embedded.err;
-  std::vector<std::string> served_args = args;
-  served_args.insert(served_args.end(), {"--server", server_->address()});
-  const ProgramResult served = Cli(served_args);
-  ASSERT_EQ(served.exit_code, 0) << served.err << server_->Log();
-  EXPECT_EQ(ReportWithoutSeconds(served.out), ReportWithoutSeconds(embedded.out));
-  EXPECT_EQ(SummaryWithoutTime(served.err), SummaryWithoutTime(embedded.err));
+  const ProgramResult served = ServedAsEmbedded(
+      {"--scale", "reference-std", "--lambda", "0.3", "--seed", "5", "--json", "-"});
+  ASSERT_EQ(served.exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(served.out)["paired"], true);
   EXPECT_THAT(server_->Log(), HasSubstr("CreateSession"));
 
@@ -57,6 +66,15 @@ TEST_F(E2eCompareTest, ServerCostMatricesGiveTheEmbeddedComparison) {
   const ProgramResult list = Cli({"sessions", "list", "--server", server_->address()});
   EXPECT_EQ(list.exit_code, 0) << list.err;
   EXPECT_EQ(list.out, "no sessions\n");
+}
+
+TEST_F(E2eCompareTest, ServerRatesEachVariantAsTheEmbeddedComparisonDoes) {
+  const ProgramResult served = ServedAsEmbedded({"--iso18571", "--json", "-"});
+  ASSERT_EQ(served.exit_code, 0);
+  const nlohmann::json report = nlohmann::json::parse(served.out);
+  EXPECT_FALSE(report["a"]["iso18571"].empty());
+  EXPECT_FALSE(report["b"]["iso18571_average"].empty());
+  EXPECT_THAT(served.err, HasSubstr("variant B: ISO/TS 18571, plan-weighted"));
 }
 
 TEST_F(E2eCompareTest, BadInputFailsBeforeTheServerIsAsked) {

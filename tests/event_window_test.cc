@@ -1,7 +1,9 @@
 // Event windows (issue 43, part 3): the trigger as the crossing interpolated between the two
 // samples that straddle the level, runs recorded with a lead-in giving after windowing the W of
 // runs without one, runs that never cross (refused, or left out and listed), hysteresis against
-// noise around the level, and option values refused with the field named.
+// noise around the level, option values refused with the field named, the window's channel found
+// in mapped simulated runs through the channel map, and the report page's inputs and the
+// quantities of interest on the runs as the window cut them.
 
 #include "wasserwarp/event_window.h"
 
@@ -22,6 +24,7 @@
 #include "nlohmann/json.hpp"
 #include "random_runs.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/html_report.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/validation.h"
@@ -32,6 +35,7 @@ namespace {
 using test_data::MakeRun;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 EventWindow Window(const std::string& condition, double before, double after,
                    double hysteresis = 0.0) {
@@ -276,6 +280,121 @@ TEST(EventWindowTest, HysteresisKeepsNoiseAroundTheLevelFromTriggeringEarly) {
   EXPECT_NEAR(*trigger, 5.1, 1e-9);
   // A hysteresis the rise does not reach leaves the run untriggered.
   EXPECT_EQ(FindTrigger(run, 0, Window("y>0.3", 0, 1, 10)), std::nullopt);
+}
+
+TEST(EventWindowTest, TheWindowNamesTheValidatedChannelWhichMappedRunsCarryUnderTheirOwnName) {
+  // The simulated runs call the channel "y_sim", the references "y": --map y_sim=y.
+  std::vector<Series> renamed;
+  std::vector<Series> simulation;
+  for (int k = 0; k < 3; ++k) {
+    Series run = Recorded(absl::StrCat("sim", k), 2.0 + 0.1 * k, 0.0, 1.0 + 0.5 * k, 0.05, 8.0);
+    renamed.push_back(run);
+    run.channels = {"y_sim"};
+    simulation.push_back(std::move(run));
+  }
+  const std::vector<Series> reference = {Recorded("ref0", 2.2, 0.0, 0.5, 0.05, 8.0),
+                                         Recorded("ref1", 1.9, 0.0, 2.0, 0.05, 8.0)};
+  ValidationOptions options;
+  options.prepare.window = Window("y>0.5", 1, 3);
+  absl::StatusOr<ValidationReport> expected = Validate(renamed, reference, options);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  options.prepare.channel_map = {{.simulation = "y_sim", .reference = "y"}};
+  absl::StatusOr<ValidationReport> mapped = Validate(simulation, reference, options);
+  ASSERT_TRUE(mapped.ok()) << mapped.status();
+  EXPECT_EQ(mapped->distance, expected->distance);
+  ASSERT_EQ(mapped->simulation.size(), 3u);
+  for (size_t k = 0; k < 3; ++k) {
+    ASSERT_TRUE(mapped->simulation[k].trigger_time.has_value());
+    EXPECT_EQ(mapped->simulation[k].trigger_time, expected->simulation[k].trigger_time);
+  }
+
+  // The simulated runs' own name of a mapped channel names no reference channel: refused.
+  options.prepare.window = Window("y_sim>0.5", 1, 3);
+  absl::StatusOr<ValidationReport> own_name = Validate(simulation, reference, options);
+  ASSERT_EQ(own_name.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ErrorField(own_name.status()), "window");
+  EXPECT_THAT(own_name.status().message(),
+              HasSubstr("names \"y_sim\", the simulated runs' name of the mapped channel \"y\""));
+
+  // A simulated run without the mapped channel is named with both names.
+  options.prepare.window = Window("y>0.5", 1, 3);
+  simulation[1].channels = {"other"};
+  absl::StatusOr<ValidationReport> missing = Validate(simulation, reference, options);
+  ASSERT_EQ(missing.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ErrorField(missing.status()), "window");
+  EXPECT_THAT(missing.status().message(),
+              HasSubstr("simulation run \"sim1\" has no channel \"y_sim\" (the window's channel "
+                        "\"y\" through the channel map)"));
+}
+
+// A ramp sampled every second over [0, 20] s, rising by 2 a second from `rise`: it crosses 3 at
+// rise + 1.5 s.
+Series Ramp(const std::string& id, double rise) {
+  std::vector<double> times;
+  std::vector<double> values;
+  for (int k = 0; k <= 20; ++k) {
+    times.push_back(k);
+    values.push_back(std::max(0.0, 2.0 * (k - rise)));
+  }
+  return MakeRun(id, {"x"}, times, values);
+}
+
+// The inputs section of `page` up to the end of its first table, the runs' table.
+std::string InputsTable(const std::string& page) {
+  const size_t begin = page.find("<section id=\"inputs\">");
+  if (begin == std::string::npos) return "";
+  return page.substr(begin, page.find("</table>", begin) - begin);
+}
+
+TEST(EventWindowTest, TheReportPageGivesTheWindowedRunsDurationsAndTriggers) {
+  // Triggers at 11.5 and 13.5 s (simulated), 5.5 and 7.5 s (references); windows of 2 + 3 s.
+  const std::vector<Series> simulation = {Ramp("sim0", 10), Ramp("sim1", 12)};
+  const std::vector<Series> reference = {Ramp("ref0", 4), Ramp("ref1", 6)};
+  ValidationOptions options;
+  options.prepare.window = Window("x>3", 2, 3);
+  absl::StatusOr<ValidationReport> report = Validate(simulation, reference, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  absl::StatusOr<std::string> page =
+      RenderHtmlReport(*report, simulation, reference, HtmlReportOptions{});
+  ASSERT_TRUE(page.ok()) << page.status();
+  const std::string inputs = InputsTable(*page);
+  EXPECT_THAT(
+      inputs,
+      HasSubstr("<th class=\"num\">Duration in the window</th><th class=\"num\">Trigger</th>"
+                "<th>Weights</th>"));
+  EXPECT_THAT(inputs, HasSubstr("<tr><th>Simulated</th><td class=\"num\">2</td>"));
+  EXPECT_THAT(inputs,
+              HasSubstr("<td class=\"num\">5 s</td><td class=\"num\">11.5 \u2013 13.5 s</td>"));
+  EXPECT_THAT(inputs,
+              HasSubstr("<td class=\"num\">5 s</td><td class=\"num\">5.5 \u2013 7.5 s</td>"));
+  EXPECT_THAT(inputs, Not(HasSubstr("20 s")));
+
+  // Without a window: the runs as given, and no trigger column.
+  options.prepare.window.reset();
+  report = Validate(simulation, reference, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  page = RenderHtmlReport(*report, simulation, reference, HtmlReportOptions{});
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_THAT(InputsTable(*page), HasSubstr("<th class=\"num\">Duration</th><th>Weights</th>"));
+  EXPECT_THAT(InputsTable(*page), HasSubstr("<td class=\"num\">20 s</td><td>uniform</td>"));
+}
+
+TEST(EventWindowTest, QuantitiesOfInterestAreOnTheRunsAsTheWindowCutThem) {
+  // Each ramp is 9 at 3 s after its trigger, the window's end, and 2 (20 - rise) at 20 s; a run
+  // that never rises is left out, with its weight.
+  const std::vector<Series> simulation = {Ramp("sim0", 10), Ramp("flat", 30), Ramp("sim1", 12)};
+  const std::vector<Series> reference = {Ramp("ref0", 4), Ramp("ref1", 6)};
+  ValidationOptions options;
+  options.prepare.window = Window("x>3", 2, 3);
+  options.prepare.window->skip_untriggered = true;
+  options.simulation_weights = {1, 2, 3};
+  options.quantities = {{.channel = "x", .kind = QuantityKind::kMax}};
+  absl::StatusOr<ValidationReport> report = Validate(simulation, reference, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->quantities.size(), 1u);
+  const auto nine = testing::DoubleNear(9, 1e-12);
+  EXPECT_THAT(report->quantities[0].sim_values, ElementsAre(nine, nine));
+  EXPECT_THAT(report->quantities[0].ref_values, ElementsAre(nine, nine));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Validate through the in-process service: results equal to the core's, progress,
-// cancellation, deadlines, the job queue and shutdown.
+// cancellation, deadlines, the job queue and shutdown, and the runs' sources by run id.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "google/rpc/error_details.pb.h"
 #include "random_runs.h"
 #include "series/sampling_rate.h"
@@ -106,6 +107,54 @@ TEST_F(ValidateTest, ReportEqualsTheCoreWithSessionDefaultsAndOverrides) {
   ASSERT_TRUE(embedded.ok()) << embedded.status();
   EXPECT_EQ(ComparableJson(*served), ComparableJson(*embedded));
   ASSERT_TRUE(served->cost_matrix.has_value());
+}
+
+TEST_F(ValidateTest, RunsKeepTheirSourcesWhenAWindowLeavesOthersOut) {
+  // Channel y rises by 1 a second from `rise`, sampled at 10 Hz for 10 s; "flat" never rises.
+  const auto ramp = [](const std::string& id, double rise) {
+    Series run{.id = id, .channels = {"y"}, .times = {}, .values = {}};
+    for (int k = 0; k <= 100; ++k) {
+      run.times.push_back(k / 10.0);
+      run.values.push_back(std::max(0.0, k / 10.0 - rise));
+    }
+    return run;
+  };
+  ASSERT_TRUE(CreateSession("bench").ok());
+  std::vector<v1::UploadSeriesRequest> messages;
+  for (const Series& run : {ramp("sim0", 1.0), ramp("flat", 20.0), ramp("sim2", 2.0)}) {
+    AppendRun(kSession, v1::ROLE_SIMULATION, run, messages);
+  }
+  for (const Series& run : {ramp("ref0", 1.5), ramp("ref1", 2.5)}) {
+    AppendRun(kSession, v1::ROLE_REFERENCE, run, messages);
+  }
+  for (v1::UploadSeriesRequest& message : messages) {
+    if (!message.has_header()) continue;
+    v1::RunSource* source = message.mutable_header()->mutable_source();
+    source->set_file(absl::StrCat("runs/", message.header().series_id(), ".csv"));
+    source->set_sha256(std::string(64, 'a'));
+  }
+  ASSERT_TRUE(UploadMessages(messages).ok());
+
+  v1::ValidateRequest request = ValidateRequestFor(kSession);
+  v1::EventWindow* window = request.mutable_parameters()->mutable_window();
+  window->set_condition("y>0.5");
+  window->set_before(0.5);
+  window->set_after(3.0);
+  window->set_skip_untriggered(true);
+  std::vector<v1::ValidateResponse> events;
+  ASSERT_TRUE(ValidateAll(request, events).ok());
+  absl::StatusOr<ValidationReport> served = ServedReport(events);
+  ASSERT_TRUE(served.ok()) << served.status();
+  ASSERT_EQ(served->untriggered.size(), 1u);
+  EXPECT_EQ(served->untriggered[0].id, "flat");
+  ASSERT_EQ(served->simulation.size(), 2u);
+  ASSERT_EQ(served->reference.size(), 2u);
+  for (const std::vector<RunSummary>* runs : {&served->simulation, &served->reference}) {
+    for (const RunSummary& run : *runs) {
+      ASSERT_TRUE(run.source.has_value()) << run.id;
+      EXPECT_EQ(run.source->file, absl::StrCat("runs/", run.id, ".csv"));
+    }
+  }
 }
 
 TEST_F(ValidateTest, ReportEqualsTheCoreWithDefaults) {

@@ -26,6 +26,9 @@ struct CompareOptions {
   double confidence = 0.95;  // of the interval for W_a - W_b
   uint64_t seed = 1;
   CostMatrixOptions compute;
+  // Rate each variant's plan pairs by ISO/TS 18571, as `validate --iso18571` of that variant
+  // rates them (CompareVariants only: CompareCostMatrices has no runs to rate).
+  bool iso18571 = false;
 };
 
 // Beyond this many resamples the interval's endpoints no longer move; the cap

@@ -78,8 +78,10 @@ struct WindowedRuns {
 // Window ends inside a run are interpolated samples at exactly -before and +after; a run that
 // does not reach that far keeps what it has. A run without a crossing is InvalidArgument naming
 // it, or left out with skip_untriggered. A run whose window holds a single sample is refused.
+// `channel` is the window's channel as these runs name it (the simulated runs' name where a
+// channel map maps it, prepare.h); empty: window.channel.
 absl::StatusOr<WindowedRuns> WindowRuns(const RunsView& runs, std::string_view side,
-                                        const EventWindow& window);
+                                        const EventWindow& window, std::string_view channel = {});
 
 }  // namespace wasserwarp
 

@@ -5,6 +5,7 @@
 #define WASSERWARP_PREPARE_H_
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -77,7 +78,9 @@ struct PrepareOptions {
   std::optional<double> resample_rate;
   Resampling resampling = Resampling::kAuto;  // read when resample_rate is unset
   // When set, every run is first cut to its event window (event_window.h), before the channels
-  // are selected and anything else is done.
+  // are selected and anything else is done. Its channel is the validated channel's name: the
+  // reference runs' name, which the simulated runs carry under their own where `channel_map`
+  // maps it.
   std::optional<EventWindow> window;
   // Applied before everything else: the simulated channel of each mapping is looked up by its
   // simulated name and compared as the reference channel.
@@ -103,6 +106,11 @@ struct PreparedRuns {
   std::vector<double> simulation_triggers;
   std::vector<double> reference_triggers;
   std::vector<UntriggeredRun> untriggered;
+  // With a window: the triggered runs as it cut them, every channel, nothing else done to them
+  // (what quantities of interest and the report's inputs read); null without one. Shared, so
+  // that copies of the prepared runs (the verdict's grid) do not copy them.
+  std::shared_ptr<const std::vector<Series>> windowed_simulation;
+  std::shared_ptr<const std::vector<Series>> windowed_reference;
   // Per channel: the unit every run was converted to ("" where none), and the channel's name in
   // the simulated runs (its own name unless mapped).
   std::vector<std::string> units;
@@ -117,6 +125,10 @@ struct PreparedRuns {
 // InvalidArgument.
 absl::StatusOr<PreparedRuns> PrepareRuns(const RunsView& simulation, const RunsView& reference,
                                          const PrepareOptions& options);
+
+// One side's runs as the window cut them (PreparedRuns::windowed_*), or `given` without one.
+RunsView RunsAsCut(const std::shared_ptr<const std::vector<Series>>& windowed,
+                   const RunsView& given);
 
 }  // namespace wasserwarp
 

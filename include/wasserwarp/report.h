@@ -141,6 +141,16 @@ struct ValidationReport {
   uint64_t transport_solves = 0;
 };
 
+// One variant's ISO/TS 18571 ratings in a comparison: what a validation of that variant alone
+// reports (ValidationReport's iso18571, iso18571_average and iso18571_warnings), on the plan of
+// that variant's runs to the references; `channels` names the pairs' channel indices.
+struct VariantIso18571 {
+  std::vector<std::string> channels;
+  std::vector<PairIso18571> iso18571;
+  std::vector<Iso18571Average> iso18571_average;
+  std::vector<std::string> iso18571_warnings;
+};
+
 struct ComparisonReport {
   double distance_a = 0.0;
   double distance_b = 0.0;
@@ -165,6 +175,9 @@ struct ComparisonReport {
   size_t runs_ref = 0;
   uint64_t dp_cells = 0;
   double seconds = 0.0;
+  // With ISO/TS 18571 asked for: each variant's plan pairs rated.
+  std::optional<VariantIso18571> iso18571_a;
+  std::optional<VariantIso18571> iso18571_b;
 };
 
 }  // namespace wasserwarp

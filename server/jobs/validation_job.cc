@@ -1,6 +1,8 @@
 #include "jobs/validation_job.h"
 
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -161,19 +163,31 @@ absl::StatusOr<ValidationJob> Prepare(const v1::ValidateRequest& request,
   return job;
 }
 
-// Where each run came from, as its upload said; the report lists the runs in the snapshot's order.
+// Where each run came from, as its upload said, by run id: the report lists the runs an event
+// window kept, which are fewer than the snapshot's where it left some out.
+std::unordered_map<std::string_view, const RunSource*> SourcesById(
+    const std::vector<StoredRun>& runs) {
+  std::unordered_map<std::string_view, const RunSource*> sources;
+  for (const StoredRun& run : runs) {
+    if (run.source.has_value()) sources.emplace(run.series->id, &*run.source);
+  }
+  return sources;
+}
+
 void AddSources(const std::vector<StoredRun>& runs, std::vector<RunSummary>& summaries) {
-  if (runs.size() != summaries.size()) return;
-  for (size_t i = 0; i < runs.size(); ++i) summaries[i].source = runs[i].source;
+  const std::unordered_map<std::string_view, const RunSource*> sources = SourcesById(runs);
+  for (RunSummary& summary : summaries) {
+    const auto found = sources.find(summary.id);
+    if (found != sources.end()) summary.source = *found->second;
+  }
 }
 
 void AddSources(const std::vector<StoredRun>& runs,
                 google::protobuf::RepeatedPtrField<v1::RunSummary>& summaries) {
-  if (runs.size() != static_cast<size_t>(summaries.size())) return;
-  for (size_t i = 0; i < runs.size(); ++i) {
-    if (runs[i].source.has_value()) {
-      wire::RunSourceToProto(*runs[i].source, *summaries[static_cast<int>(i)].mutable_source());
-    }
+  const std::unordered_map<std::string_view, const RunSource*> sources = SourcesById(runs);
+  for (v1::RunSummary& summary : summaries) {
+    const auto found = sources.find(summary.id());
+    if (found != sources.end()) wire::RunSourceToProto(*found->second, *summary.mutable_source());
   }
 }
 

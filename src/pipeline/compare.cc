@@ -16,6 +16,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "pipeline/validation_iso18571.h"
 #include "verdict/bootstrap_interval.h"
 #include "verdict/resampling.h"
 #include "verdict/resampling_rng.h"
@@ -59,12 +60,19 @@ absl::StatusOr<double> ResampledDistance(const CostMatrix& costs,
   return resampling::SubsetDistance(costs, rows, row_weights, cols, col_weights, order);
 }
 
-absl::StatusOr<double> FullDistance(const CostMatrix& costs, double order) {
+absl::Status WithContext(const absl::Status& status, absl::string_view context) {
+  return absl::Status(status.code(), absl::StrCat(context, ": ", status.message()));
+}
+
+// W_q of one variant against the references, with the plan that gives it: the solve a
+// validation of that variant makes on the same matrix (uniform weights).
+absl::StatusOr<TransportResult> SolveVariant(const CostMatrix& costs, double order,
+                                             absl::string_view variant) {
   TransportOptions transport;
   transport.order = order;
   absl::StatusOr<TransportResult> result = SolveTransport(costs, transport);
-  if (!result.ok()) return result.status();
-  return result->distance;
+  if (!result.ok()) return WithContext(result.status(), absl::StrCat("variant ", variant));
+  return result;
 }
 
 absl::Status ValidateResampling(const CompareOptions& options) {
@@ -222,32 +230,34 @@ double VarianceGain(const std::vector<double>& independent, const std::vector<do
   return independent_spread > 0.0 ? std::numeric_limits<double>::infinity() : 1.0;
 }
 
-absl::Status WithContext(const absl::Status& status, absl::string_view context) {
-  return absl::Status(status.code(), absl::StrCat(context, ": ", status.message()));
-}
+struct SolvedVariants {
+  TransportResult a;
+  TransportResult b;
+};
 
-}  // namespace
-
-absl::Status ValidateCompareOptions(const CompareOptions& options) {
-  if (absl::Status status = ValidateTwedParams(options.twed); !status.ok()) return status;
-  return ValidateResampling(options);
-}
-
-absl::StatusOr<ComparisonReport> CompareCostMatrices(const CostMatrix& a_ref,
-                                                     const CostMatrix& b_ref,
-                                                     const std::vector<std::string>& ids_a,
-                                                     const std::vector<std::string>& ids_b,
-                                                     const CompareOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
+// The checks made before any solve, then each variant's transport to the references.
+absl::StatusOr<SolvedVariants> SolveVariants(const CostMatrix& a_ref, const CostMatrix& b_ref,
+                                             const std::vector<std::string>& ids_a,
+                                             const std::vector<std::string>& ids_b,
+                                             const CompareOptions& options) {
   if (absl::Status status = ValidateResampling(options); !status.ok()) return status;
   if (absl::Status status = ValidateMatrices(a_ref, b_ref, ids_a, ids_b); !status.ok()) {
     return status;
   }
-  absl::StatusOr<double> distance_a = FullDistance(a_ref, options.order);
-  if (!distance_a.ok()) return WithContext(distance_a.status(), "variant A");
-  absl::StatusOr<double> distance_b = FullDistance(b_ref, options.order);
-  if (!distance_b.ok()) return WithContext(distance_b.status(), "variant B");
+  absl::StatusOr<TransportResult> a = SolveVariant(a_ref, options.order, "A");
+  if (!a.ok()) return a.status();
+  absl::StatusOr<TransportResult> b = SolveVariant(b_ref, options.order, "B");
+  if (!b.ok()) return b.status();
+  return SolvedVariants{*std::move(a), *std::move(b)};
+}
 
+// The comparison of the solved variants: the difference and its bootstrap interval.
+absl::StatusOr<ComparisonReport> ResampleDifference(const CostMatrix& a_ref,
+                                                    const CostMatrix& b_ref,
+                                                    const std::vector<std::string>& ids_a,
+                                                    const std::vector<std::string>& ids_b,
+                                                    const CompareOptions& options,
+                                                    const SolvedVariants& solved) {
   const std::optional<std::vector<size_t>> partner = PairById(ids_a, ids_b);
   const size_t resamples = static_cast<size_t>(options.resamples);
   std::vector<ResampledDifferences> differences(resamples);
@@ -278,9 +288,9 @@ absl::StatusOr<ComparisonReport> CompareCostMatrices(const CostMatrix& a_ref,
   if (!leave_one_out.ok()) return WithContext(leave_one_out.status(), "jackknife");
 
   ComparisonReport report;
-  report.distance_a = *distance_a;
-  report.distance_b = *distance_b;
-  report.difference = *distance_a - *distance_b;
+  report.distance_a = solved.a.distance;
+  report.distance_b = solved.b.distance;
+  report.difference = report.distance_a - report.distance_b;
   const resampling::BootstrapInterval interval = resampling::BcaInterval(
       report.difference, partner.has_value() ? paired : independent,
       resampling::JackknifeAcceleration(*leave_one_out), options.confidence);
@@ -296,7 +306,38 @@ absl::StatusOr<ComparisonReport> CompareCostMatrices(const CostMatrix& a_ref,
   report.runs_a = a_ref.rows;
   report.runs_b = b_ref.rows;
   report.runs_ref = a_ref.cols;
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+// `runs`' plan pairs rated as a validation of those runs rates them.
+VariantIso18571 RateVariant(const PreparedRuns& runs, const TransportResult& transport,
+                            int max_threads) {
+  PlanIso18571 rated = RatePlanPairs(runs, transport.plan, max_threads);
+  return {.channels = runs.channels,
+          .iso18571 = std::move(rated.pairs),
+          .iso18571_average = std::move(rated.averages),
+          .iso18571_warnings = std::move(rated.warnings)};
+}
+
+}  // namespace
+
+absl::Status ValidateCompareOptions(const CompareOptions& options) {
+  if (absl::Status status = ValidateTwedParams(options.twed); !status.ok()) return status;
+  return ValidateResampling(options);
+}
+
+absl::StatusOr<ComparisonReport> CompareCostMatrices(const CostMatrix& a_ref,
+                                                     const CostMatrix& b_ref,
+                                                     const std::vector<std::string>& ids_a,
+                                                     const std::vector<std::string>& ids_b,
+                                                     const CompareOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<SolvedVariants> solved = SolveVariants(a_ref, b_ref, ids_a, ids_b, options);
+  if (!solved.ok()) return solved.status();
+  absl::StatusOr<ComparisonReport> report =
+      ResampleDifference(a_ref, b_ref, ids_a, ids_b, options, *solved);
+  if (!report.ok()) return report.status();
+  report->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
 
@@ -349,11 +390,23 @@ absl::StatusOr<ComparisonReport> CompareVariants(const std::vector<Series>& simu
   std::vector<std::string> ids_b;
   for (size_t i = 0; i < rows.size(); ++i) (i < rows_a ? ids_a : ids_b).push_back(rows[i].id);
 
+  absl::StatusOr<SolvedVariants> solved = SolveVariants(a_ref, b_ref, ids_a, ids_b, options);
+  if (!solved.ok()) return solved.status();
   absl::StatusOr<ComparisonReport> report =
-      CompareCostMatrices(a_ref, b_ref, ids_a, ids_b, options);
+      ResampleDifference(a_ref, b_ref, ids_a, ids_b, options, *solved);
   if (!report.ok()) return report.status();
   for (const Series& row : rows) {
     for (const Series& ref : runs_a.reference) report->dp_cells += TwedCells(row, ref);
+  }
+  if (options.iso18571) {
+    // The runs go back to their variants, which the ratings read with their channels.
+    runs_b.simulation.assign(std::make_move_iterator(rows.begin() + rows_a),
+                             std::make_move_iterator(rows.end()));
+    rows.resize(rows_a);
+    runs_a.simulation = std::move(rows);
+    const int threads = options.compute.max_threads;
+    report->iso18571_a = RateVariant(runs_a, solved->a, threads);
+    report->iso18571_b = RateVariant(runs_b, solved->b, threads);
   }
   report->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

@@ -60,23 +60,16 @@ std::vector<double> KeptWeights(const std::vector<double>& weights,
   return kept;
 }
 
-// The quantities of interest on the runs as the window cuts them, when there is one.
+// The quantities of interest on the runs as the window cut them when there is one (PrepareRuns
+// kept them), with the weights of the runs it kept.
 absl::StatusOr<std::vector<QuantityComparison>> QuantitiesOf(const RunsView& simulation,
                                                              const RunsView& reference,
+                                                             const PreparedRuns& prepared,
                                                              const ValidationOptions& options) {
-  const std::optional<EventWindow>& window = options.prepare.window;
-  if (!window.has_value()) {
-    return CompareQuantities(simulation, options.simulation_weights, reference,
-                             options.reference_weights, options.quantities, options.prepare.align);
-  }
-  absl::StatusOr<WindowedRuns> sim = WindowRuns(simulation, "simulation", *window);
-  if (!sim.ok()) return sim.status();
-  absl::StatusOr<WindowedRuns> ref = WindowRuns(reference, "reference", *window);
-  if (!ref.ok()) return ref.status();
-  return CompareQuantities(
-      sim->runs, KeptWeights(options.simulation_weights, sim->untriggered, "simulation"), ref->runs,
-      KeptWeights(options.reference_weights, ref->untriggered, "reference"), options.quantities,
-      options.prepare.align);
+  return CompareQuantities(RunsAsCut(prepared.windowed_simulation, simulation),
+                           options.simulation_weights,
+                           RunsAsCut(prepared.windowed_reference, reference),
+                           options.reference_weights, options.quantities, options.prepare.align);
 }
 
 absl::Status CheckNotCancelled(const CancellationToken* cancel) {
@@ -382,7 +375,7 @@ absl::StatusOr<ValidationReport> Validate(const RunsView& simulation, const Runs
   std::vector<QuantityComparison> quantities;
   if (!options.quantities.empty()) {
     absl::StatusOr<std::vector<QuantityComparison>> compared =
-        QuantitiesOf(simulation, reference, given);
+        QuantitiesOf(simulation, reference, *runs, options);
     if (!compared.ok()) return compared.status();
     quantities = *std::move(compared);
   }

@@ -2,8 +2,10 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "nlohmann/json.hpp"
+#include "report/iso18571_json.h"
 
 namespace wasserwarp {
 
@@ -29,6 +31,14 @@ std::string ComparisonToJson(const ComparisonReport& report, int indent) {
   json["runs"] = {{"a", report.runs_a}, {"b", report.runs_b}, {"ref", report.runs_ref}};
   json["dp_cells"] = report.dp_cells;
   json["seconds"] = report.seconds;
+  // Each variant's own section, with the keys a validation of that variant writes.
+  for (const auto& [key, iso] :
+       {std::pair{"a", &report.iso18571_a}, std::pair{"b", &report.iso18571_b}}) {
+    if (!iso->has_value()) continue;
+    Json variant = Json::object();
+    AddIso18571Json(**iso, variant);
+    json[key] = std::move(variant);
+  }
   return json.dump(indent) + "\n";
 }
 

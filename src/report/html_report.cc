@@ -133,7 +133,9 @@ absl::StatusOr<std::string> RenderHtmlReport(const ValidationReport& report,
   const std::vector<DrawnRun> drawn = RunsToDraw(report);
   absl::StatusOr<ChartSection> overlays = OverlaysSection(report, *prepared, drawn, options);
   if (!overlays.ok()) return overlays.status();
-  return RenderPage(report, drawn, *overlays, simulation, reference, options);
+  // The inputs as the validation compared them: with a window, as it cut them.
+  return RenderPage(report, drawn, *overlays, RunsAsCut(prepared->windowed_simulation, simulation),
+                    RunsAsCut(prepared->windowed_reference, reference), options);
 }
 
 absl::StatusOr<std::string> RenderHtmlReportWithoutRuns(const ValidationReport& report,

@@ -113,8 +113,21 @@ std::string WeightsText(const std::vector<RunSummary>& runs) {
   return absl::StrCat("given, ", FormatRange(low, high, 3));
 }
 
+// The range of the runs' triggers, each in its run's own time axis.
+std::string TriggersText(const std::vector<RunSummary>& runs) {
+  double low = NAN;
+  double high = NAN;
+  for (const RunSummary& run : runs) {
+    if (!run.trigger_time.has_value()) continue;
+    low = std::isnan(low) ? *run.trigger_time : std::min(low, *run.trigger_time);
+    high = std::isnan(high) ? *run.trigger_time : std::max(high, *run.trigger_time);
+  }
+  return absl::StrCat(FormatRange(low, high, 4), " s");
+}
+
+// `windowed`: the runs as the event window cut them, with a column for their triggers.
 std::string SideRow(absl::string_view name, const SideSummary& s,
-                    const std::vector<RunSummary>& runs) {
+                    const std::vector<RunSummary>& runs, bool windowed) {
   const std::string samples = s.min_samples == s.max_samples
                                   ? absl::StrCat(s.min_samples)
                                   : absl::StrCat(s.min_samples, " \u2013 ", s.max_samples);
@@ -122,7 +135,8 @@ std::string SideRow(absl::string_view name, const SideSummary& s,
       "<tr>", Cell("th", name), Cell("td", absl::StrCat(s.runs), "num"), Cell("td", samples, "num"),
       Cell("td", absl::StrCat(FormatRange(s.min_rate, s.max_rate, 4), " Hz"), "num"),
       Cell("td", absl::StrCat(FormatRange(s.min_duration, s.max_duration, 4), " s"), "num"),
-      Cell("td", WeightsText(runs)), "</tr>\n");
+      windowed ? Cell("td", TriggersText(runs), "num") : "", Cell("td", WeightsText(runs)),
+      "</tr>\n");
 }
 
 std::string MetricCells(const ChannelMetrics& m) {
@@ -253,14 +267,19 @@ std::string VerdictSectionHtml(const ValidationReport& report) {
 
 std::string InputsSectionHtml(const ValidationReport& report, const RunsView& simulation,
                               const RunsView& reference, const HtmlReportOptions& options) {
-  std::string html =
+  // With a window the runs are as it cut them (RenderHtmlReport passes them so).
+  const bool windowed = report.window.has_value();
+  std::string html = absl::StrCat(
       "<section id=\"inputs\">\n<h2>Inputs and parameters</h2>\n"
       "<table class=\"inputs\"><thead><tr><th></th><th class=\"num\">Runs</th>"
-      "<th class=\"num\">Samples per run</th><th class=\"num\">Sampling rate</th>"
-      "<th class=\"num\">Duration</th><th>Weights</th></tr></thead><tbody>\n";
+      "<th class=\"num\">Samples per run</th><th class=\"num\">Sampling rate</th>",
+      windowed ? "<th class=\"num\">Duration in the window</th><th class=\"num\">Trigger</th>"
+               : "<th class=\"num\">Duration</th>",
+      "<th>Weights</th></tr></thead><tbody>\n");
   absl::StrAppend(
-      &html, SideRow("Simulated", Summarise(simulation, report.simulation), report.simulation),
-      SideRow("Reference", Summarise(reference, report.reference), report.reference),
+      &html,
+      SideRow("Simulated", Summarise(simulation, report.simulation), report.simulation, windowed),
+      SideRow("Reference", Summarise(reference, report.reference), report.reference, windowed),
       "</tbody></table>\n", WarningsHtml(report.input_notes), WarningsHtml(report.unit_warnings));
 
   std::vector<std::string> channels;

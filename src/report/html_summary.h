@@ -27,7 +27,9 @@ std::string VerdictSectionHtml(const ValidationReport& report);
 
 // Runs, samples, sampling rates, durations and weights per side; the
 // channels; every parameter; the transport certificate and the work done.
-// `simulation` and `reference` are the raw runs; both empty when they are no longer held.
+// `simulation` and `reference` are the raw runs (as the event window cut them, where there is
+// one: the durations are the windows', and a column gives the triggers); both empty when they
+// are no longer held.
 std::string InputsSectionHtml(const ValidationReport& report, const RunsView& simulation,
                               const RunsView& reference, const HtmlReportOptions& options);
 

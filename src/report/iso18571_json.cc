@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace wasserwarp {
 namespace {
@@ -12,18 +13,18 @@ using Json = nlohmann::ordered_json;
 // A pair too short to rate has NaN scores, which JSON cannot hold: null.
 Json Score(double value) { return std::isnan(value) ? Json(nullptr) : Json(value); }
 
-}  // namespace
-
-void AddIso18571Json(const ValidationReport& report, Json& json) {
-  if (report.iso18571.empty()) return;
+void AddRatings(const std::vector<std::string>& channels, const std::vector<PairIso18571>& ratings,
+                const std::vector<Iso18571Average>& channel_averages,
+                const std::vector<std::string>& warnings, Json& json) {
+  if (ratings.empty()) return;
   Json pairs = Json::array();
-  for (const PairIso18571& pair : report.iso18571) {
+  for (const PairIso18571& pair : ratings) {
     const Iso18571Rating& rating = pair.rating;
     const bool rated = !std::isnan(rating.r);
     pairs.push_back(
         {{"sim", pair.sim},
          {"ref", pair.ref},
-         {"channel", report.channels[pair.channel]},
+         {"channel", channels[pair.channel]},
          {"samples", rating.samples},
          {"r", Score(rating.r)},
          {"z", Score(rating.z)},
@@ -35,9 +36,9 @@ void AddIso18571Json(const ValidationReport& report, Json& json) {
          {"grade", rated ? Json(std::string(Iso18571Grade(rating.r))) : Json(nullptr)}});
   }
   Json averages = Json::array();
-  for (size_t c = 0; c < report.iso18571_average.size(); ++c) {
-    const Iso18571Average& average = report.iso18571_average[c];
-    averages.push_back({{"channel", report.channels[c]},
+  for (size_t c = 0; c < channel_averages.size(); ++c) {
+    const Iso18571Average& average = channel_averages[c];
+    averages.push_back({{"channel", channels[c]},
                         {"r", Score(average.r)},
                         {"z", Score(average.z)},
                         {"ep", Score(average.ep)},
@@ -47,7 +48,19 @@ void AddIso18571Json(const ValidationReport& report, Json& json) {
   }
   json["iso18571"] = std::move(pairs);
   json["iso18571_average"] = std::move(averages);
-  if (!report.iso18571_warnings.empty()) json["iso18571_warnings"] = report.iso18571_warnings;
+  if (!warnings.empty()) json["iso18571_warnings"] = warnings;
+}
+
+}  // namespace
+
+void AddIso18571Json(const ValidationReport& report, Json& json) {
+  AddRatings(report.channels, report.iso18571, report.iso18571_average, report.iso18571_warnings,
+             json);
+}
+
+void AddIso18571Json(const VariantIso18571& report, Json& json) {
+  AddRatings(report.channels, report.iso18571, report.iso18571_average, report.iso18571_warnings,
+             json);
 }
 
 }  // namespace wasserwarp

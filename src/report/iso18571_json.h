@@ -11,6 +11,8 @@
 namespace wasserwarp {
 
 void AddIso18571Json(const ValidationReport& report, nlohmann::ordered_json& json);
+// The same keys for one variant of a comparison.
+void AddIso18571Json(const VariantIso18571& report, nlohmann::ordered_json& json);
 
 }  // namespace wasserwarp
 

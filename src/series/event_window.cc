@@ -164,16 +164,22 @@ std::optional<double> FindTrigger(const Series& run, size_t column, const EventW
 }
 
 absl::StatusOr<WindowedRuns> WindowRuns(const RunsView& runs, std::string_view side,
-                                        const EventWindow& window) {
+                                        const EventWindow& window, std::string_view channel) {
+  const std::string name = channel.empty() ? window.channel : std::string(channel);
+  // A mapped channel is named as the run has it and as the window gave it.
+  const std::string mapped = name == window.channel
+                                 ? ""
+                                 : absl::StrCat(" (the window's channel \"", window.channel,
+                                                "\" through the channel map)");
   WindowedRuns out;
   size_t index = 0;
   for (const Series& run : runs) {
     size_t column = 0;
-    while (column < run.num_channels() && run.channels[column] != window.channel) ++column;
+    while (column < run.num_channels() && run.channels[column] != name) ++column;
     if (column == run.num_channels()) {
       return InvalidFieldError(
-          "window", absl::StrCat(AbslView(side), " run \"", run.id, "\" has no channel \"",
-                                 window.channel, "\" to trigger its window on (it has: ",
+          "window", absl::StrCat(AbslView(side), " run \"", run.id, "\" has no channel \"", name,
+                                 "\"", mapped, " to trigger its window on (it has: ",
                                  absl::StrJoin(run.channels, ", "), ")"));
     }
     const std::optional<double> trigger = FindTrigger(run, column, window);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -180,25 +181,46 @@ absl::Status ValidatePrepared(const std::vector<Series>& runs, absl::string_view
   return absl::OkStatus();
 }
 
-// Both sides cut to their windows; their triggers and the runs left out go to `prepared`.
+// A window names the validated channel; the simulated runs' name of a mapped channel would find
+// no reference channel, and is refused saying which name to give.
+absl::Status CheckWindowChannel(const EventWindow& window,
+                                const std::vector<ChannelMapping>& channel_map) {
+  const ChannelMapping* by_simulated_name = nullptr;
+  for (const ChannelMapping& mapping : channel_map) {
+    if (mapping.reference == window.channel) return absl::OkStatus();
+    if (mapping.simulation == window.channel) by_simulated_name = &mapping;
+  }
+  if (by_simulated_name == nullptr) return absl::OkStatus();
+  return InvalidFieldError(
+      "window", absl::StrCat("names \"", window.channel,
+                             "\", the simulated runs' name of the mapped channel \"",
+                             by_simulated_name->reference,
+                             "\": a window names the validated channel, as the reference runs do"));
+}
+
+// Both sides cut to their windows (the simulated runs' on the window's channel as they name it);
+// the cut runs, their triggers and the runs left out go to `prepared`.
 absl::Status WindowBoth(const RunsView& simulation, const RunsView& reference,
-                        const EventWindow& window, std::optional<WindowedRuns>& simulation_out,
-                        std::optional<WindowedRuns>& reference_out, PreparedRuns& prepared) {
-  for (auto [side, runs, out] : {std::tuple{"simulation", &simulation, &simulation_out},
-                                 std::tuple{"reference", &reference, &reference_out}}) {
-    absl::StatusOr<WindowedRuns> windowed = WindowRuns(*runs, side, window);
+                        const EventWindow& window, const std::vector<ChannelMapping>& channel_map,
+                        PreparedRuns& prepared) {
+  const std::string simulation_channel = SimulationNames({window.channel}, channel_map).front();
+  for (auto [side, runs, channel, runs_out, triggers_out] :
+       {std::tuple{"simulation", &simulation, &simulation_channel, &prepared.windowed_simulation,
+                   &prepared.simulation_triggers},
+        std::tuple{"reference", &reference, &window.channel, &prepared.windowed_reference,
+                   &prepared.reference_triggers}}) {
+    absl::StatusOr<WindowedRuns> windowed = WindowRuns(*runs, side, window, *channel);
     if (!windowed.ok()) return windowed.status();
     if (windowed->runs.empty()) {
       return absl::InvalidArgumentError(absl::StrCat("no ", side, " run has its channel \"",
-                                                     window.channel, "\" cross ",
+                                                     *channel, "\" cross ",
                                                      WindowConditionText(window)));
     }
     prepared.untriggered.insert(prepared.untriggered.end(), windowed->untriggered.begin(),
                                 windowed->untriggered.end());
-    *out = *std::move(windowed);
+    *triggers_out = std::move(windowed->triggers);
+    *runs_out = std::make_shared<const std::vector<Series>>(std::move(windowed->runs));
   }
-  prepared.simulation_triggers = simulation_out->triggers;
-  prepared.reference_triggers = reference_out->triggers;
   return absl::OkStatus();
 }
 
@@ -249,17 +271,17 @@ absl::StatusOr<PreparedRuns> PrepareRuns(const RunsView& simulation, const RunsV
   }
 
   PreparedRuns prepared;
-  std::optional<WindowedRuns> windowed_simulation;
-  std::optional<WindowedRuns> windowed_reference;
   if (options.window.has_value()) {
-    absl::Status status = WindowBoth(simulation, reference, *options.window, windowed_simulation,
-                                     windowed_reference, prepared);
+    if (absl::Status status = CheckWindowChannel(*options.window, options.channel_map);
+        !status.ok()) {
+      return status;
+    }
+    absl::Status status =
+        WindowBoth(simulation, reference, *options.window, options.channel_map, prepared);
     if (!status.ok()) return status;
   }
-  const RunsView simulation_runs =
-      windowed_simulation.has_value() ? RunsView(windowed_simulation->runs) : simulation;
-  const RunsView reference_runs =
-      windowed_reference.has_value() ? RunsView(windowed_reference->runs) : reference;
+  const RunsView simulation_runs = RunsAsCut(prepared.windowed_simulation, simulation);
+  const RunsView reference_runs = RunsAsCut(prepared.windowed_reference, reference);
   prepared.channels = options.channels.empty()
                           ? ValidatedNames(simulation_runs.front().channels, options.channel_map)
                           : options.channels;
@@ -323,6 +345,11 @@ absl::StatusOr<PreparedRuns> PrepareRuns(const RunsView& simulation, const RunsV
     return status;
   }
   return prepared;
+}
+
+RunsView RunsAsCut(const std::shared_ptr<const std::vector<Series>>& windowed,
+                   const RunsView& given) {
+  return windowed != nullptr ? RunsView(*windowed) : given;
 }
 
 }  // namespace wasserwarp
