@@ -2,8 +2,8 @@
 // samples that straddle the level, runs recorded with a lead-in giving after windowing the W of
 // runs without one, runs that never cross (refused, or left out and listed), hysteresis against
 // noise around the level, option values refused with the field named, the window's channel found
-// in mapped simulated runs through the channel map, and the report page's inputs and the
-// quantities of interest on the runs as the window cut them.
+// in mapped simulated runs through the channel map, the level in the validated channel's unit,
+// and the report page's inputs and the quantities of interest on the runs as the window cut them.
 
 #include "wasserwarp/event_window.h"
 
@@ -325,6 +325,47 @@ TEST(EventWindowTest, TheWindowNamesTheValidatedChannelWhichMappedRunsCarryUnder
   EXPECT_THAT(missing.status().message(),
               HasSubstr("simulation run \"sim1\" has no channel \"y_sim\" (the window's channel "
                         "\"y\" through the channel map)"));
+}
+
+TEST(EventWindowTest, TheLevelIsInTheValidatedUnitAndEachRunTriggersInItsOwn) {
+  // The references in deg/s, the simulated runs in rad/s: the level 0.5 is in deg/s, the
+  // channel's validated unit, so the simulated runs trigger where the same runs recorded in deg/s
+  // do. Converting rad/s to deg/s rounds, so triggers agree to 1e-9 s and W to 1e-9 relative.
+  std::vector<Series> in_degrees;
+  std::vector<Series> in_radians;
+  for (int k = 0; k < 3; ++k) {
+    Series run = Recorded(absl::StrCat("sim", k), 2.0 + 0.1 * k, 0.0, 1.0 + 0.5 * k, 0.05, 8.0);
+    run.units = {"deg/s"};
+    in_degrees.push_back(run);
+    for (double& value : run.values) value *= std::numbers::pi / 180.0;
+    run.units = {"rad/s"};
+    in_radians.push_back(std::move(run));
+  }
+  std::vector<Series> reference = {Recorded("ref0", 2.2, 0.0, 0.5, 0.05, 8.0),
+                                   Recorded("ref1", 1.9, 0.0, 2.0, 0.05, 8.0)};
+  for (Series& run : reference) run.units = {"deg/s"};
+  ValidationOptions options;
+  options.prepare.window = Window("y>0.5", 1, 3, 0.1);
+  absl::StatusOr<ValidationReport> expected = Validate(in_degrees, reference, options);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  absl::StatusOr<ValidationReport> converted = Validate(in_radians, reference, options);
+  ASSERT_TRUE(converted.ok()) << converted.status();
+  EXPECT_NEAR(converted->distance, expected->distance, 1e-9 * expected->distance);
+  ASSERT_EQ(converted->simulation.size(), 3u);
+  for (size_t k = 0; k < 3; ++k) {
+    ASSERT_TRUE(converted->simulation[k].trigger_time.has_value());
+    EXPECT_NEAR(*converted->simulation[k].trigger_time, *expected->simulation[k].trigger_time,
+                1e-9);
+  }
+
+  // A run whose channel's unit measures something else cannot take the level: refused naming it.
+  in_radians[2].units = {"m"};
+  absl::StatusOr<ValidationReport> refused = Validate(in_radians, reference, options);
+  ASSERT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ErrorField(refused.status()), "window");
+  EXPECT_THAT(refused.status().message(),
+              HasSubstr("simulation run \"sim2\" channel \"y\": in \"m\" cannot take the "
+                        "window's level in \"deg/s\""));
 }
 
 // A ramp sampled every second over [0, 20] s, rising by 2 a second from `rise`: it crosses 3 at

@@ -79,9 +79,13 @@ struct WindowedRuns {
 // does not reach that far keeps what it has. A run without a crossing is InvalidArgument naming
 // it, or left out with skip_untriggered. A run whose window holds a single sample is refused.
 // `channel` is the window's channel as these runs name it (the simulated runs' name where a
-// channel map maps it, prepare.h); empty: window.channel.
+// channel map maps it, prepare.h); empty: window.channel. `unit` is the unit the window's level
+// and hysteresis are given in (the validated channel's, prepare.h): a run whose channel is in
+// another unit has them converted to its own, and one that cannot be is refused naming both;
+// empty, or a run without a unit: taken as they are.
 absl::StatusOr<WindowedRuns> WindowRuns(const RunsView& runs, std::string_view side,
-                                        const EventWindow& window, std::string_view channel = {});
+                                        const EventWindow& window, std::string_view channel = {},
+                                        std::string_view unit = {});
 
 }  // namespace wasserwarp
 

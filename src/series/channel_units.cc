@@ -29,36 +29,14 @@ const ChannelMapping* MappingOf(const std::vector<ChannelMapping>& channel_map,
   return nullptr;
 }
 
-// Where a channel's unit came from, for messages.
-struct Target {
-  std::string unit;
-  std::string origin;  // `reference run "r1" channel "yaw" in deg/s`, or the mapping
-};
-
 std::string Described(absl::string_view side, const Series& run, const std::string& channel,
                       const std::string& unit) {
   return absl::StrCat(side, " run ", QuotedText(run.id), " channel ", QuotedText(channel),
                       unit.empty() ? " without a unit" : absl::StrCat(" in ", QuotedText(unit)));
 }
 
-Target TargetOf(size_t c, const std::string& channel, const PrepareOptions& options,
-                const std::vector<Series>& reference) {
-  if (const ChannelMapping* mapping = MappingOf(options.channel_map, channel);
-      mapping != nullptr && !mapping->unit.empty()) {
-    return {mapping->unit,
-            absl::StrCat("the mapping ", QuotedText(mapping->simulation), "=",
-                         QuotedText(mapping->reference), " in ", QuotedText(mapping->unit))};
-  }
-  for (const Series& run : reference) {
-    if (!run.unit(c).empty()) {
-      return {run.unit(c), Described("reference", run, channel, run.unit(c))};
-    }
-  }
-  return {};
-}
-
 // Converts channel `c` of `run` to `target`, through `converters` (by source unit).
-absl::Status ConvertChannel(size_t c, const std::string& name, const Target& target,
+absl::Status ConvertChannel(size_t c, const std::string& name, const UnitTarget& target,
                             absl::string_view side, Series& run,
                             std::map<std::string, UnitConverter>& converters) {
   const std::string& unit = run.unit(c);
@@ -80,6 +58,24 @@ absl::Status ConvertChannel(size_t c, const std::string& name, const Target& tar
 }
 
 }  // namespace
+
+UnitTarget TargetUnitOf(const std::string& channel, const std::vector<ChannelMapping>& channel_map,
+                        const RunsView& reference) {
+  if (const ChannelMapping* mapping = MappingOf(channel_map, channel);
+      mapping != nullptr && !mapping->unit.empty()) {
+    return {mapping->unit,
+            absl::StrCat("the mapping ", QuotedText(mapping->simulation), "=",
+                         QuotedText(mapping->reference), " in ", QuotedText(mapping->unit))};
+  }
+  for (const Series& run : reference) {
+    for (size_t c = 0; c < run.num_channels(); ++c) {
+      if (run.channels[c] == channel && !run.unit(c).empty()) {
+        return {run.unit(c), Described("reference", run, channel, run.unit(c))};
+      }
+    }
+  }
+  return {};
+}
 
 absl::Status CheckChannelMapping(const ChannelMapping& mapping,
                                  const std::vector<ChannelMapping>& earlier) {
@@ -157,7 +153,7 @@ absl::StatusOr<ChannelUnits> ConvertUnits(const std::vector<std::string>& channe
   ChannelUnits result;
   std::set<std::string> noted;
   for (size_t c = 0; c < channels.size(); ++c) {
-    const Target target = TargetOf(c, channels[c], options, reference);
+    const UnitTarget target = TargetUnitOf(channels[c], options.channel_map, reference);
     std::map<std::string, UnitConverter> converters;
     for (auto [side, runs, names] : {std::tuple{"simulation", &simulation, &simulation_channels},
                                      std::tuple{"reference", &reference, &channels}}) {

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "common/absl_view.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/units.h"
 
 namespace wasserwarp {
 namespace {
@@ -48,6 +50,7 @@ Series CutWindow(const Series& run, double trigger, const EventWindow& window) {
   Series out;
   out.id = run.id;
   out.channels = run.channels;
+  out.units = run.units;
   const size_t n = run.samples();
   size_t i = 0;
   while (i < n && run.times[i] < start) ++i;
@@ -77,6 +80,29 @@ std::string NeverCrosses(const EventWindow& window) {
   return absl::StrCat(
       "channel \"", window.channel, "\" never crosses ", WindowConditionText(window),
       window.hysteresis > 0 ? absl::StrCat(" (with hysteresis ", window.hysteresis, ")") : "");
+}
+
+// `window` with its level and hysteresis, given in `unit`, in `run_unit` instead.
+absl::StatusOr<EventWindow> InUnitOf(const EventWindow& window, std::string_view unit,
+                                     const std::string& run_unit,
+                                     std::map<std::string, UnitConverter>& converters) {
+  if (unit.empty() || run_unit.empty() || run_unit == unit) return window;
+  auto it = converters.find(run_unit);
+  if (it == converters.end()) {
+    absl::StatusOr<UnitConverter> converter =
+        UnitConverter::Between(AbslView(unit), AbslView(run_unit));
+    if (!converter.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("in \"", run_unit, "\" cannot take the window's level in \"", AbslView(unit),
+                       "\": ", converter.status().message()));
+    }
+    it = converters.emplace(run_unit, *std::move(converter)).first;
+  }
+  EventWindow converted = window;
+  converted.level = it->second(window.level);
+  // A difference of levels: an offset (degC to K) cancels.
+  converted.hysteresis = std::abs(it->second(window.level + window.hysteresis) - converted.level);
+  return converted;
 }
 
 }  // namespace
@@ -164,7 +190,8 @@ std::optional<double> FindTrigger(const Series& run, size_t column, const EventW
 }
 
 absl::StatusOr<WindowedRuns> WindowRuns(const RunsView& runs, std::string_view side,
-                                        const EventWindow& window, std::string_view channel) {
+                                        const EventWindow& window, std::string_view channel,
+                                        std::string_view unit) {
   const std::string name = channel.empty() ? window.channel : std::string(channel);
   // A mapped channel is named as the run has it and as the window gave it.
   const std::string mapped = name == window.channel
@@ -172,6 +199,7 @@ absl::StatusOr<WindowedRuns> WindowRuns(const RunsView& runs, std::string_view s
                                  : absl::StrCat(" (the window's channel \"", window.channel,
                                                 "\" through the channel map)");
   WindowedRuns out;
+  std::map<std::string, UnitConverter> converters;  // by the runs' units
   size_t index = 0;
   for (const Series& run : runs) {
     size_t column = 0;
@@ -182,7 +210,13 @@ absl::StatusOr<WindowedRuns> WindowRuns(const RunsView& runs, std::string_view s
                                  "\"", mapped, " to trigger its window on (it has: ",
                                  absl::StrJoin(run.channels, ", "), ")"));
     }
-    const std::optional<double> trigger = FindTrigger(run, column, window);
+    absl::StatusOr<EventWindow> in_run_unit = InUnitOf(window, unit, run.unit(column), converters);
+    if (!in_run_unit.ok()) {
+      return InvalidFieldError(
+          "window", absl::StrCat(AbslView(side), " run \"", run.id, "\" channel \"", name, "\"",
+                                 mapped, ": ", in_run_unit.status().message()));
+    }
+    const std::optional<double> trigger = FindTrigger(run, column, *in_run_unit);
     if (!trigger.has_value()) {
       if (window.skip_untriggered) {
         out.untriggered.push_back({std::string(side), run.id, index++});

@@ -198,18 +198,21 @@ absl::Status CheckWindowChannel(const EventWindow& window,
                              "\": a window names the validated channel, as the reference runs do"));
 }
 
-// Both sides cut to their windows (the simulated runs' on the window's channel as they name it);
-// the cut runs, their triggers and the runs left out go to `prepared`.
+// Both sides cut to their windows (the simulated runs' on the window's channel as they name it,
+// each run's level in its own unit); the cut runs, their triggers and the runs left out go to
+// `prepared`.
 absl::Status WindowBoth(const RunsView& simulation, const RunsView& reference,
                         const EventWindow& window, const std::vector<ChannelMapping>& channel_map,
                         PreparedRuns& prepared) {
   const std::string simulation_channel = SimulationNames({window.channel}, channel_map).front();
+  // The level is in the unit the channel is validated in, as its values will be.
+  const std::string unit = TargetUnitOf(window.channel, channel_map, reference).unit;
   for (auto [side, runs, channel, runs_out, triggers_out] :
        {std::tuple{"simulation", &simulation, &simulation_channel, &prepared.windowed_simulation,
                    &prepared.simulation_triggers},
         std::tuple{"reference", &reference, &window.channel, &prepared.windowed_reference,
                    &prepared.reference_triggers}}) {
-    absl::StatusOr<WindowedRuns> windowed = WindowRuns(*runs, side, window, *channel);
+    absl::StatusOr<WindowedRuns> windowed = WindowRuns(*runs, side, window, *channel, unit);
     if (!windowed.ok()) return windowed.status();
     if (windowed->runs.empty()) {
       return absl::InvalidArgumentError(absl::StrCat("no ", side, " run has its channel \"",
