@@ -109,7 +109,7 @@ TEST_F(ServerUnitsTest, AMappedChannelIsConvertedAsTheEmbeddedEngineDoes) {
   std::vector<Series> simulation = Degrees(Radians("sim", 2, 4));
   for (Series& run : simulation) run.channels[0] = "yawRate";
   ValidationOptions options;
-  options.prepare.channel_map = {{.simulation = "yawRate", .reference = "yaw_rate"}};
+  options.prepare.channel_map = {{.simulation = "yawRate", .reference = "yaw_rate", .unit = ""}};
   absl::StatusOr<ValidationReport> embedded = Validate(simulation, reference, options);
   ASSERT_TRUE(embedded.ok()) << embedded.status();
   v1::ValidationParameters parameters;
@@ -120,6 +120,12 @@ TEST_F(ServerUnitsTest, AMappedChannelIsConvertedAsTheEmbeddedEngineDoes) {
   ASSERT_TRUE(served.ok()) << served.status();
   served->seconds = embedded->seconds;
   EXPECT_EQ(ReportToJson(*served), ReportToJson(*embedded));
+
+  // A channel mapped twice is refused naming the request's field.
+  *parameters.add_channel_map() = *mapping;
+  const absl::Status twice = Served("mapped-twice", simulation, reference, parameters).status();
+  EXPECT_EQ(twice.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(twice.message()), StartsWith("parameters.channel_map: mapping 2"));
 }
 
 TEST_F(ServerUnitsTest, AUnitOnOneSideOnlyWarnsOrWithStrictUnitsFails) {
@@ -141,8 +147,8 @@ TEST_F(ServerUnitsTest, AUnitOnOneSideOnlyWarnsOrWithStrictUnitsFails) {
   parameters.set_strict_units(true);
   const absl::Status served_refusal = Served("strict", simulation, reference, parameters).status();
   EXPECT_EQ(served_refusal.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(served_refusal.message(), StartsWith("parameters.strict_units: "));
-  EXPECT_THAT(served_refusal.message(), HasSubstr("deg/s"));
+  EXPECT_THAT(std::string(served_refusal.message()), StartsWith("parameters.strict_units: "));
+  EXPECT_THAT(std::string(served_refusal.message()), HasSubstr("deg/s"));
 }
 
 TEST_F(ServerUnitsTest, BadUnitsAreRefusedNamingTheField) {
@@ -184,7 +190,8 @@ TEST_F(ServerUnitsTest, ComputeTwedConvertsInlineUnits) {
 
   Series bad = a;
   bad.units[1] = "bananas/s";
-  EXPECT_THAT(twed(bad, b).status().message(), StartsWith("a.units[1]: series \"a0\""));
+  EXPECT_THAT(std::string(twed(bad, b).status().message()),
+              StartsWith("a.units[1]: series \"a0\""));
 }
 
 }  // namespace

@@ -299,6 +299,8 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
   const Series& series = *run.series;
   const std::string channels = EncodeStrings(series.channels);
   const std::string parameters = EncodeParameters(run.inputs.parameters);
+  // Held here: a Param refers to its bytes.
+  const std::string units = EncodeStrings(series.units);
   const int64_t checksum = static_cast<int64_t>(RunChecksum(series));
   const std::string label = RunLabel(session_id, run.role, series.id);
   int64_t run_key = 0;
@@ -361,7 +363,7 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
             Param::Text(run.inputs.trial),
             run.source.has_value() ? Param::Text(run.source->file) : Param::Null(),
             run.source.has_value() ? Param::Text(run.source->sha256) : Param::Null(),
-            series.units.empty() ? Param::Null() : Param::Bytes(EncodeStrings(series.units))};
+            series.units.empty() ? Param::Null() : Param::Bytes(units)};
         absl::StatusOr<Result> inserted = exec(
             "INSERT INTO runs (session_key, role, series_id, channels, weight, samples, "
             "commit_time_ns, checksum, bytes, parameters, trial, source_file, source_sha256, "

@@ -435,7 +435,7 @@ def test_units_travel_with_runs_and_are_converted(client: wasserwarp.Client):
     assert client.validate("degrees").distance == pytest.approx(
         client.validate("radians").distance, rel=1e-12)
 
-    times, values, _ = reference[0][1], reference[0][2], None
+    _, times, values, _ = reference[0]
     with pytest.raises(wasserwarp.WasserwarpError) as refused:
         client.upload("degrees", "reference",
                       [Run.of("bad", times, values, CHANNELS, units=("rad/s", "bananas/s"))])
