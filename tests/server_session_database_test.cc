@@ -273,6 +273,48 @@ TEST_F(SessionDatabaseTest, AFileWrittenBeforeRunSourcesGainsTheirTable) {
   EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM run_sources"), 0);
 }
 
+TEST_F(SessionDatabaseTest, AFileWrittenBeforeUnitsGainsTheirTable) {
+  WriteOneRun(10);
+  // What a server from before units left: the same format version, no table.
+  ExecSql(path_, "DROP TABLE run_units");
+  Series measured = Walk("measured", 10, 2, 6);
+  measured.units = {"deg/s", ""};
+  const StoredRun with_units = RunOf(RunRole::kReference, measured, now_);
+  {
+    std::unique_ptr<SessionDatabase> db = OpenOrDie();
+    ASSERT_NE(db, nullptr);
+    absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(now_, absl::Hours(1));
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    ASSERT_EQ(loaded->size(), 1u);
+    ASSERT_EQ((*loaded)[0].runs.size(), 1u);
+    // The run from before has none.
+    EXPECT_TRUE((*loaded)[0].runs[0].series->units.empty());
+    ASSERT_TRUE(db->InsertRun((*loaded)[0].key, with_units).ok());
+  }
+  std::unique_ptr<SessionDatabase> db = OpenOrDie();
+  ASSERT_NE(db, nullptr);
+  absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(now_, absl::Hours(1));
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ((*loaded)[0].runs.size(), 2u);
+  EXPECT_TRUE((*loaded)[0].runs[0].series->units.empty());
+  EXPECT_EQ((*loaded)[0].runs[1].series->units, measured.units);
+  ASSERT_TRUE(db->DeleteSessions({(*loaded)[0].key}).ok());
+  db.reset();
+  EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM run_units"), 0);
+}
+
+TEST_F(SessionDatabaseTest, UnitsThatDoNotDecodeAreNamed) {
+  WriteOneRun(10);
+  ExecSql(path_, "INSERT INTO run_units SELECT key, x'05000000' FROM runs");
+  std::unique_ptr<SessionDatabase> db = OpenOrDie();
+  ASSERT_NE(db, nullptr);
+  absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(now_, absl::Hours(1));
+  EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(loaded.status().message(),
+              AllOf(HasSubstr(path_), HasSubstr("simulation run \"sim\""),
+                    HasSubstr("its channel units do not decode")));
+}
+
 TEST_F(SessionDatabaseTest, RunInputsThatDoNotDecodeAreNamed) {
   WriteOneRun(10);
   ExecSql(path_, "INSERT INTO run_inputs SELECT key, x'05000000', '' FROM runs");
