@@ -172,6 +172,17 @@ absl::StatusOr<Action> List(const ParsedArgs& args) {
   };
 }
 
+// The run's channels as a CSV header names them: `yaw_rate[deg/s]` where the run has a unit.
+std::string ChannelsWithUnits(const v1::RunInfo& run) {
+  std::vector<std::string> names;
+  for (int c = 0; c < run.channels_size(); ++c) {
+    const bool has_unit = c < run.units_size() && !run.units(c).empty();
+    names.push_back(has_unit ? absl::StrCat(run.channels(c), "[", run.units(c), "]")
+                             : run.channels(c));
+  }
+  return absl::StrJoin(names, ",");
+}
+
 std::string FormatSession(const v1::Session& session) {
   std::string out = absl::StrFormat("session: %s\n", wire::SessionIdOf(session.name()));
   absl::StrAppendFormat(&out, "created: %s\n", FormatTimestamp(session.create_time()));
@@ -196,7 +207,7 @@ std::string FormatSession(const v1::Session& session) {
     rows.push_back({run.role() == v1::ROLE_SIMULATION ? "simulation" : "reference", run.series_id(),
                     absl::StrCat(run.samples()),
                     run.has_weight() ? absl::StrFormat("%g", run.weight()) : "-",
-                    absl::StrJoin(run.channels(), ",")});
+                    ChannelsWithUnits(run)});
   }
   absl::StrAppend(&out, FormatTable(rows));
   return out;

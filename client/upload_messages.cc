@@ -20,6 +20,8 @@ bool WriteRunMessages(const Series& run, const RunHeader& header, size_t max_chu
     sent->mutable_source()->set_file(header.source->file);
     sent->mutable_source()->set_sha256(header.source->sha256);
   }
+  // As the run's file gave them, so that the server converts them as the embedded engine does.
+  for (const std::string& unit : run.units) sent->add_units(unit);
   if (!write(message)) return false;
 
   const size_t channels = run.num_channels();

@@ -66,7 +66,21 @@ TEST(UploadMessagesTest, UnweightedRunHasNoWeightAndNoInputs) {
   EXPECT_FALSE(collected.messages.front().header().has_weight());
   EXPECT_TRUE(collected.messages.front().header().parameters().empty());
   EXPECT_TRUE(collected.messages.front().header().trial().empty());
+  EXPECT_TRUE(collected.messages.front().header().units().empty());
   EXPECT_EQ(collected.messages[1].chunk().times_size(), 10);
+}
+
+TEST(UploadMessagesTest, TheHeaderCarriesTheRunsUnits) {
+  std::mt19937_64 rng(12);
+  Series run = test_data::RandomWalkRun(rng, "run", 10, 2);
+  run.units = {"deg/s", ""};
+  Collected collected;
+  ASSERT_TRUE(WriteRunMessages(run, {}, kDefaultChunkBytes,
+                               [&](v1::UploadSeriesRequest& m) { return collected.Write(m); }));
+  const v1::SeriesHeader& sent = collected.messages.front().header();
+  ASSERT_EQ(sent.units_size(), 2);
+  EXPECT_EQ(sent.units(0), "deg/s");
+  EXPECT_EQ(sent.units(1), "");
 }
 
 TEST(UploadMessagesTest, TheHeaderCarriesTheParametersAndTrial) {

@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -126,6 +127,38 @@ TEST_F(E2eCliTest, OneOffValidatePrintsTheSummaryAndWritesTheJsonFile) {
   EXPECT_THAT(served.err, IsEmpty());
   EXPECT_EQ(ReportWithoutSeconds(wasserwarp::test_support::ReadFile(Path("served.json"))),
             ReportWithoutSeconds(wasserwarp::test_support::ReadFile(Path("embedded.json"))));
+}
+
+// Runs whose CSV headers give units (issue 43): the simulated yaw rate in deg/s, the reference's
+// in rad/s. Uploaded by the CLI, converted by the server as by the embedded engine.
+TEST_F(E2eCliTest, CsvUnitsReachTheServer) {
+  const auto write_run = [this](const std::string& name, const std::string& unit, double gain) {
+    std::string csv = absl::StrCat("time,yaw_rate[", unit, "],speed[km/h]\n");
+    for (int i = 0; i < 120; ++i) {
+      const double t = 0.01 * i;
+      absl::StrAppend(&csv, t, ",", gain * std::sin(3.0 * t + gain), ",", 50.0 + gain * t, "\n");
+    }
+    return Write(name, csv);
+  };
+  for (int k = 0; k < 3; ++k) {
+    write_run(absl::StrCat("units/ref/ref_", k, ".csv"), "rad/s", 1.0 + 0.1 * k);
+    write_run(absl::StrCat("units/sim/sim_", k, ".csv"), "deg/s", 60.0 + 2.0 * k);
+  }
+  const std::vector<std::string> args = {
+      "validate", "--sim", Path("units/sim"), "--ref", Path("units/ref"), "--json", "-"};
+  std::vector<std::string> served = args;
+  served.insert(served.end(), {"--server", Server()});
+  ExpectSameReport(args, served);
+  const ProgramResult report = Cli(served);
+  EXPECT_THAT(report.out, HasSubstr("\"rad/s\""));
+
+  ASSERT_EQ(CliOnServer({"sessions", "create", "--session", "units"}).exit_code, 0);
+  const ProgramResult upload =
+      CliOnServer({"upload", "--session", "units", "--sim", Path("units/sim")});
+  ASSERT_EQ(upload.exit_code, 0) << upload.err;
+  const ProgramResult show = CliOnServer({"sessions", "show", "--session", "units"});
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_THAT(show.out, HasSubstr("yaw_rate[deg/s],speed[km/h]\n"));
 }
 
 TEST_F(E2eCliTest, SessionWorkflowGivesTheEmbeddedReport) {

@@ -282,7 +282,7 @@ TEST_F(PostgresSchemaTest, BringsADatabaseOfAnOlderVersionUpToDate) {
   EXPECT_EQ(SchemaVersion(connection).value(), 1);
   ASSERT_TRUE(Migrate(connection).ok());
   EXPECT_EQ(SchemaVersion(connection).value(), LatestSchemaVersion());
-  EXPECT_EQ(LatestSchemaVersion(), 6);
+  EXPECT_EQ(LatestSchemaVersion(), 7);
   EXPECT_EQ(Count(connection, "SELECT count(*) FROM validations"), 1);
   // The record's session is kept as active, and the record has its creation event.
   EXPECT_EQ(Count(connection,
@@ -291,6 +291,8 @@ TEST_F(PostgresSchemaTest, BringsADatabaseOfAnOlderVersionUpToDate) {
             1);
   EXPECT_EQ(Count(connection, "SELECT count(*) FROM validation_events WHERE kind = 1"), 1);
   EXPECT_EQ(Count(connection, "SELECT count(*) FROM runs WHERE source_file IS NULL"), 1);
+  // A run committed before units has none.
+  EXPECT_EQ(Count(connection, "SELECT count(*) FROM runs WHERE units IS NULL"), 1);
   EXPECT_EQ(Count(connection, "SELECT count(*) FROM validation_tiles"), 0);
   // A run committed before parameter studies has no parameters and no trial.
   EXPECT_EQ(

@@ -119,6 +119,20 @@ class SessionDatabaseTest : public ::testing::Test {
         db->InsertRun(*key, RunOf(RunRole::kSimulation, Walk("sim", samples, 2, 1), now_)).ok());
   }
 
+  // The runs of the one session the file holds, from a fresh Open; `key` gets its key.
+  std::vector<StoredRun> RunsOfTheSession(int64_t* key = nullptr) {
+    std::unique_ptr<SessionDatabase> db = OpenOrDie();
+    if (db == nullptr) return {};
+    absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(now_, absl::Hours(1));
+    EXPECT_TRUE(loaded.ok()) << loaded.status();
+    if (!loaded.ok() || loaded->size() != 1) {
+      ADD_FAILURE() << "expected one session";
+      return {};
+    }
+    if (key != nullptr) *key = loaded->front().key;
+    return loaded->front().runs;
+  }
+
   const absl::Time now_ = absl::FromUnixSeconds(1'750'000'000) + absl::Nanoseconds(123);
   const test_support::ScratchDir scratch_{"session_db_"};
   const std::string dir_ = scratch_.Path("data");
@@ -273,16 +287,50 @@ TEST_F(SessionDatabaseTest, AFileWrittenBeforeRunSourcesGainsTheirTable) {
   EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM run_sources"), 0);
 }
 
-TEST_F(SessionDatabaseTest, RunInputsThatDoNotDecodeAreNamed) {
+TEST_F(SessionDatabaseTest, AFileWrittenBeforeUnitsGainsTheirTable) {
   WriteOneRun(10);
-  ExecSql(path_, "INSERT INTO run_inputs SELECT key, x'05000000', '' FROM runs");
-  std::unique_ptr<SessionDatabase> db = OpenOrDie();
-  ASSERT_NE(db, nullptr);
-  absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(now_, absl::Hours(1));
-  EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss);
-  EXPECT_THAT(loaded.status().message(),
-              AllOf(HasSubstr(path_), HasSubstr("simulation run \"sim\""),
-                    HasSubstr("its parameters do not decode")));
+  // What a server from before units left: the same format version, no table.
+  ExecSql(path_, "DROP TABLE run_units");
+  int64_t key = 0;
+  std::vector<StoredRun> runs = RunsOfTheSession(&key);
+  ASSERT_EQ(runs.size(), 1u);
+  // The run from before has none.
+  EXPECT_TRUE(runs[0].series->units.empty());
+  Series measured = Walk("measured", 10, 2, 6);
+  measured.units = {"deg/s", ""};
+  {
+    std::unique_ptr<SessionDatabase> db = OpenOrDie();
+    ASSERT_NE(db, nullptr);
+    ASSERT_TRUE(db->InsertRun(key, RunOf(RunRole::kReference, measured, now_)).ok());
+  }
+  runs = RunsOfTheSession();
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_TRUE(runs[0].series->units.empty());
+  EXPECT_EQ(runs[1].series->units, measured.units);
+  EXPECT_EQ(QueryInt(path_, "SELECT count(*) FROM run_units"), 1);
+}
+
+TEST_F(SessionDatabaseTest, RunInputsAndUnitsThatDoNotDecodeAreNamed) {
+  const struct {
+    const char* sql;
+    const char* what;
+  } kCases[] = {
+      {"INSERT INTO run_inputs SELECT key, x'05000000', '' FROM runs",
+       "its parameters do not decode"},
+      {"INSERT INTO run_units SELECT key, x'05000000' FROM runs",
+       "its channel units do not decode"},
+  };
+  for (const auto& [sql, what] : kCases) {
+    fs::remove_all(dir_);  // a fresh file for each case
+    WriteOneRun(10);
+    ExecSql(path_, sql);
+    std::unique_ptr<SessionDatabase> db = OpenOrDie();
+    ASSERT_NE(db, nullptr);
+    absl::StatusOr<std::vector<PersistedSession>> loaded = db->Load(now_, absl::Hours(1));
+    EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss) << sql;
+    EXPECT_THAT(loaded.status().message(),
+                AllOf(HasSubstr(path_), HasSubstr("simulation run \"sim\""), HasSubstr(what)));
+  }
 }
 
 TEST_F(SessionDatabaseTest, ChecksumSeesEveryValueAndTheShape) {

@@ -85,8 +85,8 @@ TEST_F(SessionsTest, CreateWithSettingsThenGet) {
   EXPECT_EQ(got->bytes_held(), 8 * (2 * 10 * 3 + 20 * 3) + 3 * (4 + 2 * 2));
 }
 
-// A simulated run's parameters and trial in a durable store: what GetSession shows of them
-// after an upload, it shows after a restart.
+// A simulated run's parameters, trial and units in a durable store: what GetSession shows of
+// them after an upload, it shows after a restart.
 class RunInputsTest : public SessionsTest {
  protected:
   // Session "study": a simulated run with parameters and a trial, and a reference run.
@@ -101,6 +101,8 @@ class RunInputsTest : public SessionsTest {
     (*header.mutable_parameters())["mass"] = 1234.5;
     (*header.mutable_parameters())["cf.front"] = 1.0 / 3;
     header.set_trial("road-3");
+    header.add_units("deg/s");
+    header.add_units("m s-2");
     const grpc::Status status = UploadMessages(messages);
     ASSERT_TRUE(status.ok()) << status.error_message();
   }
@@ -116,6 +118,8 @@ class RunInputsTest : public SessionsTest {
     EXPECT_EQ(sim.trial(), "road-3");
     EXPECT_TRUE(session->runs(1).parameters().empty());
     EXPECT_TRUE(session->runs(1).trial().empty());
+    EXPECT_THAT(sim.units(), ElementsAre("deg/s", "m s-2"));
+    EXPECT_TRUE(session->runs(1).units().empty());
   }
 
   // On a server with `config`, before and after it restarts on the same store; the server is
@@ -135,14 +139,14 @@ class RunInputsTest : public SessionsTest {
   }
 };
 
-TEST_F(RunInputsTest, SqliteKeepsParametersAndTrialAcrossARestart) {
+TEST_F(RunInputsTest, SqliteKeepsParametersTrialAndUnitsAcrossARestart) {
   test_support::ScratchDir dir("run_inputs");
   ServerConfig config = TestConfig();
   config.data_dir = dir.root().string();
   ExpectInputsAcrossARestart(config);
 }
 
-TEST_F(RunInputsTest, PostgresKeepsParametersAndTrialAcrossARestart) {
+TEST_F(RunInputsTest, PostgresKeepsParametersTrialAndUnitsAcrossARestart) {
   test_support::PostgresServer postgres;
   ASSERT_TRUE(postgres.ok()) << postgres.error();
   ASSERT_TRUE(postgres.CreateDatabase("run_inputs"));

@@ -132,6 +132,7 @@ class ServerTest : public ::testing::Test {
     header.mutable_header()->set_role(role);
     header.mutable_header()->set_series_id(run.id);
     for (const std::string& channel : run.channels) header.mutable_header()->add_channels(channel);
+    for (const std::string& unit : run.units) header.mutable_header()->add_units(unit);
     if (weight.has_value()) header.mutable_header()->set_weight(*weight);
     messages.push_back(header);
     for (size_t begin = 0; begin < run.samples(); begin += chunk_samples) {

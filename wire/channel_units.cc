@@ -1,7 +1,12 @@
 #include "wire/channel_units.h"
 
+#include <algorithm>
 #include <string>
 
+#include "absl/strings/str_cat.h"
+#include "wasserwarp/field_error.h"
+#include "wasserwarp/units.h"
+#include "wasserwarp/user_text.h"
 #include "wire/repeated_fields.h"
 
 namespace wasserwarp::wire {
@@ -35,6 +40,33 @@ void ChannelUnitsFromProto(const v1::ReportParameters& params, ValidationReport&
     report.channel_map.push_back(FromProto(mapping));
   }
   report.unit_warnings = ToVector(params.unit_warnings());
+}
+
+absl::StatusOr<std::vector<std::string>> UnitsFromProto(
+    const google::protobuf::RepeatedPtrField<std::string>& units,
+    const std::vector<std::string>& channels, absl::string_view label, size_t max_length) {
+  if (std::all_of(units.begin(), units.end(), [](const std::string& u) { return u.empty(); })) {
+    return std::vector<std::string>();
+  }
+  const std::vector<std::string> checked = ToVector(units);
+  if (const std::string fault = UnitCountFault(checked.size(), channels.size()); !fault.empty()) {
+    return InvalidFieldError("units", absl::StrCat(label, ": ", fault));
+  }
+  for (size_t c = 0; c < checked.size(); ++c) {
+    const std::string& unit = checked[c];
+    if (unit.empty()) continue;
+    const std::string field = absl::StrCat("units[", c, "]");
+    if (unit.size() > max_length) {
+      return InvalidFieldError(
+          field, absl::StrCat(label, ": the unit of channel ", c, " has ", unit.size(),
+                              " characters, over the limit of ", max_length));
+    }
+    if (absl::Status status = CheckUnit(unit); !status.ok()) {
+      return InvalidFieldError(field, absl::StrCat(label, ": channel ", QuotedText(channels[c]),
+                                                   ": ", status.message()));
+    }
+  }
+  return checked;
 }
 
 }  // namespace wasserwarp::wire

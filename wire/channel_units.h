@@ -4,6 +4,12 @@
 #ifndef WASSERWARP_WIRE_CHANNEL_UNITS_H_
 #define WASSERWARP_WIRE_CHANNEL_UNITS_H_
 
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "google/protobuf/repeated_ptr_field.h"
 #include "wasserwarp/prepare.h"
 #include "wasserwarp/report.h"
 #include "wasserwarp/v1/validation.pb.h"
@@ -16,6 +22,14 @@ ChannelMapping FromProto(const v1::ChannelMapping& mapping);
 // ReportParameters' channel_units, simulation_channels, channel_map and unit_warnings.
 void ChannelUnitsToProto(const ValidationReport& report, v1::ReportParameters& params);
 void ChannelUnitsFromProto(const v1::ReportParameters& params, ValidationReport& report);
+
+// A run's units as a message gives them (SeriesHeader.units, InlineSeries.units), parallel to
+// `channels`: none, or only "", is a run without units (an empty vector). Each unit is checked by
+// the core (CheckUnitCount, CheckUnit) and at most `max_length` characters; errors name the field
+// (`units`, `units[2]`) and start with `label` (`simulation run "sim_3"`).
+absl::StatusOr<std::vector<std::string>> UnitsFromProto(
+    const google::protobuf::RepeatedPtrField<std::string>& units,
+    const std::vector<std::string>& channels, absl::string_view label, size_t max_length);
 
 }  // namespace wasserwarp::wire
 

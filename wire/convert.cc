@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/user_text.h"
 #include "wire/channel_units.h"
 #include "wire/event_window.h"
 #include "wire/evidence.h"
@@ -127,12 +128,22 @@ v1::Phase ToProto(ValidationPhase phase) {
   return v1::PHASE_UNSPECIFIED;
 }
 
+namespace {
+// As long as a channel name may be in an upload's header (rpc/upload_state.cc).
+constexpr size_t kMaxInlineUnitLength = 256;
+}  // namespace
+
 absl::StatusOr<Series> SeriesFromInline(const v1::InlineSeries& inline_series) {
   Series series;
   series.id = inline_series.series_id();
   series.channels = ToVector(inline_series.channels());
   series.times = ToVector(inline_series.times());
   series.values = ToVector(inline_series.values());
+  absl::StatusOr<std::vector<std::string>> units =
+      UnitsFromProto(inline_series.units(), series.channels,
+                     absl::StrCat("series ", QuotedText(series.id)), kMaxInlineUnitLength);
+  if (!units.ok()) return units.status();
+  series.units = *std::move(units);
   if (absl::Status status = ValidateSeries(series); !status.ok()) return status;
   return series;
 }
@@ -143,6 +154,7 @@ v1::InlineSeries InlineFromSeries(const Series& series) {
   for (const std::string& channel : series.channels) out.add_channels(channel);
   Assign(series.times, out.mutable_times());
   Assign(series.values, out.mutable_values());
+  for (const std::string& unit : series.units) out.add_units(unit);
   return out;
 }
 

@@ -33,6 +33,8 @@ constexpr RequestField kRequestFields[] = {
     {"window_after", Scope::kParameters, "window.after"},
     {"window_hysteresis", Scope::kParameters, "window.hysteresis"},
     {"skip_untriggered", Scope::kParameters, "window.skip_untriggered"},
+    {"channel_map", Scope::kParameters, "channel_map"},
+    {"strict_units", Scope::kParameters, "strict_units"},
     {"verdict", Scope::kRequest, "verdict"},
     {"permutations", Scope::kRequest, "verdict.permutations"},
     {"seed", Scope::kRequest, "verdict.seed"},

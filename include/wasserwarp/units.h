@@ -5,7 +5,9 @@
 #ifndef WASSERWARP_UNITS_H_
 #define WASSERWARP_UNITS_H_
 
+#include <cstddef>
 #include <memory>
+#include <string>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -16,6 +18,11 @@ namespace wasserwarp {
 
 // Ok when udunits reads `spelling` as a unit; InvalidArgument naming it otherwise.
 absl::Status CheckUnit(absl::string_view spelling);
+
+// What is wrong with a run having `units` units for `channels` channels ("" when nothing: none or
+// one per channel), as ValidateSeries says it; for callers that have a run's header before its
+// samples.
+std::string UnitCountFault(size_t units, size_t channels);
 
 // A conversion of values from one unit to another (affine: degC to K has an offset).
 class UnitConverter {

@@ -49,6 +49,8 @@ class RunInfo:
     trial: str
     # The file it was read from and its SHA-256, when the uploader said.
     source: Optional[RunSource] = None
+    # Each channel's unit, parallel to channels ("" for none); empty when the run has none.
+    units: Tuple[str, ...] = ()
 
     @classmethod
     def from_proto(cls, run: pb.RunInfo) -> "RunInfo":
@@ -56,7 +58,7 @@ class RunInfo:
         return cls(run.series_id, ROLE_NAMES.get(run.role, "unknown"), run.samples,
                    tuple(run.channels), run.weight if run.HasField("weight") else None,
                    dict(sorted(run.parameters.items())),  # in name order, not the map's
-                   run.trial, source)
+                   run.trial, source, tuple(run.units))
 
 
 @dataclass(frozen=True)
@@ -418,7 +420,8 @@ class Client:
 def inline(run: Run) -> pb.InlineSeries:
     """A run as ComputeTwed carries it."""
     return pb.InlineSeries(series_id=run.run_id, channels=run.channels,
-                           times=run.times.tolist(), values=run.values.ravel().tolist())
+                           times=run.times.tolist(), values=run.values.ravel().tolist(),
+                           units=run.units)
 
 
 def assemble(events: Iterator[pb.ValidateResponse],

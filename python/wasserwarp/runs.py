@@ -59,12 +59,18 @@ class Run:
     trial: str = ""
     # The file it was read from (with_source), sent with it; None: not from a file.
     source: Optional[RunSource] = None
+    # Each channel's physical unit ("rad/s", "deg/s"; "" for none), parallel to `channels`;
+    # empty: the run has none. The server checks them and converts channels between runs as
+    # the CLI does with the units of CSV headers `name[unit]` and MDF 4 files.
+    units: Tuple[str, ...] = ()
 
     @classmethod
     def of(cls, run_id: str, times: Any, values: Any, channels: Sequence[str],
-           parameters: Optional[Mapping[str, float]] = None, trial: str = "") -> "Run":
-        """A run from array-likes; a 1-D values array is one channel. ValueError when the
-        shapes do not fit together."""
+           parameters: Optional[Mapping[str, float]] = None, trial: str = "",
+           units: Optional[Sequence[str]] = None) -> "Run":
+        """A run from array-likes; a 1-D values array is one channel. `units`: none, or one
+        per channel ("" for a channel without one). ValueError when the shapes or the number
+        of units do not fit together."""
         times = np.ascontiguousarray(times, dtype=np.float64)
         values = np.asarray(values, dtype=np.float64)
         if values.ndim == 1:
@@ -76,9 +82,13 @@ class Run:
         if values.shape != (times.size, len(channels)):
             raise ValueError(f"run {run_id!r}: values are {values.shape[0]} x {values.shape[1]}, "
                              f"expected {times.size} samples x {len(channels)} channels")
+        units = tuple(str(unit) for unit in (units or ()))
+        if units and len(units) != len(channels):
+            raise ValueError(f"run {run_id!r}: {len(units)} units for {len(channels)} channels "
+                             "(expected none or one per channel)")
         return cls(str(run_id), times, values, channels,
                    {str(name): float(value) for name, value in (parameters or {}).items()},
-                   str(trial))
+                   str(trial), units=units)
 
     def with_source(self, path: Union[str, "os.PathLike[str]"]) -> "Run":
         """This run, said to be read from the file at `path`: its upload sends the file's
@@ -89,15 +99,28 @@ class Run:
     def from_frame(cls, run_id: str, frame: Any, time_column: str = "time",
                    parameters: Optional[Mapping[str, float]] = None, trial: str = "") -> "Run":
         """A run from a pandas DataFrame: times from `time_column` when it has one, else from
-        the index; every other column is a channel. Times may be seconds, timedeltas, or
-        datetimes (with or without a time zone), which count from the first sample."""
+        the index; every other column is a channel, a column named `name[unit]` (as a CSV
+        header, e.g. "yaw_rate[deg/s]") the channel `name` in `unit`. Times may be seconds,
+        timedeltas, or datetimes (with or without a time zone), which count from the first
+        sample."""
         if time_column in frame.columns:
             times = seconds(frame[time_column])
             frame = frame.drop(columns=[time_column])
         else:
             times = seconds(frame.index)
-        return cls.of(run_id, times, frame.to_numpy(dtype=np.float64), list(frame.columns),
-                      parameters, trial)
+        named = [name_and_unit(str(column)) for column in frame.columns]
+        units = [unit for _, unit in named]
+        return cls.of(run_id, times, frame.to_numpy(dtype=np.float64),
+                      [name for name, _ in named], parameters, trial,
+                      units if any(units) else None)
+
+
+def name_and_unit(column: str) -> Tuple[str, str]:
+    """A column named `name[unit]` as (name, unit), any other as (column, "")."""
+    if column.endswith("]") and "[" in column:
+        name, _, unit = column[:-1].rpartition("[")
+        return name.rstrip(), unit
+    return column, ""
 
 
 def seconds(times: Any) -> np.ndarray:
@@ -175,7 +198,7 @@ def upload_messages(session_name: str, wire_role: int, runs: Sequence[Run],
     an end mark with the sample count."""
     for index, run in enumerate(runs):
         header = pb.SeriesHeader(role=wire_role, series_id=run.run_id, channels=run.channels,
-                                 parameters=run.parameters, trial=run.trial)
+                                 parameters=run.parameters, trial=run.trial, units=run.units)
         if weights is not None:
             header.weight = float(weights[index])
         if run.source is not None:

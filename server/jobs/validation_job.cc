@@ -226,7 +226,9 @@ absl::StatusOr<v1::ValidationReport> RunValidationJob(const ValidationJob& job,
   }
   absl::StatusOr<ValidationReport> report = Validate(simulation, reference, job.options);
   on_computed();
-  if (!report.ok()) return report.status();
+  // Errors only the runs reveal (strict_units, a window without its trigger) name the request's
+  // field, as those found before the computation do.
+  if (!report.ok()) return wire::InRequestTerms(report.status());
   // Validate computed the digest from the same options and runs; the labels and sources are the
   // request's and the uploads'.
   report->labels = job.labels;

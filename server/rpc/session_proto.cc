@@ -42,6 +42,7 @@ v1::RunInfo ToProto(const RunRecord& run) {
   info.set_trial(run.inputs.trial);
   if (run.source.has_value()) wire::RunSourceToProto(*run.source, *info.mutable_source());
   *info.mutable_commit_time() = wire::ToProtoTime(run.commit_time);
+  for (const std::string& unit : run.units) info.add_units(unit);
   return info;
 }
 

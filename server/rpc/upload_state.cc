@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/cord.h"
@@ -17,6 +18,7 @@
 #include "wasserwarp/run_parameters.h"
 #include "wasserwarp/run_source.h"
 #include "wasserwarp/user_text.h"
+#include "wire/channel_units.h"
 #include "wire/evidence.h"
 #include "wire/resource_names.h"
 
@@ -216,12 +218,17 @@ absl::Status UploadState::BeginRun(const v1::SeriesHeader& header) {
   run.role = *role;
   run.series.id = header.series_id();
   run.series.channels.assign(header.channels().begin(), header.channels().end());
+  absl::StatusOr<std::vector<std::string>> units =
+      wire::UnitsFromProto(header.units(), run.series.channels, label, kMaxChannelNameLength);
+  if (!units.ok()) return PrefixField(units.status(), "header");
+  run.series.units = *std::move(units);
   if (header.has_weight()) run.weight = header.weight();
   run.inputs = *std::move(inputs);
   run.source = source;
   // The header's text is held as long as the samples, so it counts against
   // the same limits; otherwise names alone could fill the server.
-  const int64_t bytes = HeaderBytes(run.series.id, run.series.channels, run.inputs);
+  const int64_t bytes =
+      HeaderBytes(run.series.id, run.series.channels, run.inputs, run.series.units);
   if (absl::Status status = store_.Reserve(*session_, bytes); !status.ok()) {
     return Prefixed(status, label);
   }

@@ -207,7 +207,7 @@ absl::StatusOr<std::vector<StoredRun>> PostgresSessions::LoadRuns(
         runs.clear();
         absl::StatusOr<Result> result = connection.Exec(
             "SELECT key, role, series_id, channels, weight, samples, commit_time_ns, checksum, "
-            "bytes, parameters, trial, source_file, source_sha256 FROM runs "
+            "bytes, parameters, trial, source_file, source_sha256, units FROM runs "
             "WHERE key = ANY($1::bigint[]) ORDER BY key",
             {Param::Text(key_array)}, "reading runs");
         if (!result.ok()) return result.status();
@@ -239,6 +239,16 @@ absl::StatusOr<std::vector<StoredRun>> PostgresSessions::LoadRuns(
             return Damaged(connection.redacted_url(), absl::StrCat(label, " does not decode"));
           }
           series.channels = *std::move(channels);
+          if (!result->IsNull(row, 13)) {
+            absl::StatusOr<std::string> unit_bytes = result->GetBytes(row, 13);
+            if (!unit_bytes.ok()) return unit_bytes.status();
+            std::optional<std::vector<std::string>> units = DecodeStrings(*unit_bytes);
+            if (!units.has_value() || units->size() != series.channels.size()) {
+              return Damaged(connection.redacted_url(),
+                             absl::StrCat(label, ": its channel units do not decode"));
+            }
+            series.units = *std::move(units);
+          }
           absl::StatusOr<Result> pieces = connection.Exec(
               "SELECT time_data, value_data FROM run_samples WHERE run_key = $1 "
               "ORDER BY first_sample",
@@ -289,6 +299,8 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
   const Series& series = *run.series;
   const std::string channels = EncodeStrings(series.channels);
   const std::string parameters = EncodeParameters(run.inputs.parameters);
+  // Held here: a Param refers to its bytes.
+  const std::string units = EncodeStrings(series.units);
   const int64_t checksum = static_cast<int64_t>(RunChecksum(series));
   const std::string label = RunLabel(session_id, run.role, series.id);
   int64_t run_key = 0;
@@ -350,11 +362,12 @@ absl::StatusOr<int64_t> PostgresSessions::InsertRun(int64_t session_key,
             Param::Bytes(parameters),
             Param::Text(run.inputs.trial),
             run.source.has_value() ? Param::Text(run.source->file) : Param::Null(),
-            run.source.has_value() ? Param::Text(run.source->sha256) : Param::Null()};
+            run.source.has_value() ? Param::Text(run.source->sha256) : Param::Null(),
+            series.units.empty() ? Param::Null() : Param::Bytes(units)};
         absl::StatusOr<Result> inserted = exec(
             "INSERT INTO runs (session_key, role, series_id, channels, weight, samples, "
-            "commit_time_ns, checksum, bytes, parameters, trial, source_file, source_sha256) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) "
+            "commit_time_ns, checksum, bytes, parameters, trial, source_file, source_sha256, "
+            "units) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) "
             "ON CONFLICT (session_key, role, series_id) DO NOTHING RETURNING key",
             params);
         if (!inserted.ok()) return inserted.status();

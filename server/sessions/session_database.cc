@@ -119,6 +119,15 @@ CREATE TABLE IF NOT EXISTS run_sources (
   sha256 TEXT NOT NULL);
 )sql";
 
+// Each channel's unit (SeriesHeader.units, EncodeStrings), for the runs that have units: a table
+// of its own for the same reasons as run_inputs, so that a file written before units gains it at
+// its first Open, its runs without units.
+constexpr char kRunUnitsSchema[] = R"sql(
+CREATE TABLE IF NOT EXISTS run_units (
+  run_key INTEGER PRIMARY KEY REFERENCES runs(key) ON DELETE CASCADE,
+  units BLOB NOT NULL);
+)sql";
+
 absl::string_view View(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
 std::string RunLabel(const std::string& session_id, RunRole role, const std::string& series_id) {
@@ -268,8 +277,9 @@ absl::StatusOr<std::unique_ptr<SessionDatabase>> SessionDatabase::Open(
   if (absl::Status status = CheckFormat(db, path); !status.ok()) return status;
   if (absl::Status status = Configure(db, path); !status.ok()) return status;
   if (absl::Status status = CheckIntegrity(db, path); !status.ok()) return status;
-  if (absl::Status status = Exec(db, path, absl::StrCat(kRunInputsSchema, kRunSourcesSchema),
-                                 "adding the run inputs and sources tables");
+  if (absl::Status status =
+          Exec(db, path, absl::StrCat(kRunInputsSchema, kRunSourcesSchema, kRunUnitsSchema),
+               "adding the run inputs, sources and units tables");
       !status.ok()) {
     return status;
   }
@@ -331,12 +341,14 @@ absl::StatusOr<std::vector<PersistedSession>> SessionDatabase::Load(
   }
   if (absl::Status status = DeleteLocked(dropped); !status.ok()) return status;
 
-  Statement runs(db_, path_,
-                 "SELECT key, role, series_id, channels, weight, samples, commit_time_ns, "
-                 "checksum, ifnull(parameters, x''), ifnull(trial, ''), file, sha256 FROM runs "
-                 "LEFT JOIN run_inputs ON run_inputs.run_key = key "
-                 "LEFT JOIN run_sources ON run_sources.run_key = key "
-                 "WHERE session_key = ? ORDER BY key");
+  Statement runs(
+      db_, path_,
+      "SELECT key, role, series_id, channels, weight, samples, commit_time_ns, "
+      "checksum, ifnull(parameters, x''), ifnull(trial, ''), file, sha256, units FROM runs "
+      "LEFT JOIN run_inputs ON run_inputs.run_key = key "
+      "LEFT JOIN run_sources ON run_sources.run_key = key "
+      "LEFT JOIN run_units ON run_units.run_key = key "
+      "WHERE session_key = ? ORDER BY key");
   Statement samples(db_, path_,
                     "SELECT first_sample, time_data, value_data FROM run_samples "
                     "WHERE run_key = ? ORDER BY first_sample");
@@ -360,6 +372,13 @@ absl::StatusOr<std::vector<PersistedSession>> SessionDatabase::Load(
         return Damaged(path_, absl::StrCat(label, ": its channel names do not decode"));
       }
       series.channels = *std::move(channels);
+      if (!runs.IsNull(12)) {
+        std::optional<std::vector<std::string>> units = DecodeStrings(runs.Bytes(12));
+        if (!units.has_value() || units->size() != series.channels.size()) {
+          return Damaged(path_, absl::StrCat(label, ": its channel units do not decode"));
+        }
+        series.units = *std::move(units);
+      }
       std::optional<std::map<std::string, double>> parameters = DecodeParameters(runs.Bytes(8));
       if (!parameters.has_value()) {
         return Damaged(path_, absl::StrCat(label, ": its parameters do not decode"));
@@ -402,7 +421,7 @@ absl::StatusOr<std::vector<PersistedSession>> SessionDatabase::Load(
       }
       series.times.shrink_to_fit();
       series.values.shrink_to_fit();
-      run.bytes = HeaderBytes(series.id, series.channels, run.inputs) +
+      run.bytes = HeaderBytes(series.id, series.channels, run.inputs, series.units) +
                   SampleBytes(static_cast<int64_t>(series.times.size()),
                               static_cast<int64_t>(series.values.size()));
       run.series = std::make_shared<const Series>(std::move(series));
@@ -485,6 +504,13 @@ absl::Status SessionDatabase::InsertRun(int64_t session_key, const StoredRun& ru
     source.BindText(2, run.source->file);
     source.BindText(3, run.source->sha256);
     if (absl::Status status = source.Run(doing); !status.ok()) return status;
+  }
+  if (!series.units.empty()) {
+    Statement units(db_, path_, "INSERT INTO run_units (run_key, units) VALUES (?, ?)");
+    const std::string unit_bytes = EncodeStrings(series.units);
+    units.Bind(1, run_key);
+    units.BindBlob(2, unit_bytes);
+    if (absl::Status status = units.Run(doing); !status.ok()) return status;
   }
 
   const size_t width = series.num_channels();

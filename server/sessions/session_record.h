@@ -29,6 +29,8 @@ struct RunRecord {
   SimulationInputs inputs;
   std::optional<RunSource> source;
   absl::Time commit_time;
+  // Parallel to channels; empty when the run has no units.
+  std::vector<std::string> units;
 };
 
 // A session: its settings, its idle expiry and what it holds.

@@ -586,6 +586,7 @@ RunRecord SessionStore::RecordOf(const StoredRun& run) {
   record.inputs = run.inputs;
   record.source = run.source;
   record.commit_time = run.commit_time;
+  record.units = run.series->units;
   return record;
 }
 

@@ -68,9 +68,11 @@ struct SessionSummary {
 
 // The sample data bytes of a run: 8 per time and per value.
 int64_t SampleBytes(int64_t times, int64_t values);
-// The bytes of a run's header, held with its samples: its text, and 8 per parameter value.
+// The bytes of a run's header, held with its samples: its text (channel units included), and 8
+// per parameter value.
 int64_t HeaderBytes(std::string_view series_id, const std::vector<std::string>& channels,
-                    const SimulationInputs& inputs = {});
+                    const SimulationInputs& inputs = {},
+                    const std::vector<std::string>& units = {});
 
 }  // namespace wasserwarp::service
 

@@ -143,6 +143,14 @@ const Migration kMigration6 = {
         "ALTER TABLE validations ADD COLUMN lost_replicas text NOT NULL DEFAULT ''",
     }};
 
+// Each channel's unit (SeriesHeader.units, EncodeStrings): NULL for runs without units, as for
+// every run committed before.
+const Migration kMigration7 = {7,
+                               "run channel units",
+                               {
+                                   "ALTER TABLE runs ADD COLUMN units bytea",
+                               }};
+
 absl::Status Refusal(Connection& connection, const std::string& why) {
   return absl::FailedPreconditionError(absl::StrCat("PostgreSQL database \"", connection.database(),
                                                     "\" at ", connection.redacted_url(), ": ",
@@ -180,7 +188,7 @@ absl::Status MigrateLocked(Connection& connection) {
 
 const std::vector<Migration>& Migrations() {
   static const std::vector<Migration>* const migrations = new std::vector<Migration>{
-      kMigration1, kMigration2, kMigration3, kMigration4, kMigration5, kMigration6};
+      kMigration1, kMigration2, kMigration3, kMigration4, kMigration5, kMigration6, kMigration7};
   return *migrations;
 }
 

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/units.h"
 
 namespace wasserwarp {
 namespace {
@@ -49,10 +50,9 @@ absl::Status ValidateChannels(const Series& series) {
                                       " and ", c, ")"));
     }
   }
-  if (!series.units.empty() && series.units.size() != series.channels.size()) {
-    return SeriesError(series, "units",
-                       absl::StrCat(series.units.size(), " units for ", series.channels.size(),
-                                    " channels (expected none or one per channel)"));
+  if (const std::string fault = UnitCountFault(series.units.size(), series.channels.size());
+      !fault.empty()) {
+    return SeriesError(series, "units", fault);
   }
   return absl::OkStatus();
 }

@@ -81,6 +81,12 @@ struct UnitConverter::Handle {
   ~Handle() { cv_free(converter); }
 };
 
+std::string UnitCountFault(size_t units, size_t channels) {
+  if (units == 0 || units == channels) return "";
+  return absl::StrCat(units, " units for ", channels,
+                      " channels (expected none or one per channel)");
+}
+
 absl::Status CheckUnit(absl::string_view spelling) {
   UnitSystem& units = System();
   std::lock_guard<std::mutex> lock(units.mutex);

@@ -410,3 +410,37 @@ def test_a_token_goes_in_plaintext_only_to_loopback_unless_insecure():
         assert is_loopback_target(target), target
     for target in ("0.0.0.0:1", "[::]:1", "wasserwarp.lab:1", "[2001:db8::1]:1"):
         assert not is_loopback_target(target), target
+
+
+def test_units_travel_with_runs_and_are_converted(client: wasserwarp.Client):
+    pandas = pytest.importorskip("pandas")
+    # The reference's yaw rate in rad/s, the simulation's in deg/s (as a DataFrame column
+    # `name[unit]`): the service converts it as the CLI does, to the W of both in rad/s.
+    reference = runs("ref", 2, 1.0, seed=80)
+    simulated = runs("sim", 2, 1.1, seed=90)
+    units = ("rad/s", "m/s2")
+    degrees = [(run_id, pandas.DataFrame(values * [180.0 / np.pi, 1.0],
+                                         columns=["yaw_rate[deg/s]", "lateral_acceleration[m/s2]"])
+                .assign(time=times)) for run_id, times, values, _ in simulated]
+    client.create_session("degrees")
+    client.upload("degrees", "reference",
+                  [Run.of(*run, units=units) for run in reference])
+    committed = client.upload("degrees", "simulation", degrees)
+    assert [run.units for run in committed] == [("deg/s", "m/s2")] * 2
+    client.create_session("radians")
+    client.upload("radians", "reference", [Run.of(*run, units=units) for run in reference])
+    client.upload("radians", "simulation", [Run.of(*run, units=units) for run in simulated])
+    shown = client.get_session("degrees")
+    assert [run.units for run in shown.runs] == [units] * 2 + [("deg/s", "m/s2")] * 2
+    assert client.validate("degrees").distance == pytest.approx(
+        client.validate("radians").distance, rel=1e-12)
+
+    _, times, values, _ = reference[0]
+    with pytest.raises(wasserwarp.WasserwarpError) as refused:
+        client.upload("degrees", "reference",
+                      [Run.of("bad", times, values, CHANNELS, units=("rad/s", "bananas/s"))])
+    assert refused.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert "series[0].header.units[1]" in str(refused.value)
+    assert "bananas/s" in refused.value.details
+    client.delete_session("degrees")
+    client.delete_session("radians")
