@@ -1,6 +1,6 @@
 // Channel units through the service (issue 43): a run's header gives them, GetSession shows
 // them, and a validation converts them, maps channels and honours strict_units exactly as the
-// embedded engine does with the units of files.
+// embedded engine does with the units of files, keeping units it need not read.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -152,10 +152,10 @@ TEST_F(ServerUnitsTest, AUnitOnOneSideOnlyWarnsOrWithStrictUnitsFails) {
 }
 
 TEST_F(ServerUnitsTest, BadUnitsAreRefusedNamingTheField) {
-  grpc::Status status = UploadWithUnits("bad-unit", {"rad/s", "bananas/s"});
+  grpc::Status status = UploadWithUnits("control", {"rad/s", "m\n"});
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(status.error_message(), StartsWith("series[0].header.units[1]: reference run"));
-  EXPECT_THAT(status.error_message(), HasSubstr("\"bananas/s\" is not a unit"));
+  EXPECT_THAT(status.error_message(), HasSubstr("a unit may not hold control characters"));
 
   status = UploadWithUnits("unit-count", {"rad/s"});
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
@@ -167,6 +167,34 @@ TEST_F(ServerUnitsTest, BadUnitsAreRefusedNamingTheField) {
   ASSERT_TRUE(UploadWithUnits("no-units", {"", ""}).ok());
   EXPECT_THAT(GetSession("sessions/some-units")->runs(0).units(), ElementsAre("", "m/s2"));
   EXPECT_TRUE(GetSession("sessions/no-units")->runs(0).units().empty());
+}
+
+TEST_F(ServerUnitsTest, UnitsUdunitsCannotReadPassWhereNothingIsConverted) {
+  // MDF 4 tools write "-" for a quantity without a unit: as the embedded engine does with files,
+  // the server keeps it, and it compares with itself; only a conversion from it is refused,
+  // naming both runs, channels and units.
+  std::vector<Series> reference = Radians("ref", 2, 11);
+  std::vector<Series> simulation = Radians("sim", 2, 12);
+  for (auto* runs : {&reference, &simulation}) {
+    for (Series& run : *runs) run.units[1] = "-";
+  }
+  absl::StatusOr<ValidationReport> embedded = Validate(simulation, reference, ValidationOptions());
+  ASSERT_TRUE(embedded.ok()) << embedded.status();
+  absl::StatusOr<ValidationReport> served = Served("dash", simulation, reference);
+  ASSERT_TRUE(served.ok()) << served.status();
+  served->seconds = embedded->seconds;
+  EXPECT_EQ(ReportToJson(*served), ReportToJson(*embedded));
+  EXPECT_THAT(GetSession("sessions/dash")->runs(0).units(), ElementsAre("rad/s", "-"));
+
+  for (Series& run : simulation) run.units[1] = "bananas/s";
+  const absl::Status embedded_refusal =
+      Validate(simulation, reference, ValidationOptions()).status();
+  ASSERT_EQ(embedded_refusal.code(), absl::StatusCode::kInvalidArgument);
+  const absl::Status served_refusal = Served("bananas", simulation, reference).status();
+  EXPECT_EQ(served_refusal.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(served_refusal.message()),
+              HasSubstr(std::string(embedded_refusal.message())));
+  EXPECT_THAT(std::string(served_refusal.message()), HasSubstr("\"bananas/s\""));
 }
 
 TEST_F(ServerUnitsTest, ComputeTwedConvertsInlineUnits) {
@@ -189,9 +217,11 @@ TEST_F(ServerUnitsTest, ComputeTwedConvertsInlineUnits) {
   EXPECT_NEAR(*degrees, *radians, 1e-12 * *radians);
 
   Series bad = a;
-  bad.units[1] = "bananas/s";
+  bad.units[1] = "m\x01";
   EXPECT_THAT(std::string(twed(bad, b).status().message()),
               StartsWith("a.units[1]: series \"a0\""));
+  bad.units[1] = "bananas/s";
+  EXPECT_THAT(std::string(twed(bad, b).status().message()), HasSubstr("\"bananas/s\""));
 }
 
 }  // namespace

@@ -61,7 +61,7 @@ absl::StatusOr<std::vector<std::string>> UnitsFromProto(
           field, absl::StrCat(label, ": the unit of channel ", c, " has ", unit.size(),
                               " characters, over the limit of ", max_length));
     }
-    if (absl::Status status = CheckUnit(unit); !status.ok()) {
+    if (absl::Status status = CheckNoControlCharacters(field, unit, "a unit"); !status.ok()) {
       return InvalidFieldError(field, absl::StrCat(label, ": channel ", QuotedText(channels[c]),
                                                    ": ", status.message()));
     }

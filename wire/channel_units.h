@@ -24,9 +24,12 @@ void ChannelUnitsToProto(const ValidationReport& report, v1::ReportParameters& p
 void ChannelUnitsFromProto(const v1::ReportParameters& params, ValidationReport& report);
 
 // A run's units as a message gives them (SeriesHeader.units, InlineSeries.units), parallel to
-// `channels`: none, or only "", is a run without units (an empty vector). Each unit is checked by
-// the core (CheckUnitCount, CheckUnit) and at most `max_length` characters; errors name the field
-// (`units`, `units[2]`) and start with `label` (`simulation run "sim_3"`).
+// `channels`: none, or only "", is a run without units (an empty vector). The count is checked by
+// the core (UnitCountFault), each unit for control characters and at most `max_length`
+// characters; errors name the field (`units`, `units[2]`) and start with `label` (`simulation run
+// "sim_3"`). A unit udunits cannot read is kept, as the embedded engine keeps a file's: it
+// compares with the same spelling (MDF 4's "-") and is refused only where a validation must
+// convert it.
 absl::StatusOr<std::vector<std::string>> UnitsFromProto(
     const google::protobuf::RepeatedPtrField<std::string>& units,
     const std::vector<std::string>& channels, absl::string_view label, size_t max_length);

@@ -35,6 +35,11 @@ std::string OneLine(absl::string_view text, size_t max_bytes);
 // an id, so that no other error quotes it with such characters.
 absl::Status CheckIdCharacters(absl::string_view field, absl::string_view id);
 
+// The same rule for other stored names (`what`: "a unit"): the message says that `what` may not
+// hold control characters.
+absl::Status CheckNoControlCharacters(absl::string_view field, absl::string_view text,
+                                      absl::string_view what);
+
 }  // namespace wasserwarp
 
 #endif  // WASSERWARP_USER_TEXT_H_

@@ -105,14 +105,19 @@ std::string OneLine(absl::string_view text, size_t max_bytes) {
 }
 
 absl::Status CheckIdCharacters(absl::string_view field, absl::string_view id) {
-  for (size_t i = 0; i < id.size();) {
-    const Character character = CharacterAt(id, i);
+  return CheckNoControlCharacters(field, id, "an id");
+}
+
+absl::Status CheckNoControlCharacters(absl::string_view field, absl::string_view text,
+                                      absl::string_view what) {
+  for (size_t i = 0; i < text.size();) {
+    const Character character = CharacterAt(text, i);
     if (character.length != 0 && IsControl(character.code_point)) {
       std::string escaped;
-      AppendEscaped(id.substr(i, character.length), character.length, /*quotes=*/false, escaped);
-      return InvalidFieldError(field,
-                               absl::StrCat("holds the control character ", escaped, " at byte ", i,
-                                            "; an id may not hold control characters"));
+      AppendEscaped(text.substr(i, character.length), character.length, /*quotes=*/false, escaped);
+      return InvalidFieldError(
+          field, absl::StrCat("holds the control character ", escaped, " at byte ", i, "; ", what,
+                              " may not hold control characters"));
     }
     i += character.length == 0 ? 1 : character.length;
   }
