@@ -11,6 +11,7 @@
 
 #include "nlohmann/json.hpp"
 #include "wasserwarp/field_error.h"
+#include "wasserwarp/iso18571.h"
 #include "wasserwarp/report_json.h"
 #include "wasserwarp/validation.h"
 #include "wasserwarp/validation_size.h"
@@ -138,9 +139,18 @@ TEST(ValidationIso18571Test, MinIsoRatingOutsideZeroToOneIsRefusedNamingTheField
 }
 
 TEST(ValidationIso18571Test, ItsDtwCellsAreCountedBeforeWork) {
-  const std::vector<RunShape> runs = {
-      {.id = "a", .samples = 2001, .channels = 2, .first_time = 0, .last_time = 20},
-      {.id = "b", .samples = 2001, .channels = 2, .first_time = 5, .last_time = 25}};
+  const std::vector<RunShape> runs = {{.id = "a",
+                                       .samples = 2001,
+                                       .channels = 2,
+                                       .first_time = 0,
+                                       .last_time = 20,
+                                       .median_step = 0.01},
+                                      {.id = "b",
+                                       .samples = 2001,
+                                       .channels = 2,
+                                       .first_time = 5,
+                                       .last_time = 25,
+                                       .median_step = 0.01}};
   ValidationOptions options;
   absl::StatusOr<ValidationSize> without = EstimateValidationSize(runs, runs, options, {});
   ASSERT_TRUE(without.ok());
@@ -160,6 +170,30 @@ TEST(ValidationIso18571Test, ItsDtwCellsAreCountedBeforeWork) {
   EXPECT_THAT(std::string(status.message()), HasSubstr("DTW cells"));
   limits.dp_cells.value += 1;
   EXPECT_TRUE(CheckValidationSize(runs, runs, options, limits).ok());
+}
+
+TEST(ValidationIso18571Test, AnIrregularReferencesGridIsCountedAtItsMedianStep) {
+  // The reference sampled every 10 ms for 0.5 s, then every 2 ms: its median step is 2 ms, so
+  // the grid has 501 samples (its mean step, 1/300 s, would count 301).
+  Series reference{.id = "r0", .channels = {"ax"}, .times = {}, .values = {}};
+  for (int i = 0; i <= 50; ++i) reference.times.push_back(i * 0.01);
+  for (int i = 1; i <= 250; ++i) reference.times.push_back(0.5 + i * 0.002);
+  for (double t : reference.times) reference.values.push_back(std::sin(6 * t));
+  Series simulation{.id = "s0", .channels = {"ax"}, .times = {}, .values = {}};
+  for (int i = 0; i <= 1000; ++i) {
+    simulation.times.push_back(i * 0.001);
+    simulation.values.push_back(1.1 * std::sin(6 * i * 0.001));
+  }
+  ValidationOptions options;
+  options.iso18571 = true;
+  absl::StatusOr<ValidationReport> report = Validate({simulation}, {reference}, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->iso18571.size(), 1u);
+  EXPECT_EQ(report->iso18571[0].rating.samples, 501u);
+  absl::StatusOr<ValidationSize> size =
+      EstimateValidationSize({ShapeOf(simulation)}, {ShapeOf(reference)}, options, {});
+  ASSERT_TRUE(size.ok()) << size.status();
+  EXPECT_EQ(size->iso18571_dtw_cells, Iso18571DtwCells(501));
 }
 
 }  // namespace

@@ -45,10 +45,10 @@ Iso18571Rating RateCurves(std::span<const double> test, std::span<const double> 
 std::vector<Iso18571Rating> RateMatchedPair(const Series& sim, const Series& ref,
                                             const std::vector<double>& channel_divisors = {});
 
-// At most the grid samples RateMatchedPair rates a pair on, from the runs' spans (seconds)
-// and the reference's sample count alone, wherever the alignment puts them; exact for a
-// uniformly sampled reference whose span the simulated run's covers.
-uint64_t Iso18571GridSamples(double sim_span, double ref_span, uint64_t ref_samples);
+// At most the grid samples RateMatchedPair rates a pair on, from the runs' spans (seconds) and
+// the reference's median sampling step alone, wherever the alignment puts them; exact where the
+// simulated run's span covers the reference's.
+uint64_t Iso18571GridSamples(double sim_span, double ref_span, double ref_median_step);
 
 // The DTW cells one channel of a pair of n grid samples costs at most: n (2 w - 1) with the
 // band half-width w = max(1, ceil(0.1 n)).

@@ -24,6 +24,9 @@ struct RunShape {
   uint64_t channels = 0;
   double first_time = 0.0;
   double last_time = 0.0;
+  // The median of its sampling steps (0 below two samples): the step of the grid an ISO/TS 18571
+  // rating puts it on as a reference.
+  double median_step = 0.0;
 };
 RunShape ShapeOf(const Series& run);
 

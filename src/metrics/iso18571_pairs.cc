@@ -37,12 +37,8 @@ uint64_t GridCount(double first, double last, double step) {
 
 }  // namespace
 
-uint64_t Iso18571GridSamples(double sim_span, double ref_span, uint64_t ref_samples) {
-  if (ref_samples < 2) return 0;
-  // From the shapes alone the median step is unknown: the mean step stands for it, which is
-  // the median of a uniformly sampled reference.
-  const double step = ref_span / static_cast<double>(ref_samples - 1);
-  return GridCount(0.0, std::min(sim_span, ref_span), step);
+uint64_t Iso18571GridSamples(double sim_span, double ref_span, double ref_median_step) {
+  return GridCount(0.0, std::min(sim_span, ref_span), ref_median_step);
 }
 
 std::vector<Iso18571Rating> RateMatchedPair(const Series& sim, const Series& ref,

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "metrics/interpolation.h"
 #include "series/sampling_rate.h"
 #include "verdict/ratio_interval.h"
 #include "wasserwarp/field_error.h"
@@ -117,6 +118,13 @@ GroupRates ShapeRates(const std::vector<RunShape>& simulation,
   return {.simulation = median(simulation), .reference = median(reference)};
 }
 
+// The step of the ISO/TS 18571 grid on `ref` as prepared: its median step, or the resampling's
+// uniform one.
+double ReferenceGridStep(const RunShape& ref, const PrepareOptions& prepare) {
+  if (prepare.resample_rate.has_value()) return 1.0 / *prepare.resample_rate;
+  return ref.median_step;
+}
+
 // The DTW cells of one channel of the largest pair ISO/TS 18571 could rate.
 uint64_t LargestIso18571Pair(const std::vector<RunShape>& simulation,
                              const std::vector<RunShape>& reference,
@@ -126,7 +134,7 @@ uint64_t LargestIso18571Pair(const std::vector<RunShape>& simulation,
     const double ref_span = ref.last_time - ref.first_time;
     for (const RunShape& sim : simulation) {
       const uint64_t grid = Iso18571GridSamples(sim.last_time - sim.first_time, ref_span,
-                                                ResampledSamples(ref, prepare));
+                                                ReferenceGridStep(ref, prepare));
       largest = std::max(largest, Iso18571DtwCells(grid));
     }
   }
@@ -264,6 +272,7 @@ RunShape ShapeOf(const Series& run) {
     shape.first_time = run.times.front();
     shape.last_time = run.times.back();
   }
+  if (run.samples() >= 2) shape.median_step = MedianStep(run.times);
   return shape;
 }
 
