@@ -2,9 +2,6 @@
 // comes out bit for bit, expired and deleted sessions leave the file, and a
 // foreign, newer, damaged or truncated file is refused with an error naming
 // it rather than read.
-// Over 500 lines for one reason: the database's every stored field (parameters, trials,
-// sources, units) and every way a file can be refused are checked against one schema, side by
-// side, so that a change of what is stored is one file's review.
 // Over 500 lines: every test shares the file fixtures, and the migrations are tested on them.
 
 #include <gmock/gmock.h>
