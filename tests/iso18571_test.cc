@@ -326,9 +326,12 @@ TEST(Iso18571, PlanWeightedAverages) {
 TEST(Iso18571, DtwCellsFollowTheBand) {
   EXPECT_EQ(Iso18571DtwCells(10), 10u);  // w = 1: the diagonal
   EXPECT_EQ(Iso18571DtwCells(2000), 2000u * 399u);
-  EXPECT_EQ(Iso18571GridSamples(2, 2, 0.01), 201u);
-  EXPECT_EQ(Iso18571GridSamples(1.5, 2, 0.01), 151u);
-  EXPECT_EQ(Iso18571GridSamples(3, 2, 0.01), 201u);
+  EXPECT_EQ(Iso18571GridSamples(2, 2, 0.01, 201), 201u);
+  EXPECT_EQ(Iso18571GridSamples(1.5, 2, 0.01, 151), 151u);
+  EXPECT_EQ(Iso18571GridSamples(3, 2, 0.01, 201), 201u);
+  // Half the steps tiny: the median is 0.01 s, the span 1.01 s, and the shared timestamps' grid
+  // the 201 samples.
+  EXPECT_EQ(Iso18571GridSamples(1.01, 1.01, 0.01, 201), 201u);
 }
 
 }  // namespace

@@ -196,5 +196,49 @@ TEST(ValidationIso18571Test, AnIrregularReferencesGridIsCountedAtItsMedianStep) 
   EXPECT_EQ(size->iso18571_dtw_cells, Iso18571DtwCells(501));
 }
 
+TEST(ValidationIso18571Test, AWindowedReferenceStepsAtItsRecordingsMedianStep) {
+  // The reference recorded every 10 ms for 4 s, and every 1 ms for 0.2 s around its trigger at
+  // 2 s; a window of 0.1 s either side keeps the dense part, whose own median step is 1 ms. The
+  // simulated run, at 0.7 ms, shares no timestamps with it, so the grid is interpolated and
+  // steps at the recording's 10 ms, as the job's size counted it: 21 samples.
+  Series reference{.id = "r0", .channels = {"ax"}, .times = {}, .values = {}};
+  for (int i = 0; i <= 190; ++i) reference.times.push_back(i * 0.01);
+  for (int i = 1; i <= 200; ++i) reference.times.push_back(1.9 + i * 0.001);
+  for (int i = 1; i <= 190; ++i) reference.times.push_back(2.1 + i * 0.01);
+  for (double t : reference.times) reference.values.push_back(std::tanh(5 * (t - 2)));
+  Series simulation{.id = "s0", .channels = {"ax"}, .times = {}, .values = {}};
+  for (int i = 0; i <= 5700; ++i) {
+    simulation.times.push_back(i * 0.0007);
+    simulation.values.push_back(1.1 * std::tanh(5 * (i * 0.0007 - 2)));
+  }
+  ValidationOptions options;
+  options.iso18571 = true;
+  options.prepare.window = EventWindow{.channel = "ax", .before = 0.1, .after = 0.1};
+  absl::StatusOr<ValidationReport> report = Validate({simulation}, {reference}, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->iso18571.size(), 1u);
+  EXPECT_EQ(report->iso18571[0].rating.samples, 21u);
+  absl::StatusOr<ValidationSize> size =
+      EstimateValidationSize({ShapeOf(simulation)}, {ShapeOf(reference)}, options, {});
+  ASSERT_TRUE(size.ok()) << size.status();
+  EXPECT_GE(size->iso18571_dtw_cells, Iso18571DtwCells(21));
+
+  // At 1 ms the simulated run shares the window's timestamps, which are then the grid: the
+  // window's 201 samples and its interpolated end, within the count too.
+  for (size_t i = 0; i < simulation.samples(); ++i) {
+    simulation.times[i] = 0.001 * static_cast<double>(i);
+    simulation.values[i] = 1.1 * std::tanh(5 * (simulation.times[i] - 2));
+  }
+  simulation.times.resize(4001);
+  simulation.values.resize(4001);
+  report = Validate({simulation}, {reference}, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  const uint64_t shared = report->iso18571[0].rating.samples;
+  EXPECT_GT(shared, 200u);
+  size = EstimateValidationSize({ShapeOf(simulation)}, {ShapeOf(reference)}, options, {});
+  ASSERT_TRUE(size.ok()) << size.status();
+  EXPECT_GE(size->iso18571_dtw_cells, Iso18571DtwCells(shared));
+}
+
 }  // namespace
 }  // namespace wasserwarp

@@ -42,13 +42,18 @@ Iso18571Rating RateCurves(std::span<const double> test, std::span<const double> 
 // Per channel of `sim` and `ref` (the same channels in the same order): both put on the grid
 // of the time range they both cover, at the reference's median step from its start, or on
 // their timestamps where these agree; `channel_divisors` as for CompareMatchedPair.
+// `ref_step` > 0 is that median step as the reference was recorded, where `ref` is a window
+// cut from it (PreparedRuns::reference_steps); 0: `ref`'s own.
 std::vector<Iso18571Rating> RateMatchedPair(const Series& sim, const Series& ref,
-                                            const std::vector<double>& channel_divisors = {});
+                                            const std::vector<double>& channel_divisors = {},
+                                            double ref_step = 0.0);
 
-// At most the grid samples RateMatchedPair rates a pair on, from the runs' spans (seconds) and
-// the reference's median sampling step alone, wherever the alignment puts them; exact where the
-// simulated run's span covers the reference's.
-uint64_t Iso18571GridSamples(double sim_span, double ref_span, double ref_median_step);
+// At most the grid samples RateMatchedPair rates a pair on, from the runs' spans (seconds), the
+// reference's median sampling step and its sample count alone, wherever the alignment puts them:
+// the larger of the interpolated grid's count (exact where the simulated run's span covers the
+// reference's) and the reference's samples (the grid where both runs share their timestamps).
+uint64_t Iso18571GridSamples(double sim_span, double ref_span, double ref_median_step,
+                             uint64_t ref_samples);
 
 // The DTW cells one channel of a pair of n grid samples costs at most: n (2 w - 1) with the
 // band half-width w = max(1, ceil(0.1 n)).

@@ -111,6 +111,11 @@ struct PreparedRuns {
   // that copies of the prepared runs (the verdict's grid) do not copy them.
   std::shared_ptr<const std::vector<Series>> windowed_simulation;
   std::shared_ptr<const std::vector<Series>> windowed_reference;
+  // With a window and without resampling: each prepared reference run's median sampling step as
+  // recorded, before the window cut it, which its ISO/TS 18571 grid steps at (a cut run's
+  // interpolated ends would shrink its own median, and grow its grid past what a job's size
+  // counted from the recording); empty otherwise, where each run's own median is the same.
+  std::vector<double> reference_steps;
   // Per channel: the unit every run was converted to ("" where none), and the channel's name in
   // the simulated runs (its own name unless mapped).
   std::vector<std::string> units;

@@ -19,14 +19,4 @@ std::vector<double> Interpolate(const Series& run, size_t channel,
   return values;
 }
 
-double MedianStep(const std::vector<double>& times) {
-  std::vector<double> steps(times.size() - 1);
-  for (size_t i = 0; i + 1 < times.size(); ++i) steps[i] = times[i + 1] - times[i];
-  const size_t middle = steps.size() / 2;
-  std::nth_element(steps.begin(), steps.begin() + middle, steps.end());
-  if (steps.size() % 2 == 1) return steps[middle];
-  const double below = *std::max_element(steps.begin(), steps.begin() + middle);
-  return 0.5 * (below + steps[middle]);
-}
-
 }  // namespace wasserwarp

@@ -43,9 +43,6 @@ std::vector<InterpolationPoint> Locate(const std::vector<double>& run_times, siz
 std::vector<double> Interpolate(const Series& run, size_t channel,
                                 const std::vector<InterpolationPoint>& points, double factor);
 
-// The median of the steps between consecutive timestamps; `times` holds at least two.
-double MedianStep(const std::vector<double>& times);
-
 }  // namespace wasserwarp
 
 #endif  // WASSERWARP_SRC_METRICS_INTERPOLATION_H_

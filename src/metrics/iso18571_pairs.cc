@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "metrics/interpolation.h"
+#include "series/sampling_rate.h"
 #include "wasserwarp/iso18571.h"
 
 namespace wasserwarp {
@@ -37,17 +38,21 @@ uint64_t GridCount(double first, double last, double step) {
 
 }  // namespace
 
-uint64_t Iso18571GridSamples(double sim_span, double ref_span, double ref_median_step) {
-  return GridCount(0.0, std::min(sim_span, ref_span), ref_median_step);
+uint64_t Iso18571GridSamples(double sim_span, double ref_span, double ref_median_step,
+                             uint64_t ref_samples) {
+  // Half of the steps are at least the median, so the reference may hold up to twice the
+  // samples its span at the median step would.
+  return std::max(GridCount(0.0, std::min(sim_span, ref_span), ref_median_step), ref_samples);
 }
 
 std::vector<Iso18571Rating> RateMatchedPair(const Series& sim, const Series& ref,
-                                            const std::vector<double>& channel_divisors) {
+                                            const std::vector<double>& channel_divisors,
+                                            double ref_step) {
   const size_t channels = ref.num_channels();
   if (sim.samples() < 2 || ref.samples() < 2) {
     return std::vector(channels, RateCurves({}, {}, 0.0));
   }
-  const double step = MedianStep(ref.times);
+  const double step = ref_step > 0.0 ? ref_step : MedianStep(ref.times);
   std::vector<InterpolationPoint> sim_points;
   std::vector<InterpolationPoint> ref_points;
   if (SameTimestamps(sim, ref, step)) {

@@ -13,6 +13,7 @@
 
 #include "metrics/fft.h"
 #include "metrics/interpolation.h"
+#include "series/sampling_rate.h"
 
 namespace wasserwarp {
 namespace {

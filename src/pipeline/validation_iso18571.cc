@@ -43,7 +43,8 @@ PlanIso18571 RatePlanPairs(const PreparedRuns& runs, const std::vector<PlanEntry
   ForEachPlanEntry(plan, max_threads, [&](size_t k) {
     const PlanEntry& entry = plan[k];
     const std::vector<Iso18571Rating> pair = RateMatchedPair(
-        runs.simulation[entry.row], runs.reference[entry.col], runs.channel_divisors);
+        runs.simulation[entry.row], runs.reference[entry.col], runs.channel_divisors,
+        runs.reference_steps.empty() ? 0.0 : runs.reference_steps[entry.col]);
     for (size_t c = 0; c < channels; ++c) {
       rated.pairs[k * channels + c] = {entry.row, entry.col, static_cast<int>(c), pair[c]};
     }

@@ -14,7 +14,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "metrics/interpolation.h"
 #include "series/sampling_rate.h"
 #include "verdict/ratio_interval.h"
 #include "wasserwarp/field_error.h"
@@ -133,8 +132,11 @@ uint64_t LargestIso18571Pair(const std::vector<RunShape>& simulation,
   for (const RunShape& ref : reference) {
     const double ref_span = ref.last_time - ref.first_time;
     for (const RunShape& sim : simulation) {
+      // A window's two interpolated ends are samples the recording did not have.
+      const uint64_t ref_samples =
+          Add(ResampledSamples(ref, prepare), prepare.window.has_value() ? 2 : 0);
       const uint64_t grid = Iso18571GridSamples(sim.last_time - sim.first_time, ref_span,
-                                                ReferenceGridStep(ref, prepare));
+                                                ReferenceGridStep(ref, prepare), ref_samples);
       largest = std::max(largest, Iso18571DtwCells(grid));
     }
   }

@@ -19,6 +19,7 @@
 #include "absl/strings/string_view.h"
 #include "common/named_values.h"
 #include "series/channel_units.h"
+#include "series/sampling_rate.h"
 #include "wasserwarp/event_window.h"
 #include "wasserwarp/field_error.h"
 #include "wasserwarp/series.h"
@@ -227,6 +228,21 @@ absl::Status WindowBoth(const RunsView& simulation, const RunsView& reference,
   return absl::OkStatus();
 }
 
+// Each reference run the window kept, its median step as recorded (PreparedRuns::reference_steps).
+std::vector<double> RecordedSteps(const RunsView& reference,
+                                  const std::vector<UntriggeredRun>& untriggered) {
+  std::vector<bool> left_out(reference.size(), false);
+  for (const UntriggeredRun& run : untriggered) {
+    if (run.side == "reference") left_out[run.index] = true;
+  }
+  std::vector<double> steps;
+  size_t index = 0;
+  for (const Series& run : reference) {
+    if (!left_out[index++]) steps.push_back(MedianStep(run.times));
+  }
+  return steps;
+}
+
 }  // namespace
 
 std::string_view AlignName(Align align) { return NameOf(kAlignNames, align); }
@@ -282,6 +298,9 @@ absl::StatusOr<PreparedRuns> PrepareRuns(const RunsView& simulation, const RunsV
     absl::Status status =
         WindowBoth(simulation, reference, *options.window, options.channel_map, prepared);
     if (!status.ok()) return status;
+    if (!options.resample_rate.has_value()) {
+      prepared.reference_steps = RecordedSteps(reference, prepared.untriggered);
+    }
   }
   const RunsView simulation_runs = RunsAsCut(prepared.windowed_simulation, simulation);
   const RunsView reference_runs = RunsAsCut(prepared.windowed_reference, reference);

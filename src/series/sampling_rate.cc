@@ -17,6 +17,16 @@ double SamplingRate(uint64_t samples, double first_time, double last_time) {
   return samples > 1 && span > 0 ? static_cast<double>(samples - 1) / span : 0.0;
 }
 
+double MedianStep(const std::vector<double>& times) {
+  std::vector<double> steps(times.size() - 1);
+  for (size_t i = 0; i + 1 < times.size(); ++i) steps[i] = times[i + 1] - times[i];
+  const size_t middle = steps.size() / 2;
+  std::nth_element(steps.begin(), steps.begin() + middle, steps.end());
+  if (steps.size() % 2 == 1) return steps[middle];
+  const double below = *std::max_element(steps.begin(), steps.begin() + middle);
+  return 0.5 * (below + steps[middle]);
+}
+
 double SamplingRate(const Series& run) {
   if (run.times.empty()) return 0.0;
   return SamplingRate(run.samples(), run.times.front(), run.times.back());

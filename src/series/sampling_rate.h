@@ -22,6 +22,9 @@ namespace wasserwarp {
 double SamplingRate(uint64_t samples, double first_time, double last_time);
 double SamplingRate(const Series& run);
 
+// The median of the steps between consecutive timestamps; `times` holds at least two.
+double MedianStep(const std::vector<double>& times);
+
 // The median of `rates`; 0 when empty.
 double MedianRate(std::vector<double> rates);
 
