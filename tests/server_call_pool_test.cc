@@ -85,9 +85,10 @@ TEST(CallPoolTest, ACallsLogCountsTheTimeItWaitedForAThread) {
   // The test holds the only thread for at least `busy`; the call arrives before that.
   const absl::Duration busy = absl::Milliseconds(300);
   grpc::ServerContext context;
+  // Declared before the pool, so that they outlive its threads' last look at them.
+  absl::Notification release;
   {
     CallPool pool(/*threads=*/1, /*max_queued=*/4);
-    absl::Notification release;
     ASSERT_TRUE(pool.Post([&] { release.WaitForNotification(); }).ok());
     ASSERT_TRUE(PostLogged(pool, RpcLog(&context, "Slow"), [](RpcLog& log) {
                   log.Done(grpc::Status::OK);
@@ -107,10 +108,10 @@ TEST(CallPoolTest, ARefusedCallIsLoggedWithItsRefusal) {
       "capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(captured)));
   grpc::ServerContext context;
   std::atomic<bool> ran = false;
+  absl::Notification release;
+  absl::Notification started;
   {
     CallPool pool(/*threads=*/1, /*max_queued=*/1);
-    absl::Notification release;
-    absl::Notification started;
     ASSERT_TRUE(pool.Post([&] {
                       started.Notify();
                       release.WaitForNotification();
