@@ -44,7 +44,7 @@ void ChannelUnitsFromProto(const v1::ReportParameters& params, ValidationReport&
 
 absl::StatusOr<std::vector<std::string>> UnitsFromProto(
     const google::protobuf::RepeatedPtrField<std::string>& units,
-    const std::vector<std::string>& channels, absl::string_view label, size_t max_length) {
+    const std::vector<std::string>& channels, absl::string_view label) {
   if (std::all_of(units.begin(), units.end(), [](const std::string& u) { return u.empty(); })) {
     return std::vector<std::string>();
   }
@@ -56,10 +56,10 @@ absl::StatusOr<std::vector<std::string>> UnitsFromProto(
     const std::string& unit = checked[c];
     if (unit.empty()) continue;
     const std::string field = absl::StrCat("units[", c, "]");
-    if (unit.size() > max_length) {
+    if (unit.size() > kMaxUnitLength) {
       return InvalidFieldError(
           field, absl::StrCat(label, ": the unit of channel ", c, " has ", unit.size(),
-                              " characters, over the limit of ", max_length));
+                              " characters, over the limit of ", kMaxUnitLength));
     }
     if (absl::Status status = CheckNoControlCharacters(field, unit, "a unit"); !status.ok()) {
       return InvalidFieldError(field, absl::StrCat(label, ": channel ", QuotedText(channels[c]),

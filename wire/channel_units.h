@@ -4,6 +4,7 @@
 #ifndef WASSERWARP_WIRE_CHANNEL_UNITS_H_
 #define WASSERWARP_WIRE_CHANNEL_UNITS_H_
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -25,14 +26,17 @@ void ChannelUnitsFromProto(const v1::ReportParameters& params, ValidationReport&
 
 // A run's units as a message gives them (SeriesHeader.units, InlineSeries.units), parallel to
 // `channels`: none, or only "", is a run without units (an empty vector). The count is checked by
-// the core (UnitCountFault), each unit for control characters and at most `max_length`
+// the core (UnitCountFault), each unit for control characters and at most kMaxUnitLength
 // characters; errors name the field (`units`, `units[2]`) and start with `label` (`simulation run
 // "sim_3"`). A unit udunits cannot read is kept, as the embedded engine keeps a file's: it
 // compares with the same spelling (MDF 4's "-") and is refused only where a validation must
 // convert it.
 absl::StatusOr<std::vector<std::string>> UnitsFromProto(
     const google::protobuf::RepeatedPtrField<std::string>& units,
-    const std::vector<std::string>& channels, absl::string_view label, size_t max_length);
+    const std::vector<std::string>& channels, absl::string_view label);
+
+// The longest unit a message may give a channel, as long as a channel's name may be.
+inline constexpr size_t kMaxUnitLength = 256;
 
 }  // namespace wasserwarp::wire
 

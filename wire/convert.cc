@@ -128,20 +128,14 @@ v1::Phase ToProto(ValidationPhase phase) {
   return v1::PHASE_UNSPECIFIED;
 }
 
-namespace {
-// As long as a channel name may be in an upload's header (rpc/upload_state.cc).
-constexpr size_t kMaxInlineUnitLength = 256;
-}  // namespace
-
 absl::StatusOr<Series> SeriesFromInline(const v1::InlineSeries& inline_series) {
   Series series;
   series.id = inline_series.series_id();
   series.channels = ToVector(inline_series.channels());
   series.times = ToVector(inline_series.times());
   series.values = ToVector(inline_series.values());
-  absl::StatusOr<std::vector<std::string>> units =
-      UnitsFromProto(inline_series.units(), series.channels,
-                     absl::StrCat("series ", QuotedText(series.id)), kMaxInlineUnitLength);
+  absl::StatusOr<std::vector<std::string>> units = UnitsFromProto(
+      inline_series.units(), series.channels, absl::StrCat("series ", QuotedText(series.id)));
   if (!units.ok()) return units.status();
   series.units = *std::move(units);
   if (absl::Status status = ValidateSeries(series); !status.ok()) return status;

@@ -219,7 +219,7 @@ absl::Status UploadState::BeginRun(const v1::SeriesHeader& header) {
   run.series.id = header.series_id();
   run.series.channels.assign(header.channels().begin(), header.channels().end());
   absl::StatusOr<std::vector<std::string>> units =
-      wire::UnitsFromProto(header.units(), run.series.channels, label, kMaxChannelNameLength);
+      wire::UnitsFromProto(header.units(), run.series.channels, label);
   if (!units.ok()) return PrefixField(units.status(), "header");
   run.series.units = *std::move(units);
   if (header.has_weight()) run.weight = header.weight();

@@ -131,12 +131,13 @@ uint64_t LargestIso18571Pair(const std::vector<RunShape>& simulation,
   uint64_t largest = 0;
   for (const RunShape& ref : reference) {
     const double ref_span = ref.last_time - ref.first_time;
+    // A window's two interpolated ends are samples the recording did not have.
+    const uint64_t ref_samples =
+        Add(ResampledSamples(ref, prepare), prepare.window.has_value() ? 2 : 0);
+    const double ref_step = ReferenceGridStep(ref, prepare);
     for (const RunShape& sim : simulation) {
-      // A window's two interpolated ends are samples the recording did not have.
-      const uint64_t ref_samples =
-          Add(ResampledSamples(ref, prepare), prepare.window.has_value() ? 2 : 0);
-      const uint64_t grid = Iso18571GridSamples(sim.last_time - sim.first_time, ref_span,
-                                                ReferenceGridStep(ref, prepare), ref_samples);
+      const uint64_t grid =
+          Iso18571GridSamples(sim.last_time - sim.first_time, ref_span, ref_step, ref_samples);
       largest = std::max(largest, Iso18571DtwCells(grid));
     }
   }
