@@ -104,10 +104,12 @@ ABSL_FLAG(int, max_watch_streams, kDefaults.max_watch_streams,
           "WatchValidation calls open at once on this replica");
 ABSL_FLAG(int, max_watch_streams_per_principal, kDefaults.max_watch_streams_per_principal,
           "WatchValidation calls of one principal open at once on this replica");
-ABSL_FLAG(int, call_threads, kDefaults.call_threads,
-          "threads that answer unary calls, which wait on the store, off gRPC's own threads");
+ABSL_FLAG(
+    int, call_threads, kDefaults.call_threads,
+    "threads that answer unary calls and take the streams' steps, which wait on the store, off "
+    "gRPC's own threads");
 ABSL_FLAG(int, max_queued_calls, kDefaults.max_queued_calls,
-          "unary calls waiting for a call thread before the next is refused RESOURCE_EXHAUSTED");
+          "calls waiting for a call thread before the next is refused RESOURCE_EXHAUSTED");
 ABSL_FLAG(absl::Duration, session_sweep_interval, kDefaults.sweep_interval,
           "how often sessions idle past their TTL are deleted (expired ones are invisible "
           "meanwhile)");

@@ -72,13 +72,17 @@ constexpr absl::Duration kPostgresStartWait = absl::Seconds(30);
 // How often the database is checked for the health service while no notification comes.
 constexpr absl::Duration kDatabaseCheckInterval = absl::Seconds(2);
 
-// How the service's calls use the database: a call that cannot get a connection within 1 s
+// How the service's calls use the database: a call that cannot open a connection within 1 s
 // (the database is down, or restarting) is UNAVAILABLE soon rather than held, so that its
 // client retries with its own backoff; a second attempt covers a pooled connection that broke
-// since its last use.
+// since its last use. A call that finds every connection lent waits its turn for up to 10 s:
+// the database answers, the call pool's threads (more than the connections) and its bounded
+// queue already limit how many wait, and each statement is bounded by
+// --postgres_statement_timeout.
 postgres::TransactionOptions PostgresCallOptions() {
   postgres::TransactionOptions options;
   options.acquire_wait = absl::Seconds(1);
+  options.busy_wait = absl::Seconds(10);
   options.max_attempts = 2;
   return options;
 }

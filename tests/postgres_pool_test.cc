@@ -1,6 +1,7 @@
 // The pool of PostgreSQL connections and its retried transactions against a real PostgreSQL
-// 15: the bound on connections, waiting and giving up, a server that restarts or crashes under
-// load, serialization failures, and which errors are retried.
+// 15: the bound on connections, waiting (for a busy pool longer than for a database that is
+// down) and giving up, a server that restarts or crashes under load, serialization failures,
+// and which errors are retried.
 
 #include "storage/postgres_pool.h"
 
@@ -83,6 +84,34 @@ TEST_F(PostgresPoolTest, AcquireWaitsThenGivesUp) {
   { PooledConnection returned = *std::move(held); }
   EXPECT_TRUE(pool.Acquire(absl::Milliseconds(150)).ok());
   EXPECT_EQ(pool.open_connections(), 1);
+}
+
+// A busy pool (every connection lent) is waited on for `busy_wait`, a database that cannot be
+// reached only for `open_wait`: the service's calls queue for a busy database's connections but
+// answer UNAVAILABLE soon when it is down.
+TEST_F(PostgresPoolTest, ABusyPoolIsWaitedOnLongerThanADatabaseThatIsDown) {
+  Pool pool(url_, 1);
+  absl::StatusOr<PooledConnection> held = pool.Acquire(absl::Seconds(5));
+  ASSERT_TRUE(held.ok()) << held.status();
+  std::thread giver([&] {
+    absl::SleepFor(absl::Milliseconds(600));
+    PooledConnection returned = *std::move(held);
+  });
+  const absl::Time start = absl::Now();
+  absl::StatusOr<PooledConnection> waited =
+      pool.Acquire(/*open_wait=*/absl::Milliseconds(100), /*busy_wait=*/absl::Seconds(10));
+  EXPECT_TRUE(waited.ok()) << waited.status();
+  EXPECT_GE(absl::Now() - start, absl::Milliseconds(500));
+  giver.join();
+
+  const int port = test_support::FreeLoopbackPort();
+  Pool down(absl::StrCat("postgresql://wasserwarp:", kPassword, "@127.0.0.1:", port, "/nowhere"),
+            1);
+  const absl::Time tried = absl::Now();
+  absl::StatusOr<PooledConnection> none =
+      down.Acquire(/*open_wait=*/absl::Milliseconds(300), /*busy_wait=*/absl::Seconds(30));
+  EXPECT_TRUE(absl::IsUnavailable(none.status())) << none.status();
+  EXPECT_LT(absl::Now() - tried, absl::Seconds(5));
 }
 
 TEST_F(PostgresPoolTest, UnreachableDatabaseIsUnavailableAfterBackoff) {

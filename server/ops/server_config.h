@@ -168,7 +168,8 @@ struct ServerConfig {
   // on this replica, in all and of one principal.
   int max_watch_streams = 1000;
   int max_watch_streams_per_principal = 100;
-  // --call_threads: the threads unary calls run on, off gRPC's, since they wait on the store;
+  // --call_threads: the threads unary calls and the streams' steps run on, off gRPC's, since
+  // they wait on the store;
   // --max_queued_calls: calls waiting for one before the next is RESOURCE_EXHAUSTED.
   int call_threads = 16;
   int max_queued_calls = 1000;

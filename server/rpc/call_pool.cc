@@ -33,6 +33,11 @@ absl::Status CallPool::Post(std::function<void()> work) {
   return absl::OkStatus();
 }
 
+void CallPool::PostNextStep(std::function<void()> work) {
+  absl::MutexLock lock(&mu_);
+  queue_.push_back(std::move(work));
+}
+
 void CallPool::Loop() {
   const auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     return stopping_ || !queue_.empty();

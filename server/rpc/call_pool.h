@@ -1,7 +1,8 @@
-// The server's own threads for the unary calls' work: a handler that reads or writes the store
-// (SQLite, PostgreSQL) may wait on a lock or the network, and on gRPC's callback threads that
-// wait would stall every other call of the process. gRPC hands the call here and returns at
-// once; a bounded number of calls wait (--max_queued_calls), the next is refused.
+// The server's own threads for the calls' work, a unary handler or a stream's step: work that
+// reads or writes the store (SQLite, PostgreSQL) may wait on a lock or the network, and on
+// gRPC's callback threads that wait would stall every other call of the process. gRPC hands the
+// call here and returns at once; a bounded number of calls wait (--max_queued_calls), the next
+// is refused.
 
 #ifndef WASSERWARP_SERVER_RPC_CALL_POOL_H_
 #define WASSERWARP_SERVER_RPC_CALL_POOL_H_
@@ -30,6 +31,11 @@ class CallPool {
   // Queues `work`; ResourceExhausted naming --max_queued_calls when the queue is full, and
   // `work` is then not run.
   absl::Status Post(std::function<void()> work);
+  // Queues the next step of a call already admitted (a stream's next read of the store),
+  // however many wait: each such call has at most one step queued, so they are bounded by the
+  // streams the server admits (--max_watch_streams, the job queue), and a burst of unary calls
+  // must not end a stream that was accepted.
+  void PostNextStep(std::function<void()> work);
 
  private:
   void Loop();

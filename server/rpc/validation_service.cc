@@ -348,8 +348,8 @@ grpc::ServerWriteReactor<v1::ValidateResponse>* ValidationService::Validate(
     grpc::CallbackServerContext* context, const v1::ValidateRequest* request) {
   return Authenticated<grpc::ServerWriteReactor<v1::ValidateResponse>>(
       context, "Validate", tokens_, [&](const std::string& principal) {
-        return new ValidationStreamReactor<v1::ValidateResponse>(context, *request, principal,
-                                                                 validations_);
+        return new ValidationStreamReactor<v1::ValidateResponse>(context, request, principal,
+                                                                 validations_, calls_);
       });
 }
 
@@ -431,7 +431,7 @@ grpc::ServerWriteReactor<v1::WatchValidationResponse>* ValidationService::WatchV
               context, "WatchValidation", slot.status());
         }
         return new ValidationStreamReactor<v1::WatchValidationResponse>(
-            context, request->name(), principal, validations_, std::move(*slot));
+            context, request->name(), principal, validations_, calls_, std::move(*slot));
       });
 }
 

@@ -30,28 +30,28 @@ absl::Status ErrorOf(const v1::Validation& validation) {
 
 template <class Response>
 ValidationStreamReactor<Response>::ValidationStreamReactor(grpc::CallbackServerContext* context,
-                                                           const v1::ValidateRequest& request,
+                                                           const v1::ValidateRequest* request,
                                                            const std::string& principal,
-                                                           ValidationResources& resources)
-    : resources_(resources), log_(context, "Validate"), call_start_(absl::Now()) {
+                                                           ValidationResources& resources,
+                                                           CallPool& pool)
+    : resources_(resources), pool_(pool), log_(context, "Validate"), call_start_(absl::Now()) {
   log_.Principal(principal);
-  log_.Resource(request.session());
-  log_.Received(request.ByteSizeLong());
+  log_.Resource(request->session());
+  log_.Received(request->ByteSizeLong());
   origin_ = call_start_;
-  absl::StatusOr<v1::Validation> created = resources_.Create(request, principal);
-  if (created.ok()) log_.Resource(created->name());
-  absl::StatusOr<ValidationHandle> handle =
-      created.ok() ? resources_.Find(created->name(), principal) : created.status();
-  Follow(std::move(handle));
+  Start([this, request, principal] {
+    absl::StatusOr<v1::Validation> created = resources_.Create(*request, principal);
+    if (created.ok()) log_.Resource(created->name());
+    Follow(created.ok() ? resources_.Find(created->name(), principal) : created.status());
+  });
 }
 
 template <class Response>
-ValidationStreamReactor<Response>::ValidationStreamReactor(grpc::CallbackServerContext* context,
-                                                           const std::string& name,
-                                                           const std::string& principal,
-                                                           ValidationResources& resources,
-                                                           WatchStreamSlots::Slot slot)
+ValidationStreamReactor<Response>::ValidationStreamReactor(
+    grpc::CallbackServerContext* context, const std::string& name, const std::string& principal,
+    ValidationResources& resources, CallPool& pool, WatchStreamSlots::Slot slot)
     : resources_(resources),
+      pool_(pool),
       slot_(std::move(slot)),
       log_(context, "WatchValidation"),
       call_start_(absl::Now()) {
@@ -59,8 +59,23 @@ ValidationStreamReactor<Response>::ValidationStreamReactor(grpc::CallbackServerC
   log_.Resource(name);
   log_.Received(name.size());
   origin_ = call_start_;
-  absl::StatusOr<ValidationHandle> handle = resources_.Find(name, principal);
-  Follow(std::move(handle));
+  Start([this, name, principal] { Follow(resources_.Find(name, principal)); });
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::Start(std::function<void()> first) {
+  {
+    absl::MutexLock lock(&mu_);
+    ++refs_;
+  }
+  const absl::Status queued = pool_.Post([this, first = std::move(first)] {
+    first();
+    Unref();
+  });
+  if (!queued.ok()) {
+    End(queued);
+    Unref();
+  }
 }
 
 template <class Response>
@@ -77,16 +92,29 @@ void ValidationStreamReactor<Response>::Follow(absl::StatusOr<ValidationHandle> 
 }
 
 template <class Response>
+void ValidationStreamReactor<Response>::QueueStep() {
+  {
+    absl::MutexLock lock(&mu_);
+    ++refs_;
+  }
+  pool_.PostNextStep([this] {
+    Step();
+    Unref();
+  });
+}
+
+template <class Response>
 void ValidationStreamReactor<Response>::Step() {
-  bool cancelled = false;
+  absl::Status stop;
   {
     absl::MutexLock lock(&mu_);
     if (finished_) return;
-    cancelled = cancelled_;
+    stop = stop_;
   }
-  if (cancelled) {
-    // gRPC has ended the call; the status is for the log.
-    End(absl::CancelledError("the call was cancelled"));
+  if (!stop.ok()) {
+    Abandon();
+    // gRPC has ended the call, or its stream broke; the status is for the log.
+    End(stop);
     return;
   }
   if (ended_) {
@@ -203,26 +231,20 @@ void ValidationStreamReactor<Response>::Write() {
 template <class Response>
 void ValidationStreamReactor<Response>::Arm(absl::Time deadline) {
   grpc::Alarm* alarm = nullptr;
-  bool woken = false;
   {
     absl::MutexLock lock(&mu_);
-    woken = woken_;
-    woken_ = false;
-    if (!cancelled_ && !woken) {
+    if (!woken_ && stop_.ok()) {
       // A new alarm for each wait: an alarm cannot be set again from its own callback.
-      alarm_ = std::make_unique<grpc::Alarm>();
+      alarm_ = std::make_shared<grpc::Alarm>();
       alarm = alarm_.get();
       alarm_pending_ = true;
       ++refs_;
     }
-  }
-  if (woken) {
-    // The validation ended since the last look: no wait.
-    Step();
-    return;
+    woken_ = false;
   }
   if (alarm == nullptr) {
-    End(absl::CancelledError("the call was cancelled"));
+    // The validation ended, or the call stops, since the last look: no wait.
+    Step();
     return;
   }
   alarm->Set(absl::ToChronoTime(deadline), [this](bool /*fired*/) {
@@ -231,20 +253,30 @@ void ValidationStreamReactor<Response>::Arm(absl::Time deadline) {
       alarm_pending_ = false;
       woken_ = false;
     }
-    Step();
+    QueueStep();
     Unref();
   });
 }
 
 template <class Response>
 void ValidationStreamReactor<Response>::WakeUp() {
-  grpc::Alarm* alarm = nullptr;
+  std::shared_ptr<grpc::Alarm> alarm;
   {
     absl::MutexLock lock(&mu_);
     woken_ = true;
     read_now_ = true;
-    // Not replaced while pending: only its own callback's step arms the next.
-    if (alarm_pending_) alarm = alarm_.get();
+    if (alarm_pending_) alarm = alarm_;
+  }
+  if (alarm != nullptr) alarm->Cancel();
+}
+
+template <class Response>
+void ValidationStreamReactor<Response>::Stop(absl::Status reason) {
+  std::shared_ptr<grpc::Alarm> alarm;
+  {
+    absl::MutexLock lock(&mu_);
+    if (stop_.ok()) stop_ = std::move(reason);
+    if (alarm_pending_) alarm = alarm_;
   }
   if (alarm != nullptr) alarm->Cancel();
 }
@@ -261,23 +293,16 @@ void ValidationStreamReactor<Response>::Unref() {
 
 template <class Response>
 void ValidationStreamReactor<Response>::OnWriteDone(bool ok) {
-  if (!ok) {
-    // The client is gone.
-    Abandon();
-    End(absl::CancelledError("the stream broke"));
-    return;
-  }
-  Step();
+  // The client is gone: the next step says so.
+  if (!ok) Stop(absl::CancelledError("the stream broke"));
+  QueueStep();
 }
 
 template <class Response>
 void ValidationStreamReactor<Response>::OnCancel() {
-  {
-    absl::MutexLock lock(&mu_);
-    cancelled_ = true;
-  }
-  // A pending alarm fires within one progress interval, and its step ends the call.
-  Abandon();
+  // A pending alarm's callback, a write's completion or the first step, whichever is due,
+  // queues the step that ends the call.
+  Stop(absl::CancelledError("the call was cancelled"));
 }
 
 template <class Response>

@@ -8,8 +8,10 @@
 // Validate ends with the report and its chunks or the validation's error as the call's status;
 // WatchValidation with the validation, then the report's chunks.
 //
-// One chain of steps at a time: each write or alarm, when it completes, takes the next step, so
-// only a cancellation can come in between.
+// One chain of steps at a time: each write or alarm, when it completes, queues the next step on
+// the call pool, whose threads may wait on the store as gRPC's must not; only a cancellation can
+// come in between, and it is acted on by the chain's next step (which cancels a Validate's
+// validation), so that nothing but the chain touches the validation.
 
 #ifndef WASSERWARP_SERVER_RPC_VALIDATION_STREAM_REACTOR_H_
 #define WASSERWARP_SERVER_RPC_VALIDATION_STREAM_REACTOR_H_
@@ -17,6 +19,7 @@
 #include <grpcpp/alarm.h>
 #include <grpcpp/support/server_callback.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +31,7 @@
 #include "absl/time/time.h"
 #include "jobs/validation_end_signal.h"
 #include "ops/rpc_log.h"
+#include "rpc/call_pool.h"
 #include "rpc/validation_resources.h"
 #include "rpc/watch_stream_slots.h"
 #include "wasserwarp/v1/validation.pb.h"
@@ -39,13 +43,15 @@ namespace wasserwarp::service {
 template <class Response>
 class ValidationStreamReactor final : public grpc::ServerWriteReactor<Response> {
  public:
-  // Validate: creates the validation `request` asks for, as `principal`.
-  ValidationStreamReactor(grpc::CallbackServerContext* context, const v1::ValidateRequest& request,
-                          const std::string& principal, ValidationResources& resources);
+  // Validate: creates the validation `request` asks for, as `principal`; `request` lives until
+  // the call is done.
+  ValidationStreamReactor(grpc::CallbackServerContext* context, const v1::ValidateRequest* request,
+                          const std::string& principal, ValidationResources& resources,
+                          CallPool& pool);
   // WatchValidation: follows the validation `name`, holding `slot` until it goes.
   ValidationStreamReactor(grpc::CallbackServerContext* context, const std::string& name,
                           const std::string& principal, ValidationResources& resources,
-                          WatchStreamSlots::Slot slot);
+                          CallPool& pool, WatchStreamSlots::Slot slot);
 
   void OnWriteDone(bool ok) override;
   void OnCancel() override;
@@ -54,8 +60,12 @@ class ValidationStreamReactor final : public grpc::ServerWriteReactor<Response> 
  private:
   static constexpr bool kCreates = std::is_same_v<Response, v1::ValidateResponse>;
 
-  // Both constructors end here: the call ends with `handle`'s error, or follows it.
+  // Runs `first` on the pool, the chain's first step; a full queue ends the call.
+  void Start(std::function<void()> first);
+  // Both first steps end here: the call ends with `handle`'s error, or follows it.
   void Follow(absl::StatusOr<ValidationHandle> handle);
+  // Queues Step on the pool, holding a reference until it has run.
+  void QueueStep();
   void Step();
   // Reads the store when due; sets ending_ or end_ once the validation has ended.
   void Poll(absl::Time now);
@@ -63,13 +73,16 @@ class ValidationStreamReactor final : public grpc::ServerWriteReactor<Response> 
   void Write();
   void End(const absl::Status& status);
   void Arm(absl::Time deadline);
-  // The worker saw the validation end: the pending wait ends now.
+  // The worker saw the validation end, or the call is stopping: the pending wait ends now.
   void WakeUp();
+  // Ends the call with `reason` once the chain's next step runs.
+  void Stop(absl::Status reason);
   // Validate: a call that goes takes its validation with it.
   void Abandon();
   void Unref();
 
   ValidationResources& resources_;
+  CallPool& pool_;
   std::optional<WatchStreamSlots::Slot> slot_;
   RpcLog log_;
   const absl::Time call_start_;
@@ -87,15 +100,19 @@ class ValidationStreamReactor final : public grpc::ServerWriteReactor<Response> 
   Response event_;
 
   absl::Mutex mu_;
-  // gRPC's until OnDone, and each pending alarm's: the reactor goes with the last.
+  // gRPC's until OnDone, each pending alarm's and each queued step's: the reactor goes with the
+  // last.
   int refs_ ABSL_GUARDED_BY(mu_) = 1;
-  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+  // Why the call stops (cancelled, or the stream broke); OK while it goes on.
+  absl::Status stop_ ABSL_GUARDED_BY(mu_);
   bool woken_ ABSL_GUARDED_BY(mu_) = false;
   // Woken since the last read: the next step reads the store whatever the schedule.
   bool read_now_ ABSL_GUARDED_BY(mu_) = false;
   bool alarm_pending_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
-  std::unique_ptr<grpc::Alarm> alarm_ ABSL_GUARDED_BY(mu_);
+  // Shared with WakeUp and Stop, which cancel it outside the lock: a step that arms the next
+  // alarm meanwhile must not destroy the one they hold.
+  std::shared_ptr<grpc::Alarm> alarm_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace wasserwarp::service

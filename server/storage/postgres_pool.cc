@@ -95,17 +95,16 @@ void Pool::GiveBack(std::optional<Connection> connection) {
   }
 }
 
-absl::StatusOr<PooledConnection> Pool::Acquire(absl::Duration wait) {
-  const absl::Time deadline = absl::Now() + wait;
+absl::StatusOr<PooledConnection> Pool::Acquire(absl::Duration open_wait, absl::Duration busy_wait) {
   std::optional<Connection> idle;
   {
     absl::MutexLock lock(&mutex_);
     // WithTimeout rather than WithDeadline: the TSan build's view of Abseil
     // (tests/sanitizers) knows only that one.
-    if (!mutex_.AwaitWithTimeout(absl::Condition(this, &Pool::Available), wait)) {
+    if (!mutex_.AwaitWithTimeout(absl::Condition(this, &Pool::Available), busy_wait)) {
       return absl::UnavailableError(absl::StrCat("PostgreSQL ", redacted_url_, ": all ",
                                                  max_connections_, " connections in use for ",
-                                                 absl::FormatDuration(wait)));
+                                                 absl::FormatDuration(busy_wait)));
     }
     if (idle_.empty()) {
       ++open_;
@@ -117,7 +116,7 @@ absl::StatusOr<PooledConnection> Pool::Acquire(absl::Duration wait) {
   if (idle && !idle->Broken()) return PooledConnection(this, std::move(*idle));
   // A broken one gives its place to a new one; closed outside the lock, which it never held.
   idle.reset();
-  absl::StatusOr<Connection> opened = OpenWithBackoff(deadline);
+  absl::StatusOr<Connection> opened = OpenWithBackoff(absl::Now() + open_wait);
   if (!opened.ok()) {
     GiveBack(std::nullopt);
     return opened.status();
@@ -158,7 +157,8 @@ absl::Status RunTransaction(Pool& pool, std::string_view doing,
       backoff = std::min(backoff * 2, options.max_backoff);
     }
     // Acquire has waited and retried already; another attempt would only wait again.
-    absl::StatusOr<PooledConnection> connection = pool.Acquire(options.acquire_wait);
+    absl::StatusOr<PooledConnection> connection =
+        pool.Acquire(options.acquire_wait, options.busy_wait);
     if (!connection.ok()) {
       return absl::Status(connection.status().code(),
                           absl::StrCat(View(doing), ": ", connection.status().message()));

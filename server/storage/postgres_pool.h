@@ -64,10 +64,14 @@ class Pool {
   ~Pool();
 
   // A connection that works as far as can be told without a statement (see
-  // Connection::Broken), waiting up to `wait` for one to be free and for the database to
-  // accept a new one: opening is retried with exponential backoff (50 ms doubling to 2 s).
-  // Unavailable, naming the database, when `wait` runs out.
-  absl::StatusOr<PooledConnection> Acquire(absl::Duration wait);
+  // Connection::Broken), waiting up to `busy_wait` for one to be free (every one is lent), then
+  // up to `open_wait` for the database to accept a new one where none is idle: opening is
+  // retried with exponential backoff (50 ms doubling to 2 s). Unavailable, naming the database,
+  // when either wait runs out. The two differ because they mean different things: every
+  // connection lent is a busy database that answers, a connection that cannot be opened one
+  // that may be down.
+  absl::StatusOr<PooledConnection> Acquire(absl::Duration open_wait, absl::Duration busy_wait);
+  absl::StatusOr<PooledConnection> Acquire(absl::Duration wait) { return Acquire(wait, wait); }
 
   // A connection outside the pool, opened as the pool's are (its URL and settings), for a
   // caller that keeps it to itself (a LISTEN). Unavailable when it cannot be opened in `wait`.
@@ -102,8 +106,10 @@ struct TransactionOptions {
   Isolation isolation = Isolation::kReadCommitted;
   // Runs of the body in all, the first included.
   int max_attempts = 5;
-  // How long each attempt may wait for a connection (Pool::Acquire).
+  // How long each attempt may wait to open a connection, and for one to be free while every one
+  // is lent (Pool::Acquire's `open_wait` and `busy_wait`).
   absl::Duration acquire_wait = absl::Seconds(10);
+  absl::Duration busy_wait = absl::Seconds(10);
   // The pause before the second attempt, doubled before each further one up to
   // `max_backoff`, each with random jitter so that transactions that collided spread apart.
   absl::Duration first_backoff = absl::Milliseconds(20);
