@@ -156,7 +156,7 @@ load: build
 # TWED kernels at -O2 under ASan (src/twed/CMakeLists.txt), the tests at -O0 (tests/).
 # Debian's libraries are not instrumented: they are checked only where they touch our memory.
 # One build serves test-asan and fuzz: every test and the libFuzzer harnesses under ASan+UBSan,
-# with libFuzzer's coverage compiled into every library.
+# with libFuzzer's coverage compiled into the libraries the harnesses reach (CMakeLists.txt).
 SANITIZER_CMAKE := -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DWASSERWARP_BUILD_BENCHMARKS=OFF
 SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1 \

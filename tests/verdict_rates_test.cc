@@ -1,6 +1,7 @@
-// The verdict's error rates where they are known: rate invariance (issue 20: groups recorded
-// at 100 and 130 Hz by one generator), the ratio interval's coverage where the true ratio is
-// known, and the ratio rule's refusal and warnings at small m.
+// The verdict's error rates where they are known: a uniform p-value under one generator, rate
+// invariance (issue 20: groups recorded at 100 and 130 Hz by one generator), the ratio
+// interval's coverage where the true ratio is known, and the ratio rule's refusal and warnings
+// at small m.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "pooled_points.h"
 #include "series/sampling_rate.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/field_error.h"
@@ -63,6 +65,23 @@ double KolmogorovSmirnovToUniform(std::vector<double> p) {
     d = std::max({d, (i + 1) / n - p[i], p[i] - i / n});
   }
   return d;
+}
+
+TEST(VerdictRatesTest, PValueIsUniformWhenBothGroupsComeFromOneGenerator) {
+  // n != m: the permutations go through the network simplex.
+  constexpr int kProblems = 200;
+  std::vector<double> p_values;
+  for (int problem = 0; problem < kProblems; ++problem) {
+    const CostMatrix pooled = test_data::RandomPooled(6, 9, 0.0, 1000 + problem);
+    VerdictOptions options;
+    options.permutations = 99;
+    options.seed = problem + 1;
+    absl::StatusOr<Verdict> verdict = DecideVerdict(pooled, 6, 0.0, 1.0, options);
+    ASSERT_TRUE(verdict.ok()) << verdict.status();
+    p_values.push_back(verdict->p_value);
+  }
+  // The 1 % critical value of the one-sample KS statistic: 1.628 / sqrt(N).
+  EXPECT_LT(KolmogorovSmirnovToUniform(p_values), 1.628 / std::sqrt(double{kProblems}));
 }
 
 TEST(VerdictRatesTest, OneGeneratorAtTwoRatesGivesUniformPValuesAndARatioNearOne) {
