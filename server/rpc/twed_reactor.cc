@@ -109,20 +109,24 @@ absl::Status TwedReactor::Prepare(const v1::ComputeTwedRequest& request,
 JobOutcome TwedReactor::Run(const CancellationToken& cancel) {
   JobOutcome outcome;
   outcome.cells_total = cells_total_;
-  absl::StatusOr<PreparedRuns> runs =
-      PrepareRuns({std::move(a_)}, {std::move(b_)}, options_.prepare);
-  absl::Status status = runs.status();
-  if (runs.ok()) {
-    absl::StatusOr<EditPathSummary> path =
-        TwedWithPath(runs->simulation[0], runs->reference[0], options_.twed, &cancel);
-    status = path.status();
-    if (path.ok()) {
-      outcome.cells_done = outcome.cells_total;
-      response_->set_twed(path->distance);
-      response_->set_matches(static_cast<int64_t>(path->matches));
-      response_->set_a_deletions(static_cast<int64_t>(path->a_deletions));
-      response_->set_b_deletions(static_cast<int64_t>(path->b_deletions));
-      response_->set_mean_time_shift(path->mean_time_shift);
+  absl::Status status;
+  {
+    // The prepared runs are freed before Complete hands their bytes back.
+    absl::StatusOr<PreparedRuns> runs =
+        PrepareRuns({std::move(a_)}, {std::move(b_)}, options_.prepare);
+    status = runs.status();
+    if (runs.ok()) {
+      absl::StatusOr<EditPathSummary> path =
+          TwedWithPath(runs->simulation[0], runs->reference[0], options_.twed, &cancel);
+      status = path.status();
+      if (path.ok()) {
+        outcome.cells_done = outcome.cells_total;
+        response_->set_twed(path->distance);
+        response_->set_matches(static_cast<int64_t>(path->matches));
+        response_->set_a_deletions(static_cast<int64_t>(path->a_deletions));
+        response_->set_b_deletions(static_cast<int64_t>(path->b_deletions));
+        response_->set_mean_time_shift(path->mean_time_shift);
+      }
     }
   }
   status = wire::InRequestTerms(status);
@@ -132,6 +136,12 @@ JobOutcome TwedReactor::Run(const CancellationToken& cancel) {
 }
 
 void TwedReactor::Complete(const absl::Status& status) {
+  // Released before Finish: once the client has its answer, its next call must find the bytes
+  // free, and OnDone runs only some time after the answer has left.
+  if (reserved_bytes_ > 0) {
+    sessions_.ReleaseJob(principal_, reserved_bytes_);
+    reserved_bytes_ = 0;
+  }
   const grpc::Status result = wire::ToGrpcStatus(status);
   if (result.ok()) log_.Sent(response_->ByteSizeLong());
   log_.Done(result);
@@ -147,9 +157,6 @@ void TwedReactor::OnCancel() {
   if (job_id.has_value()) jobs_.Cancel(*job_id);
 }
 
-void TwedReactor::OnDone() {
-  if (reserved_bytes_ > 0) sessions_.ReleaseJob(principal_, reserved_bytes_);
-  delete this;
-}
+void TwedReactor::OnDone() { delete this; }
 
 }  // namespace wasserwarp::service

@@ -45,7 +45,7 @@ class TwedReactor final : public grpc::ServerUnaryReactor {
   JobQueue& jobs_;
   SessionStore& sessions_;
   const std::string principal_;
-  // What the call holds from its start to OnDone (SessionStore::ReserveJob): the request, and
+  // What the call holds from its start to Complete (SessionStore::ReserveJob): the request, and
   // the runs twice (parsed, then prepared).
   int64_t reserved_bytes_ = 0;
   // Set before the job is submitted, then the job's alone.
