@@ -18,6 +18,7 @@ namespace {
 
 using test_data::MakeTwedParams;
 using test_data::RandomWalkRuns;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 std::vector<Series> Concatenate(const std::vector<Series>& a, const std::vector<Series>& b) {
@@ -219,7 +220,7 @@ TEST(PooledCostMatrixTest, OneRunPerGroupNeedsNoTwedWhenSimRefIsGiven) {
   absl::StatusOr<CostMatrix> pooled =
       ComputePooledCostMatrix(sim, ref, TwedParams{}, LoggingOptions(log), &sim_ref);
   ASSERT_TRUE(pooled.ok()) << pooled.status();
-  EXPECT_EQ(pooled->values, (std::vector<double>{0.0, 2.5, 2.5, 0.0}));
+  EXPECT_THAT(pooled->values, ElementsAre(0.0, 2.5, 2.5, 0.0));
   ASSERT_EQ(log.reports.size(), 1u);
   EXPECT_EQ(log.reports[0].pairs_total, 0u);
 }
@@ -231,9 +232,9 @@ TEST(SubtractSamplingFloorTest, SubtractsLambdaTimesTheLengthGapAndClampsAtZero)
                    1.0, 9.0, 0.0};
   SubtractSamplingFloor({10, 14, 20}, 0.5, pooled);
   // Gaps 4, 10, 6: floors 2, 5, 3.
-  EXPECT_EQ(pooled.values, (std::vector<double>{0.0, 3.0, 0.0,  //
-                                                3.0, 0.0, 6.0,  //
-                                                0.0, 6.0, 0.0}));
+  EXPECT_THAT(pooled.values, ElementsAre(0.0, 3.0, 0.0,  //
+                                         3.0, 0.0, 6.0,  //
+                                         0.0, 6.0, 0.0));
 }
 
 TEST(SubtractSamplingFloorTest, TwedIsNeverBelowTheFloor) {

@@ -168,7 +168,7 @@ absl::StatusOr<CostMatrix> MatrixFromProto(const v1::CostMatrix& matrix, absl::s
                                                    " values"));
   }
   CostMatrix costs(matrix.rows(), matrix.cols());
-  costs.values = ToVector(matrix.values());
+  costs.values.assign(matrix.values().begin(), matrix.values().end());
   return costs;
 }
 

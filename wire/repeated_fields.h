@@ -17,8 +17,8 @@ std::vector<typename Repeated::value_type> ToVector(const Repeated& repeated) {
   return {repeated.begin(), repeated.end()};
 }
 
-template <class T>
-void Assign(const std::vector<T>& values, google::protobuf::RepeatedField<T>* field) {
+template <class T, class Allocator>
+void Assign(const std::vector<T, Allocator>& values, google::protobuf::RepeatedField<T>* field) {
   field->Assign(values.begin(), values.end());
 }
 

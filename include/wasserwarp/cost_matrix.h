@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "wasserwarp/cancellation.h"
+#include "wasserwarp/large_buffer.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
 
@@ -18,9 +19,11 @@ namespace wasserwarp {
 
 // Row-major rows x cols matrix of ground costs.
 struct CostMatrix {
+  using Values = std::vector<double, LargeBufferAllocator<double>>;
+
   size_t rows = 0;
   size_t cols = 0;
-  std::vector<double> values;
+  Values values;
 
   CostMatrix() = default;
   CostMatrix(size_t r, size_t c, double fill = 0.0) : rows(r), cols(c), values(r * c, fill) {}

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,7 +72,7 @@ absl::StatusOr<CostMatrix> ComputeCostTile(const CostTile& tile, const std::vect
 
 // Writes a computed tile (`values`: its row-major block) into `matrix`; for a within-group tile
 // the pairs i < j and their mirror images. InvalidArgument when the sizes do not fit.
-absl::Status PlaceCostTile(const CostTile& tile, const std::vector<double>& values,
+absl::Status PlaceCostTile(const CostTile& tile, std::span<const double> values,
                            CostMatrix& matrix);
 
 // Runs `lane` once on each of as many threads as `max_threads` allows (0: every core), at

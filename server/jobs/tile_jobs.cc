@@ -45,7 +45,7 @@ struct TileJobs::Active {
   }
 };
 
-std::string TileValuesBytes(const std::vector<double>& values) {
+std::string TileValuesBytes(std::span<const double> values) {
   std::string scratch;
   return std::string(DoubleBytes(values.data(), values.size(), scratch));
 }

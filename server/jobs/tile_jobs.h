@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -131,7 +132,7 @@ class TileJobs {
 };
 
 // A tile's values as stored: float64, little-endian.
-std::string TileValuesBytes(const std::vector<double>& values);
+std::string TileValuesBytes(std::span<const double> values);
 absl::StatusOr<std::vector<double>> TileValuesFromBytes(const TileRecord& tile);
 
 }  // namespace wasserwarp::service

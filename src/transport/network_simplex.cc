@@ -70,13 +70,13 @@ class ScaledCostMap {
   using Key = Digraph::Arc;
   using Value = double;
 
-  ScaledCostMap(const std::vector<double>& costs, const std::vector<int64_t>& entries,
+  ScaledCostMap(const CostMatrix::Values& costs, const std::vector<int64_t>& entries,
                 const QuantizedCost& scale)
       : costs_(costs), entries_(entries), scale_(scale) {}
   Value operator[](const Key& arc) const { return scale_(costs_[entries_[Digraph::index(arc)]]); }
 
  private:
-  const std::vector<double>& costs_;
+  const CostMatrix::Values& costs_;
   const std::vector<int64_t>& entries_;
   QuantizedCost scale_;
 };

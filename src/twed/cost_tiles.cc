@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -215,7 +216,7 @@ absl::Status FirstFailingPair(CostMatrixKind kind, const std::vector<Series>& ro
   return absl::OkStatus();
 }
 
-absl::Status PlaceCostTile(const CostTile& tile, const std::vector<double>& values,
+absl::Status PlaceCostTile(const CostTile& tile, std::span<const double> values,
                            CostMatrix& matrix) {
   if (tile.row_begin >= tile.row_end || tile.row_end > matrix.rows ||
       tile.col_begin >= tile.col_end || tile.col_end > matrix.cols ||
