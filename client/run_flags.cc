@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "tbb/parallel_for.h"
 #include "wasserwarp/csv.h"
 #include "wasserwarp/run_files.h"
 #include "wasserwarp/sha256.h"
@@ -97,12 +98,15 @@ absl::StatusOr<std::vector<RunSource>> RunFileSources(absl::string_view flag,
   // ReadRuns reads one run per file of this expansion, in its order.
   absl::StatusOr<std::vector<std::string>> files = ExpandRunPaths(args.Values(flag));
   if (!files.ok()) return files.status();
+  // In parallel, as ReadRuns reads them: a folder may hold thousands of short runs.
+  std::vector<absl::StatusOr<std::string>> sha256(files->size(), std::string());
+  tbb::parallel_for(size_t{0}, files->size(),
+                    [&](size_t k) { sha256[k] = FileSha256((*files)[k]); });
   std::vector<RunSource> sources;
   sources.reserve(files->size());
-  for (const std::string& file : *files) {
-    absl::StatusOr<std::string> sha256 = FileSha256(file);
-    if (!sha256.ok()) return sha256.status();
-    sources.push_back({.file = file, .sha256 = *std::move(sha256)});
+  for (size_t k = 0; k < files->size(); ++k) {
+    if (!sha256[k].ok()) return sha256[k].status();
+    sources.push_back({.file = (*files)[k], .sha256 = *std::move(sha256[k])});
   }
   return sources;
 }

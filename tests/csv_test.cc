@@ -246,6 +246,27 @@ TEST(ReadRunsTest, PassesOnTheFirstBadFile) {
   EXPECT_THAT(std::string(runs.status().message()), StartsWith(bad + ":3:1: time 0 is not after"));
 }
 
+TEST(ReadRunsTest, AFolderOfManyRunsIsReadInOrderAndItsFirstBadFileReported) {
+  const ScratchDir dir("csv_test_");
+  std::vector<std::string> bad;
+  for (int k = 0; k < 300; ++k) {
+    const std::string name = absl::StrCat("sim/s", 1000 + k, ".csv");
+    const bool broken = k == 120 || k == 250;
+    const std::string file =
+        dir.Write(name, broken ? "time,a\n0,1\n0,2\n" : absl::StrCat("time,a\n0,", k, "\n"));
+    if (broken) bad.push_back(file);
+  }
+  absl::StatusOr<std::vector<Series>> runs = ReadRuns({dir.Path("sim")});
+  EXPECT_THAT(std::string(runs.status().message()), StartsWith(bad[0] + ":3:1:"));
+  for (const std::string& file : bad) std::filesystem::remove(file);
+  runs = ReadRuns({dir.Path("sim")});
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  ASSERT_EQ(runs->size(), 298u);
+  for (size_t k = 1; k < runs->size(); ++k) EXPECT_LT((*runs)[k - 1].id, (*runs)[k].id);
+  EXPECT_EQ((*runs)[0].values[0], 0.0);
+  EXPECT_EQ(runs->back().values[0], 299.0);
+}
+
 TEST(ReadWeightsCsvTest, SkipsHeaderCommentsAndBlankLines) {
   const ScratchDir dir("csv_test_");
   const absl::StatusOr<std::map<std::string, double>> weights = ReadWeightsCsv(

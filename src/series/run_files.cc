@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <system_error>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tbb/parallel_for.h"
 #include "wasserwarp/csv.h"
 
 namespace wasserwarp {
@@ -88,17 +90,29 @@ absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& pat
                                              std::vector<std::string>& notes) {
   absl::StatusOr<std::vector<std::string>> files = ExpandRunPaths(paths);
   if (!files.ok()) return files.status();
+  const size_t count = files->size();
+  std::vector<std::optional<absl::StatusOr<Series>>> read(count);
+  std::vector<std::vector<std::string>> notes_of(count);
+  // A folder of thousands of short CSV runs is mostly opening files: those are read in parallel.
+  // MATLAB files go one at a time, as matio and HDF5 keep global state, and MDF 4 files with them.
+  tbb::parallel_for(size_t{0}, count, [&](size_t k) {
+    if (!IsMdf4Path((*files)[k]) && !IsMatPath((*files)[k])) read[k] = ReadSeriesCsv((*files)[k]);
+  });
   std::vector<Series> runs;
-  runs.reserve(files->size());
+  runs.reserve(count);
   std::map<std::string, std::string, std::less<>> file_of_id;
-  for (const std::string& file : *files) {
-    absl::StatusOr<Series> run = ReadRunFile(file, options, notes);
+  // In the order of the files, so the error reported is that of the first bad one.
+  for (size_t k = 0; k < count; ++k) {
+    const std::string& file = (*files)[k];
+    if (!read[k].has_value()) read[k] = ReadRunFile(file, options, notes_of[k]);
+    absl::StatusOr<Series>& run = *read[k];
     if (!run.ok()) return run.status();
     const auto [it, inserted] = file_of_id.emplace(run->id, file);
     if (!inserted) {
       return absl::InvalidArgumentError(
           absl::StrCat("duplicate run id \"", run->id, "\": ", it->second, " and ", file));
     }
+    notes.insert(notes.end(), notes_of[k].begin(), notes_of[k].end());
     runs.push_back(*std::move(run));
   }
   return runs;
