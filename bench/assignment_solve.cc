@@ -1,10 +1,12 @@
 // Times SolveAssignment on one n x n matrix read from a file of raw
 // little-endian doubles, row-major: the C++ half of bench/assignment_vs_scipy.py.
-// Prints "seconds cost rounds arcs" on one line: the best of --repeats solves,
-// their optimal cost, and what the candidate solver did.
+// Prints "seconds cost rounds arcs scanned" on one line: the best of --repeats
+// solves, their optimal cost, and what the candidate solver did (its rounds,
+// candidates and the candidates its augmenting paths scanned).
 //
 //   assignment_solve FILE N [--repeats R] [--method auto|dense|sparse]
-//                    [--candidates K] [--violators V]   (SparseOptions, for tuning)
+//                    [--candidates K] [--violators V] [--max-scanned S]
+//                    (SparseOptions, for tuning)
 
 #include <algorithm>
 #include <chrono>
@@ -42,6 +44,8 @@ int Run(int argc, char** argv) {
       options.candidates = std::atoi(argv[a + 1]);
     } else if (std::strcmp(argv[a], "--violators") == 0) {
       options.violators_per_row = std::atoi(argv[a + 1]);
+    } else if (std::strcmp(argv[a], "--max-scanned") == 0) {
+      options.max_scanned_arcs_per_entry = std::atof(argv[a + 1]);
     } else if (std::strcmp(argv[a], "--method") == 0) {
       const std::string name = argv[a + 1];
       method = name == "dense"    ? internal::Method::kDense
@@ -74,7 +78,8 @@ int Run(int argc, char** argv) {
     best = std::min(best, seconds);
     cost = result->cost;
   }
-  std::printf("%.6f %.17g %d %zu\n", best, cost, stats.rounds, stats.arcs);
+  std::printf("%.6f %.17g %d %zu %llu\n", best, cost, stats.rounds, stats.arcs,
+              static_cast<unsigned long long>(stats.scanned_arcs));
   return 0;
 }
 

@@ -348,6 +348,24 @@ TEST(SparseAssignmentTest, PricingAddsTheEntriesTheCandidatesMiss) {
   EXPECT_NEAR(result->cost, dense->cost, 1e-12 * dense->cost);
 }
 
+// Where augmenting paths scan more candidates than the matrix has entries times the budget, the
+// dense solver takes over: the answer is the same, and the work is bounded by the dense solve.
+TEST(SparseAssignmentTest, PathsThatScanTooMuchHandOverToTheDenseSolver) {
+  const CostMatrix costs = LineCosts(300, 5);
+  internal::SparseStats stats;
+  absl::StatusOr<Assignment> result = internal::SolveAssignmentWith(
+      costs, internal::Method::kSparse,
+      {.candidates = 2, .violators_per_row = 4, .max_scanned_arcs_per_entry = 0.05}, &stats);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(stats.fell_back);
+  EXPECT_GT(stats.scanned_arcs, static_cast<uint64_t>(0.05 * 300 * 300));
+  ExpectCertified(costs, *result, 1e-12 * MaxAbs(costs));
+  absl::StatusOr<Assignment> dense = internal::SolveAssignmentWith(costs, internal::Method::kDense);
+  ASSERT_TRUE(dense.ok());
+  EXPECT_EQ(result->row_to_col, dense->row_to_col);
+  EXPECT_EQ(result->cost, dense->cost);
+}
+
 TEST(SparseAssignmentTest, HugeAndTinyMagnitudes) {
   const CostMatrix base = UniformCosts(300, 300, 12);
   absl::StatusOr<Assignment> reference = SolveSparse(base, 8);

@@ -119,6 +119,7 @@ class SparseJonkerVolgenant {
       done_[j1] = 1;
       scanned_.push_back(j1);
       const int i = y_[j1];
+      scanned_arcs_ += static_cast<uint64_t>(a.start[i + 1] - a.start[i]);
       const double h = c_[static_cast<size_t>(i) * n_ + j1] - v_[j1] - dist;
       for (int k = a.start[i]; k < a.start[i + 1]; ++k) {
         const int j = a.col[k];
@@ -159,6 +160,8 @@ class SparseJonkerVolgenant {
 
   const std::vector<int>& row_to_col() const { return x_; }
   const std::vector<double>& v() const { return v_; }
+  // Candidates that Augment has scanned so far: its work, beside the rounds' pricing passes.
+  uint64_t scanned_arcs() const { return scanned_arcs_; }
 
  private:
   void Relax(int j, double d, int row) {
@@ -200,6 +203,7 @@ class SparseJonkerVolgenant {
   std::vector<int> touched_;
   std::vector<int> scanned_;
   std::vector<std::pair<double, int>> heap_;
+  uint64_t scanned_arcs_ = 0;
 };
 
 }  // namespace
@@ -212,6 +216,8 @@ PricedAssignment SolveSparse(const double* c, int n, const SparseOptions& option
   // Offsets into the candidates are ints.
   const size_t max_arcs = std::min<size_t>(static_cast<size_t>(n) * n / kMaxArcShareDenominator,
                                            std::numeric_limits<int>::max());
+  const auto max_scanned_arcs =
+      static_cast<uint64_t>(options.max_scanned_arcs_per_entry * static_cast<double>(n) * n);
   Candidates arcs = InitialCandidates(c, n, options.candidates);
   SparseJonkerVolgenant solver(c, n);
   solver.set_arcs(&arcs);
@@ -219,8 +225,10 @@ PricedAssignment SolveSparse(const double* c, int n, const SparseOptions& option
   while (true) {
     ++s.rounds;
     for (int row : free_rows) {
-      // Unreachable while the diagonal is a candidate; solve densely rather than fail.
-      if (!solver.Augment(row)) {
+      // A row that reaches no free column (not while the diagonal is a candidate), or paths past
+      // their budget: the dense solver answers instead.
+      if (!solver.Augment(row) || solver.scanned_arcs() > max_scanned_arcs) {
+        s.scanned_arcs = solver.scanned_arcs();
         s.fell_back = true;
         return SolveDense(c, n);
       }
@@ -236,6 +244,7 @@ PricedAssignment SolveSparse(const double* c, int n, const SparseOptions& option
       }
     }
     s.arcs = arcs.col.size();
+    s.scanned_arcs = solver.scanned_arcs();
     if (free_rows.empty()) break;
     if (arcs.col.size() + added > max_arcs) {
       s.fell_back = true;
