@@ -1,10 +1,12 @@
 #include "summary.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "wasserwarp/transport.h"
@@ -54,11 +56,23 @@ void AppendWorstRuns(const ValidationReport& report, std::string& out) {
 void AppendMatchedPairMetrics(const ValidationReport& report, std::string& out) {
   if (report.pair_metrics_average.empty()) return;
   out += "matched pairs, plan-weighted (RMSE, Theil U, Q3, Sprague-Geers M/P/C, lag s):\n";
+  bool undefined = false;
+  const auto metric = [&](const absl::FormatSpec<double>& format, double value) {
+    undefined |= std::isnan(value);
+    return std::isnan(value) ? std::string("-") : absl::StrFormat(format, value);
+  };
   for (size_t c = 0; c < report.pair_metrics_average.size(); ++c) {
     const ChannelMetrics& m = report.pair_metrics_average[c];
-    absl::StrAppendFormat(&out, "  %s: %.4g  %.3f  %.3f  %+.3f/%.3f/%.3f  %+.4g\n",
-                          report.channels[c], m.rmse, m.theil_u, m.q3, m.sprague_geers_m,
-                          m.sprague_geers_p, m.sprague_geers_c, m.lag);
+    absl::StrAppend(&out, "  ", report.channels[c], ": ", metric("%.4g", m.rmse), "  ",
+                    metric("%.3f", m.theil_u), "  ", metric("%.3f", m.q3), "  ",
+                    metric("%+.3f", m.sprague_geers_m), "/", metric("%.3f", m.sprague_geers_p), "/",
+                    metric("%.3f", m.sprague_geers_c), "  ", metric("%+.4g", m.lag), "\n");
+  }
+  // NaN would read as a failure of the tool; it is a property of the runs.
+  if (undefined) {
+    out +=
+        "  -: undefined for every matched pair: the runs share no span of time (runs of one\n"
+        "     sample), or a channel is constant or silent\n";
   }
 }
 

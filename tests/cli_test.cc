@@ -21,6 +21,7 @@ using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::MatchesRegex;
+using ::testing::Not;
 using ::testing::StartsWith;
 using ::wasserwarp::test_support::ProgramResult;
 using ::wasserwarp::test_support::ReadFile;
@@ -261,6 +262,19 @@ TEST_F(CliTest, ValidatePrintsTheSummaryAndWritesJsonToAFile) {
   EXPECT_THAT(result.err, IsEmpty());
   const nlohmann::json report = nlohmann::json::parse(ReadFile(json_path));
   EXPECT_EQ(report["params"]["scale"], "reference-std");
+}
+
+TEST_F(CliTest, MetricsUndefinedForEveryPairAreADashAndSayWhy) {
+  Write("sim/s1.csv", "time,x\n0.02,1\n");
+  Write("sim/s2.csv", "time,x\n0.03,2\n");
+  Write("ref/r1.csv", "time,x\n0.01,1.5\n");
+  Write("ref/r2.csv", "time,x\n0.04,2.5\n");
+  const ProgramResult result = Run({"validate", "--sim", Path("sim"), "--ref", Path("ref")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, AllOf(HasSubstr("  x: -  -  -  -/-/-  -\n"),
+                                HasSubstr("-: undefined for every matched pair: the runs share no "
+                                          "span of time (runs of one\n"),
+                                Not(HasSubstr("nan"))));
 }
 
 TEST_F(CliTest, ValidateUsesWeightFiles) {
