@@ -94,9 +94,11 @@ absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& pat
   std::vector<std::optional<absl::StatusOr<Series>>> read(count);
   std::vector<std::vector<std::string>> notes_of(count);
   // A folder of thousands of short CSV runs is mostly opening files: those are read in parallel.
-  // MATLAB files go one at a time, as matio and HDF5 keep global state, and MDF 4 files with them.
+  // MATLAB files go one at a time, as matio and HDF5 keep global state, and MDF 4 files with them
+  // (few and large, and their reader was not written for concurrent use).
   tbb::parallel_for(size_t{0}, count, [&](size_t k) {
-    if (!IsMdf4Path((*files)[k]) && !IsMatPath((*files)[k])) read[k] = ReadSeriesCsv((*files)[k]);
+    const std::string& file = (*files)[k];
+    if (!IsMdf4Path(file) && !IsMatPath(file)) read[k] = ReadRunFile(file, options, notes_of[k]);
   });
   std::vector<Series> runs;
   runs.reserve(count);
