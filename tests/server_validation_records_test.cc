@@ -383,6 +383,10 @@ TEST_F(ValidationRecordsTest, ADataDirectoryOfTheReleaseBeforeOpensAndMigrates) 
   }
   ServerConfig config = TestConfig();
   config.data_dir = dir.root().string();
+  // The session was last used on 2026-12-05: the default idle TTL of a day would sweep it on
+  // open from the next day on, and this test is about the migration, not the expiry.
+  config.sessions.max_session_ttl = absl::Hours(24 * 36525);
+  config.sessions.session_idle_ttl = config.sessions.max_session_ttl;
   StartServer(config);
   absl::StatusOr<v1::Session> session = GetSession("sessions/rig7");
   ASSERT_TRUE(session.ok()) << session.status();
