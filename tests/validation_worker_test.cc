@@ -8,10 +8,12 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -146,6 +148,37 @@ TEST_F(ValidationWorkerTest, TwoReplicasRunEachValidationOnceWithTheSameReport) 
     second.clear_seconds();
     EXPECT_EQ(first.SerializeAsString(), second.SerializeAsString()) << "seed " << i / 2;
   }
+}
+
+// A stream reads a running validation's progress at any moment, the first included: it always
+// names a phase. A watcher polls every validation while a replica starts them.
+TEST_F(ValidationWorkerTest, ARunningValidationsProgressAlwaysNamesAPhase) {
+  Replica replica("a", *validations_, sessions_, job_limits_, validation_limits_);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 16; ++i) {
+    absl::StatusOr<v1::Validation> created = replica.resources.Create(Request(i), "");
+    ASSERT_TRUE(created.ok()) << created.status();
+    ids.push_back(IdOf(*created));
+  }
+  std::atomic<bool> done = false;
+  int64_t seen = 0;
+  int64_t without_phase = 0;
+  std::thread watcher([&] {
+    while (!done.load()) {
+      for (const std::string& id : ids) {
+        std::optional<v1::ValidateProgress> progress = replica.worker.Progress(session_key_, id);
+        if (!progress.has_value()) continue;
+        ++seen;
+        if (progress->phase() == v1::PHASE_UNSPECIFIED) ++without_phase;
+      }
+    }
+  });
+  std::map<std::string, ValidationRecord> ended = AwaitEnded(ids);
+  done = true;
+  watcher.join();
+  EXPECT_EQ(ended.size(), ids.size());
+  EXPECT_GT(seen, 0);
+  EXPECT_EQ(without_phase, 0) << "of " << seen << " progress reads";
 }
 
 // The SQLite store runs the tiles' code path in one process: with one replica and two on one

@@ -307,6 +307,11 @@ void ValidationWorker::ClaimWhileFree(absl::Time now) {
 
 void ValidationWorker::Start(ValidationRecord record) {
   auto active = std::make_shared<Active>();
+  // Streams read the progress as soon as the validation is active; it never has no phase.
+  {
+    absl::MutexLock lock(&active->mu);
+    active->progress.set_phase(v1::PHASE_PREPARING);
+  }
   const Key key(record.session_key, record.id);
   // Queued here, it runs as Create prepared it, from the same request and snapshot.
   std::optional<PreparedValidation> prepared;
@@ -323,10 +328,6 @@ void ValidationWorker::Start(ValidationRecord record) {
   }
   active->record = std::move(record);
   active->next_renewal = absl::Now() + LeaseRenewalInterval(config_.lease);
-  {
-    absl::MutexLock lock(&active->mu);
-    active->progress.set_phase(v1::PHASE_PREPARING);
-  }
   if (absl::Status poison = LostTooOften(active->record, config_.max_attempts); !poison.ok()) {
     End(active, poison, nullptr);
     return;
