@@ -8,10 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "tbb/parallel_for.h"
 #include "wasserwarp/csv.h"
 #include "wasserwarp/run_files.h"
-#include "wasserwarp/sha256.h"
 
 namespace wasserwarp::cli {
 namespace {
@@ -54,21 +52,13 @@ void PrintNotes(const std::vector<std::string>& notes) {
     std::fprintf(stderr, "wasserwarp: note: %s\n", note.c_str());
 }
 
-absl::Status ReadRunFilesNoting(absl::string_view flag, const ParsedArgs& args,
-                                std::vector<Series>& runs, std::vector<std::string>& notes) {
+absl::Status ReadRunFiles(absl::string_view flag, const ParsedArgs& args,
+                          std::vector<Series>& runs) {
+  std::vector<std::string> notes;
   absl::StatusOr<std::vector<Series>> read =
       ReadRuns(args.Values(flag), RunFileOptionsOf(args), notes);
   if (!read.ok()) return read.status();
   runs = *std::move(read);
-  return absl::OkStatus();
-}
-
-absl::Status ReadRunFiles(absl::string_view flag, const ParsedArgs& args,
-                          std::vector<Series>& runs) {
-  std::vector<std::string> notes;
-  if (absl::Status status = ReadRunFilesNoting(flag, args, runs, notes); !status.ok()) {
-    return status;
-  }
   PrintNotes(notes);
   return absl::OkStatus();
 }
@@ -93,24 +83,6 @@ std::vector<DocumentedFlag> RunFlags() {
   return {kSimFlag, kRefFlag, kSimWeightsFlag, kRefWeightsFlag};
 }
 
-absl::StatusOr<std::vector<RunSource>> RunFileSources(absl::string_view flag,
-                                                      const ParsedArgs& args) {
-  // ReadRuns reads one run per file of this expansion, in its order.
-  absl::StatusOr<std::vector<std::string>> files = ExpandRunPaths(args.Values(flag));
-  if (!files.ok()) return files.status();
-  // In parallel, as ReadRuns reads them: a folder may hold thousands of short runs.
-  std::vector<absl::StatusOr<std::string>> sha256(files->size(), std::string());
-  tbb::parallel_for(size_t{0}, files->size(),
-                    [&](size_t k) { sha256[k] = FileSha256((*files)[k]); });
-  std::vector<RunSource> sources;
-  sources.reserve(files->size());
-  for (size_t k = 0; k < files->size(); ++k) {
-    if (!sha256[k].ok()) return sha256[k].status();
-    sources.push_back({.file = (*files)[k], .sha256 = *std::move(sha256[k])});
-  }
-  return sources;
-}
-
 absl::StatusOr<RunSets> ReadRunFlags(const ParsedArgs& args) {
   RunSets sets;
   // Every run file before any weights file, so that a weights file is checked against runs
@@ -119,13 +91,11 @@ absl::StatusOr<RunSets> ReadRunFlags(const ParsedArgs& args) {
        {std::tuple{&kSimFlag, &sets.simulation, &sets.simulation_sources},
         std::tuple{&kRefFlag, &sets.reference, &sets.reference_sources}}) {
     if (!args.Has(flag->name)) continue;
-    if (absl::Status status = ReadRunFilesNoting(flag->name, args, *runs, sets.notes);
-        !status.ok()) {
-      return status;
-    }
-    absl::StatusOr<std::vector<RunSource>> read = RunFileSources(flag->name, args);
+    absl::StatusOr<RunFileSet> read =
+        ReadRunsWithSources(args.Values(flag->name), RunFileOptionsOf(args), sets.notes);
     if (!read.ok()) return read.status();
-    *sources = *std::move(read);
+    *runs = std::move(read->runs);
+    *sources = std::move(read->sources);
   }
   for (const FlagDefinition<RunSets>* weights : {&kSimWeightsFlag, &kRefWeightsFlag}) {
     if (absl::Status status = ReadFlag(*weights, args, sets); !status.ok()) return status;

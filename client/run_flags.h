@@ -43,9 +43,6 @@ void PrintNotes(const std::vector<std::string>& notes);
 // of them; the reader of every flag that names runs.
 absl::Status ReadRunFiles(absl::string_view flag, const ParsedArgs& args,
                           std::vector<Series>& runs);
-// The same, keeping the notes in `notes` instead of printing them.
-absl::Status ReadRunFilesNoting(absl::string_view flag, const ParsedArgs& args,
-                                std::vector<Series>& runs, std::vector<std::string>& notes);
 
 extern const FlagDefinition<std::vector<Series>> kSimFlag;  // --sim PATH...
 extern const FlagDefinition<std::vector<Series>> kRefFlag;  // --ref PATH...
@@ -56,10 +53,6 @@ extern const FlagDefinition<RunSets> kRefWeightsFlag;
 // --channels a,b for commands that read runs without comparing them (upload): the channels of
 // MDF 4 and MATLAB files, which comparing commands take from their own --channels.
 extern const DocumentedFlag kMdf4ChannelsFlag;
-
-// The sources of the runs of `flag`'s PATH... values, as ReadRunFiles reads them.
-absl::StatusOr<std::vector<RunSource>> RunFileSources(absl::string_view flag,
-                                                      const ParsedArgs& args);
 
 // --sim, --ref, --sim-weights, --ref-weights.
 std::vector<DocumentedFlag> RunFlags();

@@ -30,6 +30,8 @@ absl::StatusOr<std::string> FormatSeriesCsv(const Series& series);
 
 // Reads one run file; the run id is the file name without `.csv`.
 absl::StatusOr<Series> ReadSeriesCsv(const std::string& path);
+// The same for `content` already read from the run file `path`.
+absl::StatusOr<Series> ParseSeriesCsvFile(std::string_view content, const std::string& path);
 
 // What `inspect` shows of a run file: one group "" of its samples, the time (the master
 // channel) and each channel with its samples, times, minimum, maximum and mean; format "csv".

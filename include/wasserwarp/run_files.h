@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "wasserwarp/mat.h"
 #include "wasserwarp/mdf4.h"
+#include "wasserwarp/run_source.h"
 #include "wasserwarp/series.h"
 
 namespace wasserwarp {
@@ -49,6 +50,17 @@ absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& pat
                                              std::vector<std::string>& notes);
 // The same for CSV files only or where notes do not matter.
 absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& paths);
+
+// Runs read as ReadRuns reads them, and where each came from, for the record of a validation.
+struct RunFileSet {
+  std::vector<Series> runs;
+  std::vector<RunSource> sources;  // sources[k] is the file of runs[k] and its bytes' SHA-256
+};
+// ReadRuns with each file's RunSource. A CSV file's SHA-256 is of the very bytes its run was
+// parsed from, so it is read once; an MDF 4 or MATLAB file is read again to hash it.
+absl::StatusOr<RunFileSet> ReadRunsWithSources(const std::vector<std::string>& paths,
+                                               const RunFileOptions& options,
+                                               std::vector<std::string>& notes);
 
 }  // namespace wasserwarp
 

@@ -170,7 +170,11 @@ absl::StatusOr<std::string> FormatSeriesCsv(const Series& series) {
 absl::StatusOr<Series> ReadSeriesCsv(const std::string& path) {
   absl::StatusOr<std::string> content = ReadFileContents(path);
   if (!content.ok()) return content.status();
-  return ParseSeriesCsv(*content, path, RunId(path));
+  return ParseSeriesCsvFile(*content, path);
+}
+
+absl::StatusOr<Series> ParseSeriesCsvFile(std::string_view content, const std::string& path) {
+  return ParseSeriesCsv(content, path, RunId(path));
 }
 
 absl::StatusOr<std::map<std::string, double>> ReadWeightsCsv(const std::string& path) {

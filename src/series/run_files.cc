@@ -9,8 +9,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "common/file_contents.h"
 #include "tbb/parallel_for.h"
 #include "wasserwarp/csv.h"
+#include "wasserwarp/sha256.h"
 
 namespace wasserwarp {
 namespace {
@@ -85,29 +87,57 @@ absl::StatusOr<std::vector<std::string>> ExpandRunPaths(const std::vector<std::s
   return files;
 }
 
-absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& paths,
-                                             const RunFileOptions& options,
-                                             std::vector<std::string>& notes) {
+namespace {
+
+// A run file read, and its bytes' SHA-256 when asked for.
+struct HashedRun {
+  absl::StatusOr<Series> run;
+  std::string sha256;
+};
+
+// ReadRunFile, hashing the file when `hash`: a CSV file from the bytes parsed, so it is read once.
+HashedRun ReadAndHashRunFile(const std::string& path, const RunFileOptions& options, bool hash,
+                             std::vector<std::string>& notes) {
+  if (!hash) return {ReadRunFile(path, options, notes), {}};
+  if (!IsMdf4Path(path) && !IsMatPath(path)) {
+    absl::StatusOr<std::string> content = ReadFileContents(path);
+    if (!content.ok()) return {content.status(), {}};
+    return {ParseSeriesCsvFile(*content, path), Sha256Hex(*content)};
+  }
+  HashedRun read{ReadRunFile(path, options, notes), {}};
+  if (!read.run.ok()) return read;
+  absl::StatusOr<std::string> sha256 = FileSha256(path);
+  if (!sha256.ok()) return {sha256.status(), {}};
+  read.sha256 = *std::move(sha256);
+  return read;
+}
+
+absl::StatusOr<RunFileSet> ReadRunFileSet(const std::vector<std::string>& paths,
+                                          const RunFileOptions& options,
+                                          std::vector<std::string>& notes, bool hash) {
   absl::StatusOr<std::vector<std::string>> files = ExpandRunPaths(paths);
   if (!files.ok()) return files.status();
   const size_t count = files->size();
-  std::vector<std::optional<absl::StatusOr<Series>>> read(count);
+  std::vector<std::optional<HashedRun>> read(count);
   std::vector<std::vector<std::string>> notes_of(count);
   // A folder of thousands of short CSV runs is mostly opening files: those are read in parallel.
   // MATLAB files go one at a time, as matio and HDF5 keep global state, and MDF 4 files with them
   // (few and large, and their reader was not written for concurrent use).
   tbb::parallel_for(size_t{0}, count, [&](size_t k) {
     const std::string& file = (*files)[k];
-    if (!IsMdf4Path(file) && !IsMatPath(file)) read[k] = ReadRunFile(file, options, notes_of[k]);
+    if (!IsMdf4Path(file) && !IsMatPath(file)) {
+      read[k] = ReadAndHashRunFile(file, options, hash, notes_of[k]);
+    }
   });
-  std::vector<Series> runs;
-  runs.reserve(count);
+  RunFileSet set;
+  set.runs.reserve(count);
+  if (hash) set.sources.reserve(count);
   std::map<std::string, std::string, std::less<>> file_of_id;
   // In the order of the files, so the error reported is that of the first bad one.
   for (size_t k = 0; k < count; ++k) {
     const std::string& file = (*files)[k];
-    if (!read[k].has_value()) read[k] = ReadRunFile(file, options, notes_of[k]);
-    absl::StatusOr<Series>& run = *read[k];
+    if (!read[k].has_value()) read[k] = ReadAndHashRunFile(file, options, hash, notes_of[k]);
+    absl::StatusOr<Series>& run = read[k]->run;
     if (!run.ok()) return run.status();
     const auto [it, inserted] = file_of_id.emplace(run->id, file);
     if (!inserted) {
@@ -115,9 +145,26 @@ absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& pat
           absl::StrCat("duplicate run id \"", run->id, "\": ", it->second, " and ", file));
     }
     notes.insert(notes.end(), notes_of[k].begin(), notes_of[k].end());
-    runs.push_back(*std::move(run));
+    set.runs.push_back(*std::move(run));
+    if (hash) set.sources.push_back({.file = file, .sha256 = std::move(read[k]->sha256)});
   }
-  return runs;
+  return set;
+}
+
+}  // namespace
+
+absl::StatusOr<RunFileSet> ReadRunsWithSources(const std::vector<std::string>& paths,
+                                               const RunFileOptions& options,
+                                               std::vector<std::string>& notes) {
+  return ReadRunFileSet(paths, options, notes, /*hash=*/true);
+}
+
+absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& paths,
+                                             const RunFileOptions& options,
+                                             std::vector<std::string>& notes) {
+  absl::StatusOr<RunFileSet> read = ReadRunFileSet(paths, options, notes, /*hash=*/false);
+  if (!read.ok()) return read.status();
+  return std::move(read->runs);
 }
 
 absl::StatusOr<std::vector<Series>> ReadRuns(const std::vector<std::string>& paths) {
