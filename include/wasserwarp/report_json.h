@@ -17,7 +17,7 @@ std::string ReportToJson(const ValidationReport& report, int indent = 2);
 // The document `validate --json` and `validations show --json` write, and the web view's
 // report.json serves: the report without its cost matrices unless `with_cost_matrices`
 // (--cost-matrix), which are too large for a default.
-std::string ReportJsonDocument(ValidationReport report, bool with_cost_matrices);
+std::string ReportJsonDocument(const ValidationReport& report, bool with_cost_matrices);
 
 }  // namespace wasserwarp
 

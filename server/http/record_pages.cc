@@ -123,7 +123,7 @@ HttpResponse ReportJson(const std::string& name, const Navigation& caller,
     error.body = absl::StrCat(report.status().message(), "\n");
     return error;
   }
-  response.body = ReportJsonDocument(*std::move(report), /*with_cost_matrices=*/false);
+  response.body = ReportJsonDocument(*report, /*with_cost_matrices=*/false);
   return response;
 }
 

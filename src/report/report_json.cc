@@ -223,9 +223,7 @@ Json VerdictJson(const Verdict& verdict) {
   return json;
 }
 
-}  // namespace
-
-std::string ReportToJson(const ValidationReport& report, int indent) {
+std::string ReportJson(const ValidationReport& report, int indent, bool with_cost_matrices) {
   Json json;
   json["distance"] = report.distance;
   json["order"] = report.order;
@@ -289,19 +287,23 @@ std::string ReportToJson(const ValidationReport& report, int indent) {
   // Only where known, so that a validation not stored reads as before.
   if (!report.link.empty()) json["link"] = report.link;
 
-  if (report.cost_matrix.has_value()) json["cost_matrix"] = MatrixJson(*report.cost_matrix);
-  if (report.pooled_cost_matrix.has_value()) {
+  if (with_cost_matrices && report.cost_matrix.has_value()) {
+    json["cost_matrix"] = MatrixJson(*report.cost_matrix);
+  }
+  if (with_cost_matrices && report.pooled_cost_matrix.has_value()) {
     json["pooled_cost_matrix"] = MatrixJson(*report.pooled_cost_matrix);
   }
   return json.dump(indent) + "\n";
 }
 
-std::string ReportJsonDocument(ValidationReport report, bool with_cost_matrices) {
-  if (!with_cost_matrices) {
-    report.cost_matrix.reset();
-    report.pooled_cost_matrix.reset();
-  }
-  return ReportToJson(report);
+}  // namespace
+
+std::string ReportToJson(const ValidationReport& report, int indent) {
+  return ReportJson(report, indent, /*with_cost_matrices=*/true);
+}
+
+std::string ReportJsonDocument(const ValidationReport& report, bool with_cost_matrices) {
+  return ReportJson(report, /*indent=*/2, with_cost_matrices);
 }
 
 }  // namespace wasserwarp
