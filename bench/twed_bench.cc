@@ -21,6 +21,7 @@
 #include "twed/twed_pruned.h"
 #include "twed/twed_quantized.h"
 #include "twed/twed_single.h"
+#include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/series.h"
 #include "wasserwarp/twed.h"
 
@@ -173,6 +174,32 @@ void BM_TwedWithPath(benchmark::State& state) {
   SetTimePerCell(state, TwedCells(a, b));
 }
 BENCHMARK(BM_TwedWithPath)->Args({1000, 1})->Args({1000, 3});
+
+// Arguments: runs on each side, samples per run, channels. The whole cost matrix of many short
+// runs, where the work around each batch of pairs (its scratch arrays, the row's deletion costs)
+// weighs as much as the DP; "time_per_pair" is wall time over every thread.
+void BM_CostMatrixShortRuns(benchmark::State& state) {
+  const size_t runs = state.range(0);
+  const size_t samples = state.range(1);
+  const size_t channels = state.range(2);
+  const std::vector<Series> sim =
+      test_data::RandomWalkRuns("sim", runs, samples, samples, channels, 1);
+  const std::vector<Series> ref =
+      test_data::RandomWalkRuns("ref", runs, samples, samples, channels, 2);
+  const TwedParams params = BenchParams();
+  for (auto _ : state) {
+    absl::StatusOr<CostMatrix> costs = ComputeCostMatrix(sim, ref, params);
+    if (!costs.ok()) state.SkipWithError(costs.status().ToString().c_str());
+    benchmark::DoNotOptimize(costs);
+  }
+  state.counters["time_per_pair"] = benchmark::Counter(
+      static_cast<double>(runs * runs),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_CostMatrixShortRuns)
+    ->ArgsProduct({{2000}, {1, 10}, {1, 3}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace wasserwarp

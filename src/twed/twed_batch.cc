@@ -88,6 +88,7 @@ inline bool ModerateValues(std::span<const double> values) {
 #include "hwy/aligned_allocator.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "twed/lane_scratch.h"
 #include "twed/twed_sqrt-inl.h"
 #include "twed/twed_strip-inl.h"
 
@@ -254,7 +255,7 @@ bool BatchTwedPrunedWith(const Cost& cost, const KernelArgs& args) {
   const ptrdiff_t cell = 2 * static_cast<ptrdiff_t>(lanes);
   const ptrdiff_t m = batch.longest();
   const ptrdiff_t width = m + 1 + 2 * pad;
-  hwy::AlignedFreeUniquePtr<double[]> buffer = hwy::AllocateAligned<double>(width * cell);
+  AlignedScratch<double, kInlineDpCells> buffer(width * cell);
   std::fill_n(buffer.get(), width * cell, kInf);
   double* dd = buffer.get() + pad * cell;
   std::fill_n(dd, cell, 0.0);

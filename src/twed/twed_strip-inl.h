@@ -19,10 +19,10 @@
 #include <limits>
 #include <span>
 #include <type_traits>
-#include <vector>
 
 #include "hwy/aligned_allocator.h"
 #include "hwy/highway.h"
+#include "twed/lane_scratch.h"
 #include "twed/twed_kernel.h"
 #include "wasserwarp/cancellation.h"
 
@@ -289,26 +289,27 @@ bool LaneDp(D d, const Cost& cost, const Batch& batch, const Row& row,
   const ptrdiff_t pad = Batch::kBatchPad;
   const ptrdiff_t cell = 2 * static_cast<ptrdiff_t>(lanes);
   const ptrdiff_t width = batch.longest() + 1 + 2 * pad;
-  hwy::AlignedFreeUniquePtr<T[]> buffer = hwy::AllocateAligned<T>(width * cell);
+  AlignedScratch<T, kInlineDpCells> buffer(width * cell);
   std::fill_n(buffer.get(), width * cell, std::numeric_limits<T>::infinity());
   T* dd = buffer.get() + pad * cell;
   std::fill_n(dd, cell, T{0});
-  hwy::AlignedFreeUniquePtr<T[]> path_buffer =
-      hwy::AllocateAligned<T>(kPath ? static_cast<size_t>(width * cell) : 1);
+  AlignedScratch<T, kPath ? kInlineDpCells : 1> path_buffer(kPath ? width * cell : 1);
   T* path_above = kPath ? path_buffer.get() + pad * cell : nullptr;
   if constexpr (kPath) std::fill_n(path_buffer.get(), width * cell, T{0});
   CancelPoller poller(cancel);
   const uint64_t strip_cells =
       static_cast<uint64_t>(kRows) * lanes * static_cast<uint64_t>(batch.longest());
-  std::vector<ptrdiff_t> ends(row_lengths.begin(), row_lengths.end());
-  std::sort(ends.begin(), ends.end());
-  ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
-  std::vector<T> values(lanes);
-  std::vector<T> path_counts(lanes);
-  std::vector<T> path_sums(lanes);
+  AlignedScratch<ptrdiff_t, kInlineLanes> ends_buffer(row_lengths.size());
+  ptrdiff_t* const ends = ends_buffer.get();
+  std::copy(row_lengths.begin(), row_lengths.end(), ends);
+  std::sort(ends, ends + row_lengths.size());
+  const ptrdiff_t* const ends_end = std::unique(ends, ends + row_lengths.size());
+  AlignedScratch<T, kInlineLanes> values(lanes);
+  AlignedScratch<T, kInlineLanes> path_counts(lanes);
+  AlignedScratch<T, kInlineLanes> path_sums(lanes);
   const std::span<const ptrdiff_t> lengths = batch.lengths();
   ptrdiff_t i = 1;
-  for (const ptrdiff_t end : ends) {
+  for (const ptrdiff_t end : std::span<const ptrdiff_t>(ends, ends_end)) {
     for (; i + kRows - 1 <= end; i += kRows) {
       if (poller.Cancelled(strip_cells)) return false;
       LaneLastRows<kRows, kPath>(kRows, d, cost, batch, row, nu, i, dd, path_above);
@@ -320,17 +321,17 @@ bool LaneDp(D d, const Cost& cost, const Batch& batch, const Row& row,
     std::fill_n(dd, cell, std::numeric_limits<T>::infinity());
     for (size_t k = 0; k < lengths.size(); ++k) {
       if (row_lengths[k] != end) continue;
-      values[k] = dd[lengths[k] * cell + k];
+      values.get()[k] = dd[lengths[k] * cell + k];
       if constexpr (kPath) {
-        path_counts[k] = path_above[lengths[k] * cell + k];
-        path_sums[k] = path_above[lengths[k] * cell + lanes + k];
+        path_counts.get()[k] = path_above[lengths[k] * cell + k];
+        path_sums.get()[k] = path_above[lengths[k] * cell + lanes + k];
       }
     }
   }
-  std::copy_n(values.begin(), lengths.size(), out);
+  std::copy_n(values.get(), lengths.size(), out);
   if constexpr (kPath) {
-    std::copy_n(path_counts.begin(), lengths.size(), counts);
-    std::copy_n(path_sums.begin(), lengths.size(), sums);
+    std::copy_n(path_counts.get(), lengths.size(), counts);
+    std::copy_n(path_sums.get(), lengths.size(), sums);
   }
   return true;
 }
@@ -340,8 +341,11 @@ template <int kRows, class D, class Cost, class Batch>
 bool LaneDp(D d, const Cost& cost, const Batch& batch,
             const LaneRow<hwy::HWY_NAMESPACE::TFromD<D>>& row, hwy::HWY_NAMESPACE::TFromD<D> nu,
             ptrdiff_t rows, const CancellationToken* cancel, hwy::HWY_NAMESPACE::TFromD<D>* out) {
-  const std::vector<ptrdiff_t> row_lengths(batch.lengths().size(), rows);
-  return LaneDp<kRows>(d, cost, batch, row, nu, row_lengths, cancel, out);
+  const size_t lanes = batch.lengths().size();
+  AlignedScratch<ptrdiff_t, kInlineLanes> row_lengths(lanes);
+  std::fill_n(row_lengths.get(), lanes, rows);
+  return LaneDp<kRows>(d, cost, batch, row, nu,
+                       std::span<const ptrdiff_t>(row_lengths.get(), lanes), cancel, out);
 }
 
 }  // namespace wasserwarp::twed_internal::HWY_NAMESPACE
