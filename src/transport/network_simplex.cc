@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <iterator>
 #include <new>
+#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -134,6 +135,12 @@ constexpr size_t kCheapestArcs = 8;
 constexpr size_t kArcsPerRowAndRound = 32;
 // Rows per task of the scan for violating arcs: a task reads at least a few hundred KiB.
 constexpr size_t kRowsPerScanBlock = 16;
+// Up to this many entries the subset starts as every arc: the rounds would cost more than the
+// arcs they leave out. The verdict's resampled solves of about 35 x 35 pooled runs with drawn
+// weights took 0.17 ms each on a subset (2.4 rounds on average) and 0.075 ms on all arcs; on
+// uniform weights all arcs win up to about 35 x 35 and lose from 50 x 50 (0.33 ms against 0.07 to
+// 0.2).
+constexpr size_t kAllArcsUpTo = 2048;
 
 // Matrix entries i * cols + j, sorted (the order StaticDigraph::build needs).
 using ArcSet = std::vector<int64_t>;
@@ -260,7 +267,13 @@ absl::StatusOr<NetworkSimplexSolution> Solve(const CostMatrix& costs,
   const int bits = CostBits(costs.rows + costs.cols);
   const QuantizedCost scale(exponent, bits);
 
-  ArcSet arcs = InitialArcs(costs, supply, demand);
+  ArcSet arcs;
+  if (costs.values.size() <= kAllArcsUpTo) {
+    arcs.resize(costs.values.size());
+    std::iota(arcs.begin(), arcs.end(), int64_t{0});
+  } else {
+    arcs = InitialArcs(costs, supply, demand);
+  }
   std::vector<std::pair<int, int>> ends;
   std::vector<double> pi(rows + cols);
   while (true) {
