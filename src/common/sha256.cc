@@ -26,9 +26,17 @@ struct FileCloser {
 // EVP fails only when it cannot allocate or the algorithm is missing, which is no input's fault.
 absl::Status DigestFailed() { return absl::InternalError("SHA-256 with OpenSSL's EVP API failed"); }
 
+// OpenSSL 3 looks EVP_sha256() up among its providers on every EVP_DigestInit_ex, under a lock;
+// fetched once, the algorithm serves every digest (a folder of 4000 run files is 4000 digests).
+const EVP_MD* Sha256Algorithm() {
+  static const EVP_MD* const algorithm = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  return algorithm;
+}
+
 absl::StatusOr<DigestContext> NewSha256() {
   DigestContext context(EVP_MD_CTX_new());
-  if (context == nullptr || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1) {
+  if (context == nullptr || Sha256Algorithm() == nullptr ||
+      EVP_DigestInit_ex(context.get(), Sha256Algorithm(), nullptr) != 1) {
     return DigestFailed();
   }
   return context;
