@@ -50,6 +50,13 @@ bool IsMdf4Path(const std::string& path) { return fs::path(path).extension() == 
 
 bool IsMatPath(const std::string& path) { return fs::path(path).extension() == ".mat"; }
 
+namespace {
+
+// A run file named neither as MDF 4 nor as MATLAB is read as CSV.
+bool IsCsvRunPath(const std::string& path) { return !IsMdf4Path(path) && !IsMatPath(path); }
+
+}  // namespace
+
 absl::StatusOr<Mdf4FileSummary> InspectRunFile(const std::string& path) {
   if (IsMdf4Path(path)) return InspectMdf4File(path);
   if (IsMatPath(path)) return InspectMatFile(path);
@@ -58,7 +65,7 @@ absl::StatusOr<Mdf4FileSummary> InspectRunFile(const std::string& path) {
 
 absl::StatusOr<Series> ReadRunFile(const std::string& path, const RunFileOptions& options,
                                    std::vector<std::string>& notes) {
-  if (!IsMdf4Path(path) && !IsMatPath(path)) return ReadSeriesCsv(path);
+  if (IsCsvRunPath(path)) return ReadSeriesCsv(path);
   absl::StatusOr<Mdf4Run> run = IsMdf4Path(path)
                                     ? ReadMdf4Run(path, options.channels, options.mdf4_limits)
                                     : ReadMatRun(path, options.channels, options.mat_limits);
@@ -99,7 +106,7 @@ struct HashedRun {
 HashedRun ReadAndHashRunFile(const std::string& path, const RunFileOptions& options, bool hash,
                              std::vector<std::string>& notes) {
   if (!hash) return {ReadRunFile(path, options, notes), {}};
-  if (!IsMdf4Path(path) && !IsMatPath(path)) {
+  if (IsCsvRunPath(path)) {
     absl::StatusOr<std::string> content = ReadFileContents(path);
     if (!content.ok()) return {content.status(), {}};
     return {ParseSeriesCsvFile(*content, path), Sha256Hex(*content)};
@@ -125,7 +132,7 @@ absl::StatusOr<RunFileSet> ReadRunFileSet(const std::vector<std::string>& paths,
   // (few and large, and their reader was not written for concurrent use).
   tbb::parallel_for(size_t{0}, count, [&](size_t k) {
     const std::string& file = (*files)[k];
-    if (!IsMdf4Path(file) && !IsMatPath(file)) {
+    if (IsCsvRunPath(file)) {
       read[k] = ReadAndHashRunFile(file, options, hash, notes_of[k]);
     }
   });
