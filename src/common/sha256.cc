@@ -34,9 +34,10 @@ const EVP_MD* Sha256Algorithm() {
 }
 
 absl::StatusOr<DigestContext> NewSha256() {
+  const EVP_MD* algorithm = Sha256Algorithm();
   DigestContext context(EVP_MD_CTX_new());
-  if (context == nullptr || Sha256Algorithm() == nullptr ||
-      EVP_DigestInit_ex(context.get(), Sha256Algorithm(), nullptr) != 1) {
+  if (context == nullptr || algorithm == nullptr ||
+      EVP_DigestInit_ex(context.get(), algorithm, nullptr) != 1) {
     return DigestFailed();
   }
   return context;
