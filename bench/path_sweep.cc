@@ -5,8 +5,8 @@
 // solves, the exhaustive wall seconds, their ratio, and whether both gave the same W.
 // Regimes whose exhaustive DP cells (verdict's pooled matrix included) exceed --max_cells are
 // skipped and say so, as are verdicts on more than --max_verdict_runs runs (999 permutations,
-// each a transport solve of the pooled runs). A regime the CLI refuses (a verdict on runs of one
-// sample) says so and the sweep goes on.
+// each a transport solve of the pooled runs). A regime the CLI refuses (exit status 2 or 3; 1
+// is a verdict of FAIL, measured like a PASS) says so and the sweep goes on.
 //
 //   path_sweep --cli build/client/wasserwarp --dir build/path_sweep
 //              [--sizes 10x10,100x100,1000x1000,2000x2000,2000x3000,5000x5000]
