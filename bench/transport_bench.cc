@@ -6,19 +6,24 @@
 // network simplex at 2000 x 3000 (under 1.5 s) and 5000 x 3000 (under 6 s)
 // with the defaults of NetworkSimplexOptions, and at 2000 x 3000 under each
 // LEMON pivot rule, with and without arc mixing, on distances between points of 1, 3 and 10
-// dimensions, to justify those defaults.
+// dimensions, to justify those defaults; the whole SolveTransport on points of 1, 3 and 10
+// dimensions, the first through the corner rule, and that rule's search where it finds nothing.
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "random_costs.h"
 #include "transport/assignment.h"
 #include "transport/assignment_internal.h"
+#include "transport/monotone.h"
 #include "transport/network_simplex.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/transport.h"
@@ -129,11 +134,15 @@ BENCHMARK(BM_NetworkSimplexOptions)
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
 
-// End to end, with weights, powering, dual refinement and certification.
+// End to end, with weights, powering, dual refinement and certification. Arguments: q, user
+// weights or uniform, the dimension of the points whose distances are the costs: on 1-D points
+// (the TWEDs of one-sample one-channel runs) SolveTransport takes the corner rule
+// (transport/monotone.h), on the others the network simplex.
 void BM_SolveTransport(benchmark::State& state) {
   const size_t rows = 2000;
   const size_t cols = 3000;
-  const CostMatrix costs = Costs(kMetric, rows, cols);
+  const auto dimension = static_cast<size_t>(state.range(2));
+  const CostMatrix costs = test_data::MetricCosts(rows, cols, dimension, 1);
   TransportOptions options;
   options.order = static_cast<double>(state.range(0));
   if (state.range(1) != 0) {
@@ -144,17 +153,37 @@ void BM_SolveTransport(benchmark::State& state) {
     for (double& w : options.row_weights) w = weight(rng);
     for (double& w : options.col_weights) w = weight(rng);
   }
-  state.SetLabel(state.range(1) != 0 ? "user weights" : "uniform weights");
+  std::string solver;
   for (auto _ : state) {
     absl::StatusOr<TransportResult> result = SolveTransport(costs, options);
     if (!result.ok()) state.SkipWithError(result.status().ToString().c_str());
+    if (result.ok()) solver = std::string(TransportSolverName(result->solver));
     benchmark::DoNotOptimize(result);
   }
+  state.SetLabel(absl::StrCat(state.range(1) != 0 ? "user weights" : "uniform weights", ", ",
+                              dimension, "-D, ", solver));
 }
 BENCHMARK(BM_SolveTransport)
-    ->ArgsProduct({{1, 2}, {0, 1}})
+    ->ArgsProduct({{1, 2}, {0, 1}, {1, 3, kDimension}})
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
+
+// What the corner rule's order search and check cost where they find no order, on every
+// problem of at least 64 x 64 entries that is not points on a line: 2000 x 3000 distances
+// between points of 3 and 10 dimensions.
+void BM_MonotoneOrderSearchOffALine(benchmark::State& state) {
+  const auto dimension = static_cast<size_t>(state.range(0));
+  const CostMatrix costs = test_data::MetricCosts(2000, 3000, dimension, 1);
+  const auto largest = static_cast<size_t>(
+      std::max_element(costs.values.begin(), costs.values.end()) - costs.values.begin());
+  state.SetLabel(absl::StrCat(dimension, "-D"));
+  for (auto _ : state) {
+    std::optional<MonotoneOrder> order = FindMonotoneOrder(costs, costs, largest, 0.0);
+    if (order.has_value()) state.SkipWithError("found an order off a line");
+    benchmark::DoNotOptimize(order);
+  }
+}
+BENCHMARK(BM_MonotoneOrderSearchOffALine)->Arg(3)->Arg(kDimension)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace wasserwarp

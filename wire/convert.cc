@@ -106,8 +106,15 @@ v1::Resampling ToProto(Resampling resampling) {
 }
 
 v1::Solver ToProto(TransportSolver solver) {
-  return solver == TransportSolver::kAssignment ? v1::SOLVER_ASSIGNMENT
-                                                : v1::SOLVER_NETWORK_SIMPLEX;
+  switch (solver) {
+    case TransportSolver::kAssignment:
+      return v1::SOLVER_ASSIGNMENT;
+    case TransportSolver::kNetworkSimplex:
+      return v1::SOLVER_NETWORK_SIMPLEX;
+    case TransportSolver::kMonotone:
+      return v1::SOLVER_MONOTONE;
+  }
+  return v1::SOLVER_UNSPECIFIED;
 }
 
 v1::Phase ToProto(ValidationPhase phase) {
@@ -304,6 +311,9 @@ absl::StatusOr<ValidationReport> ReportFromProto(const v1::ValidationReport& pro
       break;
     case v1::SOLVER_NETWORK_SIMPLEX:
       report.solver = TransportSolver::kNetworkSimplex;
+      break;
+    case v1::SOLVER_MONOTONE:
+      report.solver = TransportSolver::kMonotone;
       break;
     default:
       return absl::InvalidArgumentError(absl::StrCat("report has unknown solver ", proto.solver()));

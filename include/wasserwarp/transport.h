@@ -16,6 +16,7 @@ namespace wasserwarp {
 enum class TransportSolver {
   kAssignment,      // n == m, uniform weights: Jonker-Volgenant
   kNetworkSimplex,  // otherwise: LEMON NetworkSimplex on integer supplies
+  kMonotone,        // costs between points on a line, sorted: the north-west corner rule
 };
 
 std::string_view TransportSolverName(TransportSolver solver);

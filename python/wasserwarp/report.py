@@ -280,7 +280,7 @@ class ValidationResult:
 
     distance: float
     order: float
-    solver: str  # "assignment" or "network_simplex"
+    solver: str  # "assignment", "network_simplex" or "monotone"
     params: Parameters
     simulation: Tuple[RunSummary, ...]
     reference: Tuple[RunSummary, ...]

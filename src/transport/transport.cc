@@ -7,6 +7,7 @@
 #include <limits>
 #include <new>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -18,12 +19,19 @@
 #include "absl/strings/string_view.h"
 #include "common/absl_view.h"
 #include "transport/assignment.h"
+#include "transport/monotone.h"
 #include "transport/network_simplex.h"
+#include "transport/transport_weights.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/field_error.h"
 
 namespace wasserwarp {
 namespace {
+
+using transport_weights::IntegerSides;
+using transport_weights::NormaliseWeights;
+using transport_weights::SideWeights;
+using transport_weights::ToIntegerSides;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -37,117 +45,14 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // less benign inputs while still pinning W_q^q to 1e-9 of the largest cost.
 constexpr double kRelativeTolerance = 1e-9;
 
-// Total of the integer supplies that stand in for user weights: as large as
-// possible for a small rounding error (each weight moves by less than 1 /
-// total), small enough that every flow and partial sum is an exactly
-// representable double (< 2^53) and that the largest-remainder rounding below
-// cannot overshoot (see RoundToTotal).
-constexpr int64_t kWeightTotal = int64_t{1} << 50;
+// Entries from which SolveTransport first tries the corner rule (transport/monotone.h): below
+// 64 x 64 the general solvers take well under a millisecond.
+constexpr size_t kMinMonotoneEntries = 4096;
 
-// A side's requested weights: uniform (empty or all equal, transported
-// exactly), or normalised to sum to 1.
-struct SideWeights {
-  bool uniform = true;
-  std::vector<double> normalised;
-};
-
-absl::StatusOr<SideWeights> NormaliseWeights(absl::string_view name,
-                                             const std::vector<double>& weights, size_t count,
-                                             absl::string_view unit) {
-  SideWeights side;
-  if (weights.empty()) return side;
-  if (weights.size() != count) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        name, " has ", weights.size(), " entries but the cost matrix has ", count, " ", unit));
-  }
-  double max_weight = 0.0;
-  for (size_t i = 0; i < weights.size(); ++i) {
-    if (!std::isfinite(weights[i])) {
-      return absl::InvalidArgumentError(absl::StrCat(name, "[", i, "] is not finite"));
-    }
-    if (weights[i] < 0.0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(name, "[", i, "] = ", weights[i], " is negative"));
-    }
-    max_weight = std::max(max_weight, weights[i]);
-  }
-  if (max_weight == 0.0) {
-    return absl::InvalidArgumentError(absl::StrCat(name, " sum to zero"));
-  }
-  if (std::all_of(weights.begin(), weights.end(), [&](double w) { return w == weights.front(); })) {
-    return side;
-  }
-  side.uniform = false;
-  // Dividing by the largest weight first keeps the sum finite for any finite
-  // weights; Neumaier's compensated sum keeps its relative error near eps for
-  // any count, which RoundToTotal relies on.
-  side.normalised.resize(count);
-  double sum = 0.0;
-  double compensation = 0.0;
-  for (size_t i = 0; i < count; ++i) {
-    const double w = weights[i] / max_weight;
-    side.normalised[i] = w;
-    const double t = sum + w;
-    compensation += std::abs(sum) >= std::abs(w) ? (sum - t) + w : (w - t) + sum;
-    sum = t;
-  }
-  sum += compensation;
-  for (double& w : side.normalised) w /= sum;
-  return side;
-}
-
-// Largest-remainder rounding of alpha * total to integers summing to total.
-// alpha_i = (w_i / max w) / S with S the compensated sum of those quotients,
-// so the alpha_i sum to 1 within 3 eps (2 from S, 1 from the division);
-// scaling by total <= 2^50 is exact, so sum alpha_i * total is within
-// 3 eps * 2^50 = 3/8 of total and the floors sum to between total - count and
-// total: 0 <= deficit <= count.
-absl::StatusOr<std::vector<int64_t>> RoundToTotal(const std::vector<double>& alpha, int64_t total) {
-  const size_t count = alpha.size();
-  std::vector<int64_t> rounded(count);
-  std::vector<double> remainder(count);
-  int64_t sum = 0;
-  for (size_t i = 0; i < count; ++i) {
-    const double scaled = alpha[i] * static_cast<double>(total);
-    const double floor = std::floor(scaled);
-    rounded[i] = static_cast<int64_t>(floor);
-    remainder[i] = scaled - floor;
-    sum += rounded[i];
-  }
-  const int64_t deficit = total - sum;
-  if (deficit < 0 || deficit > static_cast<int64_t>(count)) {
-    return absl::InternalError(
-        absl::StrCat("rounding weights to integer supplies missed the total by ", -deficit));
-  }
-  std::vector<size_t> order(count);
-  std::iota(order.begin(), order.end(), size_t{0});
-  // Stable: equal remainders go to the lower index, for deterministic plans.
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return remainder[a] > remainder[b]; });
-  for (int64_t k = 0; k < deficit; ++k) ++rounded[order[k]];
-  return rounded;
-}
-
-// Total variation distance between alpha and the rounded weights / total.
-double RoundingVariation(const std::vector<double>& alpha, const std::vector<int64_t>& rounded,
-                         int64_t total) {
-  double l1 = 0.0;
-  for (size_t i = 0; i < alpha.size(); ++i) {
-    l1 += std::abs(alpha[i] - static_cast<double>(rounded[i]) / static_cast<double>(total));
-  }
-  return 0.5 * l1;
-}
-
-// Integer supplies of one side: total / count each when uniform, else the
-// rounded normalised weights; `variation` gets TV(requested, transported).
-absl::StatusOr<std::vector<int64_t>> Supplies(const SideWeights& side, size_t count, int64_t total,
-                                              double& variation) {
-  variation = 0.0;
-  if (side.uniform) return std::vector<int64_t>(count, total / static_cast<int64_t>(count));
-  absl::StatusOr<std::vector<int64_t>> rounded = RoundToTotal(side.normalised, total);
-  if (rounded.ok()) variation = RoundingVariation(side.normalised, *rounded, total);
-  return rounded;
-}
+// How far, relative to max C^q, an adjacent 2 x 2 block may miss the Monge inequality and still
+// let the corner rule try: the rounding of |x - y|^q is a few ulps of the largest cost, and the
+// certificate, not this check, proves the plan optimal.
+constexpr double kMongeTolerance = 1e-12;
 
 // Potentials are only defined up to (u + t, v - t), and the network
 // simplex's carry an artificial offset of order (n + m) max C^q that would
@@ -210,52 +115,57 @@ absl::StatusOr<Solution> SolveByAssignment(const CostMatrix& costs, const CostMa
 // with i' = i is at most P(i, j), costing at most OT(a, b) in total, and the
 // rest, TV(a, a') in all, costs at most M per unit. So OT(a', b) <= OT(a, b) +
 // M TV(a, a'), the same holds with a and a' swapped, and likewise for b.
-absl::StatusOr<Solution> SolveByNetworkSimplex(const CostMatrix& costs,
-                                               const CostMatrix& costs_to_q,
-                                               const SideWeights& rows, const SideWeights& cols,
-                                               double max_cost_q) {
-  const int64_t n = static_cast<int64_t>(costs.rows);
-  const int64_t m = static_cast<int64_t>(costs.cols);
-  // Uniform sides need a total divisible by their count to be exact.
-  int64_t total = n * m;
-  if (!rows.uniform || !cols.uniform) {
-    const int64_t unit = rows.uniform ? n : (cols.uniform ? m : 1);
-    total = kWeightTotal / unit * unit;
-  }
-  double row_variation = 0.0;
-  double col_variation = 0.0;
-  absl::StatusOr<std::vector<int64_t>> supply = Supplies(rows, costs.rows, total, row_variation);
-  if (!supply.ok()) return supply.status();
-  absl::StatusOr<std::vector<int64_t>> demand = Supplies(cols, costs.cols, total, col_variation);
-  if (!demand.ok()) return demand.status();
-
-  absl::StatusOr<NetworkSimplexSolution> flow = SolveNetworkSimplex(costs_to_q, *supply, *demand);
-  if (!flow.ok()) return flow.status();
-
+Solution FromFlows(TransportSolver solver, const CostMatrix& costs, const IntegerSides& sides,
+                   NetworkSimplexSolution flow, double max_cost_q) {
   // Dividing (not multiplying by 1 / total) rounds each mass once.
-  const double total_mass = static_cast<double>(total);
+  const auto total_mass = static_cast<double>(sides.total);
   Solution solution;
-  solution.solver = TransportSolver::kNetworkSimplex;
+  solution.solver = solver;
   solution.row_weights.resize(costs.rows);
   solution.col_weights.resize(costs.cols);
   for (size_t i = 0; i < costs.rows; ++i) {
-    solution.row_weights[i] = static_cast<double>((*supply)[i]) / total_mass;
+    solution.row_weights[i] = static_cast<double>(sides.supply[i]) / total_mass;
   }
   for (size_t j = 0; j < costs.cols; ++j) {
-    solution.col_weights[j] = static_cast<double>((*demand)[j]) / total_mass;
+    solution.col_weights[j] = static_cast<double>(sides.demand[j]) / total_mass;
   }
-  solution.plan.reserve(flow->flows.size());
-  for (const FlowEntry& entry : flow->flows) {
+  solution.plan.reserve(flow.flows.size());
+  for (const FlowEntry& entry : flow.flows) {
     solution.plan.push_back({.row = entry.row,
                              .col = entry.col,
                              .mass = static_cast<double>(entry.flow) / total_mass,
                              .cost = costs.at(entry.row, entry.col)});
   }
-  solution.u = std::move(flow->u);
-  solution.v = std::move(flow->v);
-  solution.weight_variation = row_variation + col_variation;
-  solution.weight_rounding_bound = max_cost_q * solution.weight_variation;
+  solution.u = std::move(flow.u);
+  solution.v = std::move(flow.v);
+  solution.weight_variation = sides.variation;
+  solution.weight_rounding_bound = max_cost_q * sides.variation;
   return solution;
+}
+
+absl::StatusOr<Solution> SolveByNetworkSimplex(const CostMatrix& costs,
+                                               const CostMatrix& costs_to_q,
+                                               const IntegerSides& sides, double max_cost_q) {
+  absl::StatusOr<NetworkSimplexSolution> flow =
+      SolveNetworkSimplex(costs_to_q, sides.supply, sides.demand);
+  if (!flow.ok()) return flow.status();
+  return FromFlows(TransportSolver::kNetworkSimplex, costs, sides, *std::move(flow), max_cost_q);
+}
+
+// The corner rule where the costs are distances between points on a line
+// (transport/monotone.h), `largest` the index of a largest entry; nullopt elsewhere, and on
+// problems too small for the general solvers to take more than the order search and check.
+std::optional<Solution> SolveIfMonotone(const CostMatrix& costs, const CostMatrix& costs_to_q,
+                                        const IntegerSides& sides, size_t largest) {
+  if (costs.rows < 2 || costs.cols < 2 || costs.rows * costs.cols < kMinMonotoneEntries) {
+    return std::nullopt;
+  }
+  const double max_cost_q = costs_to_q.values[largest];
+  std::optional<MonotoneOrder> order =
+      FindMonotoneOrder(costs, costs_to_q, largest, kMongeTolerance * max_cost_q);
+  if (!order.has_value()) return std::nullopt;
+  return FromFlows(TransportSolver::kMonotone, costs, sides,
+                   NorthWestCorner(costs_to_q, *order, sides.supply, sides.demand), max_cost_q);
 }
 
 // Largest |plan marginal - transported weight| over both sides.
@@ -295,6 +205,46 @@ absl::Status ValidateCosts(const CostMatrix& costs) {
   return absl::OkStatus();
 }
 
+// The plan certified optimal by its duals (refined on the true costs), with its marginals
+// checked, as the result.
+absl::StatusOr<TransportResult> Certified(Solution solution, const CostMatrix& costs,
+                                          const CostMatrix& costs_to_q, double max_cost_q,
+                                          double q) {
+  RefineDuals(costs_to_q, solution.u, solution.v);
+  TransportCertificate certificate =
+      CertifyPlan(costs_to_q, solution.row_weights, solution.col_weights, solution.plan,
+                  std::move(solution.u), std::move(solution.v));
+  if (absl::Status status = CheckCertificate(certificate, max_cost_q, costs.rows, costs.cols,
+                                             TransportSolverName(solution.solver));
+      !status.ok()) {
+    return status;
+  }
+  const std::string solver_name(TransportSolverName(solution.solver));
+  // Masses sum to 1 on each side; their rounding is a few eps per entry.
+  if (const double error = MarginalError(solution); !(error <= kRelativeTolerance)) {
+    return absl::InternalError(absl::StrCat(solver_name, " plan misses the weights by ", error));
+  }
+
+  TransportResult result;
+  result.order = q;
+  result.solver = solution.solver;
+  result.row_contributions.assign(costs.rows, 0.0);
+  result.col_contributions.assign(costs.cols, 0.0);
+  for (const PlanEntry& entry : solution.plan) {
+    const double contribution = entry.mass * costs_to_q.at(entry.row, entry.col);
+    result.row_contributions[entry.row] += contribution;
+    result.col_contributions[entry.col] += contribution;
+  }
+  result.distance = q == 1.0 ? certificate.primal : std::pow(certificate.primal, 1.0 / q);
+  result.row_weights = std::move(solution.row_weights);
+  result.col_weights = std::move(solution.col_weights);
+  result.plan = std::move(solution.plan);
+  result.certificate = std::move(certificate);
+  result.weight_rounding_bound = solution.weight_rounding_bound;
+  result.weight_variation = solution.weight_variation;
+  return result;
+}
+
 absl::StatusOr<TransportResult> Solve(const CostMatrix& costs, const TransportOptions& options) {
   const double q = options.order;
   if (absl::Status status = ValidateOrder(q); !status.ok()) return status;
@@ -320,47 +270,25 @@ absl::StatusOr<TransportResult> Solve(const CostMatrix& costs, const TransportOp
     }
   }
   const CostMatrix& costs_to_q = q != 1.0 ? powered : costs;
-  const double max_cost_q = *std::max_element(costs_to_q.values.begin(), costs_to_q.values.end());
+  const auto largest = std::max_element(costs_to_q.values.begin(), costs_to_q.values.end());
+  const double max_cost_q = *largest;
 
+  absl::StatusOr<IntegerSides> sides = ToIntegerSides(*rows, costs.rows, *cols, costs.cols);
+  if (!sides.ok()) return sides.status();
+  if (std::optional<Solution> monotone = SolveIfMonotone(
+          costs, costs_to_q, *sides, static_cast<size_t>(largest - costs_to_q.values.begin()))) {
+    absl::StatusOr<TransportResult> result =
+        Certified(*std::move(monotone), costs, costs_to_q, max_cost_q, q);
+    // A guess within the check's tolerance that the certificate still refuses goes to the
+    // general solvers, which certify their own plans.
+    if (result.ok()) return result;
+  }
   absl::StatusOr<Solution> solution =
       costs.rows == costs.cols && rows->uniform && cols->uniform
           ? SolveByAssignment(costs, costs_to_q)
-          : SolveByNetworkSimplex(costs, costs_to_q, *rows, *cols, max_cost_q);
+          : SolveByNetworkSimplex(costs, costs_to_q, *sides, max_cost_q);
   if (!solution.ok()) return solution.status();
-
-  RefineDuals(costs_to_q, solution->u, solution->v);
-  TransportCertificate certificate =
-      CertifyPlan(costs_to_q, solution->row_weights, solution->col_weights, solution->plan,
-                  std::move(solution->u), std::move(solution->v));
-  if (absl::Status status = CheckCertificate(certificate, max_cost_q, costs.rows, costs.cols,
-                                             TransportSolverName(solution->solver));
-      !status.ok()) {
-    return status;
-  }
-  const std::string solver_name(TransportSolverName(solution->solver));
-  // Masses sum to 1 on each side; their rounding is a few eps per entry.
-  if (const double error = MarginalError(*solution); !(error <= kRelativeTolerance)) {
-    return absl::InternalError(absl::StrCat(solver_name, " plan misses the weights by ", error));
-  }
-
-  TransportResult result;
-  result.order = q;
-  result.solver = solution->solver;
-  result.row_contributions.assign(costs.rows, 0.0);
-  result.col_contributions.assign(costs.cols, 0.0);
-  for (const PlanEntry& entry : solution->plan) {
-    const double contribution = entry.mass * costs_to_q.at(entry.row, entry.col);
-    result.row_contributions[entry.row] += contribution;
-    result.col_contributions[entry.col] += contribution;
-  }
-  result.distance = q == 1.0 ? certificate.primal : std::pow(certificate.primal, 1.0 / q);
-  result.row_weights = std::move(solution->row_weights);
-  result.col_weights = std::move(solution->col_weights);
-  result.plan = std::move(solution->plan);
-  result.certificate = std::move(certificate);
-  result.weight_rounding_bound = solution->weight_rounding_bound;
-  result.weight_variation = solution->weight_variation;
-  return result;
+  return Certified(*std::move(solution), costs, costs_to_q, max_cost_q, q);
 }
 
 }  // namespace
@@ -378,6 +306,8 @@ std::string_view TransportSolverName(TransportSolver solver) {
       return "assignment";
     case TransportSolver::kNetworkSimplex:
       return "network_simplex";
+    case TransportSolver::kMonotone:
+      return "monotone";
   }
   return "unknown";
 }

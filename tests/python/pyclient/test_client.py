@@ -127,7 +127,7 @@ def test_result_is_typed(client, bench):
     result = client.validate(bench, include_cost_matrix=True, include_html_report=True,
                              **VERDICT)
     assert "<html" in result.html_report
-    assert result.solver in ("assignment", "network_simplex")
+    assert result.solver in ("assignment", "network_simplex", "monotone")
     assert result.params.channels == tuple(CHANNELS)
     assert result.cost_matrix.shape == (3, 4)
     assert result.plan_matrix.sum() == pytest.approx(1.0)
