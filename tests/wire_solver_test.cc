@@ -16,9 +16,9 @@ namespace wasserwarp::wire {
 namespace {
 
 TEST(WireSolverTest, EverySolverComesBackAsItselfAndPrintsItsName) {
-  for (const TransportSolver solver : {TransportSolver::kAssignment,
-                                       TransportSolver::kNetworkSimplex,
-                                       TransportSolver::kMonotone}) {
+  for (const TransportSolver solver :
+       {TransportSolver::kAssignment, TransportSolver::kNetworkSimplex,
+        TransportSolver::kMonotone}) {
     ValidationReport report;
     report.solver = solver;
     v1::ValidationReport proto;
