@@ -18,9 +18,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "common/absl_view.h"
+#include "tbb/blocked_range.h"
+#include "tbb/parallel_reduce.h"
 #include "transport/assignment.h"
 #include "transport/monotone.h"
 #include "transport/network_simplex.h"
+#include "transport/row_blocks.h"
 #include "transport/transport_weights.h"
 #include "wasserwarp/cost_matrix.h"
 #include "wasserwarp/field_error.h"
@@ -65,16 +68,23 @@ void RefineDuals(const CostMatrix& costs_to_q, std::vector<double>& u, std::vect
   const double shift = *std::min_element(v.begin(), v.end());
   for (double& x : u) x += shift;
   std::fill(v.begin(), v.end(), kInf);
-  for (size_t i = 0; i < costs_to_q.rows; ++i) {
-    const double* row = costs_to_q.values.data() + i * costs_to_q.cols;
-    for (size_t j = 0; j < costs_to_q.cols; ++j) v[j] = std::min(v[j], row[j] - u[i]);
-  }
-  for (size_t i = 0; i < costs_to_q.rows; ++i) {
-    const double* row = costs_to_q.values.data() + i * costs_to_q.cols;
-    double min = kInf;
-    for (size_t j = 0; j < costs_to_q.cols; ++j) min = std::min(min, row[j] - v[j]);
-    u[i] = min;
-  }
+  const size_t rows = costs_to_q.rows;
+  const size_t cols = costs_to_q.cols;
+  // By blocks of columns, each reading its stretch of every row.
+  row_blocks::ForBlocks(cols, rows, [&](size_t begin, size_t end) {
+    for (size_t i = 0; i < rows; ++i) {
+      const double* row = costs_to_q.values.data() + i * cols;
+      for (size_t j = begin; j < end; ++j) v[j] = std::min(v[j], row[j] - u[i]);
+    }
+  });
+  row_blocks::ForBlocks(rows, cols, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const double* row = costs_to_q.values.data() + i * cols;
+      double min = kInf;
+      for (size_t j = 0; j < cols; ++j) min = std::min(min, row[j] - v[j]);
+      u[i] = min;
+    }
+  });
 }
 
 struct Solution {
@@ -186,6 +196,8 @@ double MarginalError(const Solution& solution) {
   return error;
 }
 
+bool IsCost(double c) { return std::isfinite(c) && c >= 0.0; }
+
 absl::Status ValidateCosts(const CostMatrix& costs) {
   if (costs.rows == 0 || costs.cols == 0) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -195,14 +207,44 @@ absl::Status ValidateCosts(const CostMatrix& costs) {
     return absl::InvalidArgumentError(absl::StrCat("cost matrix of ", costs.rows, " x ", costs.cols,
                                                    " holds ", costs.values.size(), " values"));
   }
-  for (size_t k = 0; k < costs.values.size(); ++k) {
-    if (!std::isfinite(costs.values[k]) || costs.values[k] < 0.0) {
-      return absl::InvalidArgumentError(absl::StrCat("cost (", k / costs.cols, ", ", k % costs.cols,
-                                                     ") = ", costs.values[k],
-                                                     " is not a finite non-negative number"));
+  const double any_bad =
+      row_blocks::MaxOverBlocks(costs.rows, costs.cols, 0.0, [&](size_t begin, size_t end) {
+        const auto first = costs.values.begin() + static_cast<ptrdiff_t>(begin * costs.cols);
+        const auto last = costs.values.begin() + static_cast<ptrdiff_t>(end * costs.cols);
+        return std::all_of(first, last, IsCost) ? 0.0 : 1.0;
+      });
+  if (any_bad == 0.0) return absl::OkStatus();
+  // The first bad entry, whatever block found one.
+  const auto k = static_cast<size_t>(
+      std::find_if_not(costs.values.begin(), costs.values.end(), IsCost) - costs.values.begin());
+  return absl::InvalidArgumentError(absl::StrCat("cost (", k / costs.cols, ", ", k % costs.cols,
+                                                 ") = ", costs.values[k],
+                                                 " is not a finite non-negative number"));
+}
+
+// The index of the first largest entry in row-major order, whatever the blocks.
+size_t LargestEntry(const CostMatrix& costs) {
+  struct Largest {
+    double value = -kInf;
+    size_t index = 0;
+  };
+  const auto in_rows = [&](size_t begin, size_t end, Largest largest) {
+    for (size_t k = begin * costs.cols; k < end * costs.cols; ++k) {
+      if (costs.values[k] > largest.value) largest = {costs.values[k], k};
     }
-  }
-  return absl::OkStatus();
+    return largest;
+  };
+  if (costs.values.size() < row_blocks::kParallelEntries) return in_rows(0, costs.rows, {}).index;
+  return tbb::parallel_reduce(
+             tbb::blocked_range<size_t>(0, costs.rows, row_blocks::Grain(costs.rows, costs.cols)),
+             Largest{},
+             [&](const tbb::blocked_range<size_t>& block, Largest largest) {
+               return in_rows(block.begin(), block.end(), largest);
+             },
+             [](const Largest& a, const Largest& b) {
+               return b.value > a.value || (b.value == a.value && b.index < a.index) ? b : a;
+             })
+      .index;
 }
 
 // The plan certified optimal by its duals (refined on the true costs), with its marginals
@@ -259,24 +301,30 @@ absl::StatusOr<TransportResult> Solve(const CostMatrix& costs, const TransportOp
   CostMatrix powered;
   if (q != 1.0) {
     powered = CostMatrix(costs.rows, costs.cols);
-    for (size_t k = 0; k < costs.values.size(); ++k) {
-      const double c = costs.values[k];
-      powered.values[k] = q == 2.0 ? c * c : std::pow(c, q);
-      if (std::isinf(powered.values[k])) {
-        return absl::InvalidArgumentError(absl::StrCat("cost (", k / costs.cols, ", ",
-                                                       k % costs.cols, ") = ", c, " to the power ",
-                                                       q, " overflows"));
+    row_blocks::ForBlocks(costs.rows, costs.cols, [&](size_t begin, size_t end) {
+      for (size_t k = begin * costs.cols; k < end * costs.cols; ++k) {
+        const double c = costs.values[k];
+        powered.values[k] = q == 2.0 ? c * c : std::pow(c, q);
       }
-    }
+    });
   }
   const CostMatrix& costs_to_q = q != 1.0 ? powered : costs;
-  const auto largest = std::max_element(costs_to_q.values.begin(), costs_to_q.values.end());
-  const double max_cost_q = *largest;
+  // Powers are non-decreasing, so where one overflowed the largest did.
+  const size_t largest = LargestEntry(costs_to_q);
+  const double max_cost_q = costs_to_q.values[largest];
+  if (std::isinf(max_cost_q)) {
+    const auto k =
+        static_cast<size_t>(std::find_if(costs_to_q.values.begin(), costs_to_q.values.end(),
+                                         [](double c) { return std::isinf(c); }) -
+                            costs_to_q.values.begin());
+    return absl::InvalidArgumentError(absl::StrCat("cost (", k / costs.cols, ", ", k % costs.cols,
+                                                   ") = ", costs.values[k], " to the power ", q,
+                                                   " overflows"));
+  }
 
   absl::StatusOr<IntegerSides> sides = ToIntegerSides(*rows, costs.rows, *cols, costs.cols);
   if (!sides.ok()) return sides.status();
-  if (std::optional<Solution> monotone = SolveIfMonotone(
-          costs, costs_to_q, *sides, static_cast<size_t>(largest - costs_to_q.values.begin()))) {
+  if (std::optional<Solution> monotone = SolveIfMonotone(costs, costs_to_q, *sides, largest)) {
     absl::StatusOr<TransportResult> result =
         Certified(*std::move(monotone), costs, costs_to_q, max_cost_q, q);
     // A guess within the check's tolerance that the certificate still refuses goes to the
@@ -382,12 +430,15 @@ TransportCertificate CertifyPlan(const CostMatrix& costs_to_q, const std::vector
     }
     for (size_t i = 0; i < rows; ++i) certificate.dual += row_mass[i] * u[i];
     for (size_t j = 0; j < cols; ++j) certificate.dual += col_mass[j] * v[j];
-    double violation = 0.0;
-    for (size_t i = 0; i < rows; ++i) {
-      const double* row = costs_to_q.values.data() + i * cols;
-      for (size_t j = 0; j < cols; ++j) violation = std::max(violation, u[i] + v[j] - row[j]);
-    }
-    certificate.max_dual_violation = violation;
+    certificate.max_dual_violation =
+        row_blocks::MaxOverBlocks(rows, cols, 0.0, [&](size_t begin, size_t end) {
+          double violation = 0.0;
+          for (size_t i = begin; i < end; ++i) {
+            const double* row = costs_to_q.values.data() + i * cols;
+            for (size_t j = 0; j < cols; ++j) violation = std::max(violation, u[i] + v[j] - row[j]);
+          }
+          return violation;
+        });
     const double gap = std::abs(certificate.primal - certificate.dual);
     certificate.primal_dual_gap = std::isnan(gap) ? kInf : gap;
   }
