@@ -232,6 +232,36 @@ TEST(MonotoneTransport, CornerRuleOnAHandSolvedProblem) {
   }
 }
 
+// The passes over the matrix run on blocks in parallel on large problems, and the duals,
+// certificate and plan must not depend on it; off a line too, where the network simplex solves.
+TEST(MonotoneTransport, OffALineTheSameResultOnOneThreadAndOnAll) {
+  const CostMatrix costs = test_data::MetricCosts(300, 400, 3, 23);
+  TransportOptions options;
+  options.order = 2.0;
+  std::mt19937_64 rng(5);
+  options.row_weights = Weights(300, rng);
+  options.col_weights = Weights(400, rng);
+  absl::StatusOr<TransportResult> all = SolveTransport(costs, options);
+  absl::StatusOr<TransportResult> one;
+  {
+    tbb::global_control single(tbb::global_control::max_allowed_parallelism, 1);
+    one = SolveTransport(costs, options);
+  }
+  ASSERT_TRUE(all.ok() && one.ok());
+  EXPECT_EQ(all->solver, TransportSolver::kNetworkSimplex);
+  EXPECT_EQ(all->distance, one->distance);
+  EXPECT_EQ(all->certificate.u, one->certificate.u);
+  EXPECT_EQ(all->certificate.v, one->certificate.v);
+  EXPECT_EQ(all->certificate.max_dual_violation, one->certificate.max_dual_violation);
+  EXPECT_EQ(all->certificate.primal_dual_gap, one->certificate.primal_dual_gap);
+  ASSERT_EQ(all->plan.size(), one->plan.size());
+  for (size_t k = 0; k < all->plan.size(); ++k) {
+    EXPECT_EQ(all->plan[k].row, one->plan[k].row);
+    EXPECT_EQ(all->plan[k].col, one->plan[k].col);
+    EXPECT_EQ(all->plan[k].mass, one->plan[k].mass);
+  }
+}
+
 TEST(MonotoneTransport, TheSameResultOnOneThreadAndOnAll) {
   std::mt19937_64 rng(11);
   const CostMatrix costs = Distances({Draw(300, 0, 1, rng), Draw(200, 0, 1, rng)});

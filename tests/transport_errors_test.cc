@@ -71,6 +71,25 @@ TEST(TransportTest, RejectsBadCostsAndOrders) {
   ExpectInvalid(SolveStatus(huge, squared), "overflows");
 }
 
+// On a matrix large enough for the passes to run on blocks in parallel, the error names the
+// first bad entry in row-major order, whichever block saw one first.
+TEST(TransportTest, NamesTheFirstBadCostOfALargeMatrix) {
+  const CostMatrix good = UniformCosts(300, 400, 17);
+  CostMatrix costs = good;
+  costs.at(250, 7) = kNaN;
+  costs.at(120, 3) = -1.0;
+  costs.at(10, 399) = std::numeric_limits<double>::infinity();
+  costs.at(10, 398) = -2.0;
+  ExpectInvalid(SolveStatus(costs, {}), "cost (10, 398) = -2");
+  CostMatrix huge = good;
+  huge.at(280, 5) = 1e200;
+  huge.at(200, 9) = 2e200;
+  huge.at(200, 6) = 1e300;
+  TransportOptions squared;
+  squared.order = 2.0;
+  ExpectInvalid(SolveStatus(huge, squared), "cost (200, 6) = 1e+300 to the power 2 overflows");
+}
+
 // Costs below 2^-1022 (subnormal) scale exactly to the same problem as
 // their scaled-up twins; the solver must not turn them into inf or NaN.
 }  // namespace

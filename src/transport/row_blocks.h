@@ -23,7 +23,8 @@ inline constexpr size_t kParallelEntries = size_t{1} << 16;
 // Entries of one block.
 inline constexpr size_t kEntriesPerBlock = size_t{1} << 14;
 
-inline size_t Grain(size_t count, size_t other) {
+// Indices of one block, where each stands for `other` entries.
+inline size_t Grain(size_t other) {
   return std::max<size_t>(1, kEntriesPerBlock / std::max<size_t>(1, other));
 }
 
@@ -35,8 +36,9 @@ void ForBlocks(size_t count, size_t other, const Body& body) {
     body(size_t{0}, count);
     return;
   }
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, count, Grain(count, other)),
-                    [&](const tbb::blocked_range<size_t>& block) { body(block.begin(), block.end()); });
+  tbb::parallel_for(
+      tbb::blocked_range<size_t>(0, count, Grain(other)),
+      [&](const tbb::blocked_range<size_t>& block) { body(block.begin(), block.end()); });
 }
 
 // The maximum of body(begin, end) over the blocks, as ForBlocks cuts them; `lowest` for none.
@@ -44,7 +46,7 @@ template <class Body>
 double MaxOverBlocks(size_t count, size_t other, double lowest, const Body& body) {
   if (count * other < kParallelEntries) return std::max(lowest, body(size_t{0}, count));
   return tbb::parallel_reduce(
-      tbb::blocked_range<size_t>(0, count, Grain(count, other)), lowest,
+      tbb::blocked_range<size_t>(0, count, Grain(other)), lowest,
       [&](const tbb::blocked_range<size_t>& block, double max) {
         return std::max(max, body(block.begin(), block.end()));
       },

@@ -236,8 +236,7 @@ size_t LargestEntry(const CostMatrix& costs) {
   };
   if (costs.values.size() < row_blocks::kParallelEntries) return in_rows(0, costs.rows, {}).index;
   return tbb::parallel_reduce(
-             tbb::blocked_range<size_t>(0, costs.rows, row_blocks::Grain(costs.rows, costs.cols)),
-             Largest{},
+             tbb::blocked_range<size_t>(0, costs.rows, row_blocks::Grain(costs.cols)), Largest{},
              [&](const tbb::blocked_range<size_t>& block, Largest largest) {
                return in_rows(block.begin(), block.end(), largest);
              },
