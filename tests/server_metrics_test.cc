@@ -250,13 +250,18 @@ TEST_F(MetricsTest, QueuedRunningAndCancelledJobs) {
   config.jobs.max_concurrent_jobs = 1;
   StartServer(config);
   ASSERT_TRUE(CreateSession("rig7").ok());
-  // About 2e10 DP cells: computing for seconds, long after the scrapes.
-  ASSERT_TRUE(Upload(kSession, RandomWalkRuns("sim", 24, 6000, 6000, 1, 1),
-                     RandomWalkRuns("ref", 24, 6000, 6000, 1, 2))
+  // Every pair of 24 x 24 runs of 12000 samples, 8e10 DP cells: computing for many seconds,
+  // long after the scrapes, until it is cancelled. Exhaustive, so that how long it runs does not
+  // depend on what the lazy transport's bounds save: with 2e10 cells on the default path the
+  // first scrape failed to see it running once in about ten runs.
+  ASSERT_TRUE(Upload(kSession, RandomWalkRuns("sim", 24, 12000, 12000, 1, 1),
+                     RandomWalkRuns("ref", 24, 12000, 12000, 1, 2))
                   .ok());
 
   grpc::ClientContext running_context;
-  auto running = stub_->Validate(&running_context, ValidateRequestFor(kSession));
+  v1::ValidateRequest every_pair = ValidateRequestFor(kSession);
+  every_pair.set_exhaustive(true);
+  auto running = stub_->Validate(&running_context, every_pair);
   v1::ValidateResponse event;
   while (running->Read(&event) &&
          !(event.has_progress() && event.progress().phase() == v1::PHASE_COST_MATRIX)) {
