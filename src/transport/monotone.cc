@@ -4,20 +4,15 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <numeric>
 #include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
 
-#include "tbb/blocked_range.h"
-#include "tbb/parallel_for.h"
+#include "transport/row_blocks.h"
 
 namespace wasserwarp {
 namespace {
-
-// Rows of one task of the Monge check.
-constexpr size_t kRowsPerCheckBlock = 16;
 
 // Which side of the matrix is read as the line's coordinate first.
 enum class Side { kRows, kCols };
@@ -77,29 +72,28 @@ MonotoneOrder OrderFrom(const CostMatrix& costs, Side side, size_t anchor) {
 // Whether every adjacent 2 x 2 block of `costs_to_q` in `order` is Monge to within `tolerance`;
 // the blocks together make the whole matrix Monge (their inequalities add up).
 bool IsMonge(const CostMatrix& costs_to_q, const MonotoneOrder& order, double tolerance) {
-  const size_t rows = order.rows.size();
   const size_t cols = order.cols.size();
   std::atomic<bool> monge{true};
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, rows - 1, kRowsPerCheckBlock),
-                    [&](const tbb::blocked_range<size_t>& block) {
-                      for (size_t i = block.begin(); i < block.end(); ++i) {
-                        if (!monge.load(std::memory_order_relaxed)) return;
-                        const double* up = costs_to_q.values.data() + order.rows[i] * cols;
-                        const double* down = costs_to_q.values.data() + order.rows[i + 1] * cols;
-                        double up_left = up[order.cols[0]];
-                        double down_left = down[order.cols[0]];
-                        for (size_t j = 1; j < cols; ++j) {
-                          const double up_right = up[order.cols[j]];
-                          const double down_right = down[order.cols[j]];
-                          if (!(up_left + down_right <= up_right + down_left + tolerance)) {
-                            monge.store(false, std::memory_order_relaxed);
-                            return;
-                          }
-                          up_left = up_right;
-                          down_left = down_right;
-                        }
-                      }
-                    });
+  // Row pairs (i, i + 1) for i in [begin, end); a block stops once any block has found a miss.
+  row_blocks::ForBlocks(order.rows.size() - 1, cols, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      if (!monge.load(std::memory_order_relaxed)) return;
+      const double* up = costs_to_q.values.data() + order.rows[i] * cols;
+      const double* down = costs_to_q.values.data() + order.rows[i + 1] * cols;
+      double up_left = up[order.cols[0]];
+      double down_left = down[order.cols[0]];
+      for (size_t j = 1; j < cols; ++j) {
+        const double up_right = up[order.cols[j]];
+        const double down_right = down[order.cols[j]];
+        if (!(up_left + down_right <= up_right + down_left + tolerance)) {
+          monge.store(false, std::memory_order_relaxed);
+          return;
+        }
+        up_left = up_right;
+        down_left = down_right;
+      }
+    }
+  });
   return monge.load();
 }
 

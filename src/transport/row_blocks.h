@@ -1,8 +1,9 @@
 // The O(n m) passes of a transport solve (checking the costs, powering them, their maximum, the
-// duals' refinement and certificate) over blocks of a matrix's rows or columns: in parallel on
-// large matrices, in one call on small ones, where the verdict's thousands of solves of a few
-// dozen runs would pay more for the scheduling than for the pass. The blocks' results combine
-// by min or max, exact in any order, so the result never depends on the thread count.
+// duals' refinement and certificate, the corner rule's Monge check) over blocks of a matrix's rows
+// or columns: in parallel on large matrices, in one call on small ones, where the verdict's
+// thousands of solves of a few dozen runs would pay more for the scheduling than for the pass. The
+// blocks' results combine by min or max, exact in any order, so the result never depends on the
+// thread count.
 
 #ifndef WASSERWARP_SRC_TRANSPORT_ROW_BLOCKS_H_
 #define WASSERWARP_SRC_TRANSPORT_ROW_BLOCKS_H_
