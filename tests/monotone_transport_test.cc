@@ -103,12 +103,6 @@ size_t Largest(const CostMatrix& costs) {
                              costs.values.begin());
 }
 
-CostMatrix Powered(const CostMatrix& costs, double q) {
-  CostMatrix powered = costs;
-  for (double& c : powered.values) c = std::pow(c, q);
-  return powered;
-}
-
 class MonotoneTransportTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(MonotoneTransportTest, MatchesTheQuantileFormulaAndTheNetworkSimplex) {
@@ -152,9 +146,10 @@ TEST_P(MonotoneTransportTest, MatchesTheQuantileFormulaAndTheNetworkSimplex) {
       for (int64_t& s : supply) s *= cols_total;
       for (int64_t& d : demand) d *= rows_total;
     }
-    const CostMatrix costs_q = Powered(costs, c.q);
+    const CostMatrix costs_q = test_data::Powered(costs, c.q);
+    const size_t largest = Largest(costs);
     const std::optional<MonotoneOrder> order =
-        FindMonotoneOrder(costs, costs_q, Largest(costs), 1e-12 * costs_q.values[Largest(costs)]);
+        FindMonotoneOrder(costs, costs_q, largest, 1e-12 * costs_q.values[largest]);
     ASSERT_TRUE(order.has_value()) << "seed " << seed;
     const NetworkSimplexSolution corner = NorthWestCorner(costs_q, *order, supply, demand);
     absl::StatusOr<NetworkSimplexSolution> simplex = SolveNetworkSimplex(costs_q, supply, demand);

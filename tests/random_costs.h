@@ -1,4 +1,4 @@
-// Deterministic random cost matrices for the transport tests and benchmarks.
+// Deterministic random cost matrices for the transport tests and benchmarks, and their powers.
 
 #ifndef WASSERWARP_TESTS_RANDOM_COSTS_H_
 #define WASSERWARP_TESTS_RANDOM_COSTS_H_
@@ -52,6 +52,13 @@ inline CostMatrix IntegerCosts(size_t rows, size_t cols, int max_value, uint64_t
   CostMatrix costs(rows, cols);
   for (double& c : costs.values) c = dist(rng);
   return costs;
+}
+
+// C^q entry by entry: what SolveTransport transports at order q.
+inline CostMatrix Powered(const CostMatrix& costs, double q) {
+  CostMatrix powered = costs;
+  for (double& c : powered.values) c = std::pow(c, q);
+  return powered;
 }
 
 }  // namespace wasserwarp::test_data

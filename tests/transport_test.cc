@@ -21,6 +21,7 @@ namespace {
 
 using test_data::IntegerCosts;
 using test_data::MetricCosts;
+using test_data::Powered;
 using test_data::UniformCosts;
 using ::testing::HasSubstr;
 
@@ -41,12 +42,6 @@ std::vector<double> Normalised(std::vector<double> weights, size_t count) {
   const double sum = std::accumulate(weights.begin(), weights.end(), 0.0);
   for (double& w : weights) w /= sum;
   return weights;
-}
-
-CostMatrix Powered(const CostMatrix& costs, double q) {
-  CostMatrix powered = costs;
-  for (double& c : powered.values) c = std::pow(c, q);
-  return powered;
 }
 
 double MaxEntry(const CostMatrix& costs) {
