@@ -268,7 +268,8 @@ absl::StatusOr<NetworkSimplexSolution> Solve(const CostMatrix& costs,
   const QuantizedCost scale(exponent, bits);
 
   ArcSet arcs;
-  if (costs.values.size() <= kAllArcsUpTo) {
+  const bool all_arcs = costs.values.size() <= kAllArcsUpTo;
+  if (all_arcs) {
     arcs.resize(costs.values.size());
     std::iota(arcs.begin(), arcs.end(), int64_t{0});
   } else {
@@ -290,7 +291,8 @@ absl::StatusOr<NetworkSimplexSolution> Solve(const CostMatrix& costs,
           ") on a ", rows, " x ", cols, " transportation problem"));
     }
     for (int k = 0; k < rows + cols; ++k) pi[k] = simplex.potential(Digraph::node(k));
-    const ArcSet violating = ViolatingArcs(costs, scale, pi, arcs);
+    // With every arc in the graph LEMON's optimum is the whole problem's: nothing to scan.
+    const ArcSet violating = all_arcs ? ArcSet() : ViolatingArcs(costs, scale, pi, arcs);
     if (!violating.empty()) {
       ArcSet merged;
       std::merge(arcs.begin(), arcs.end(), violating.begin(), violating.end(),
