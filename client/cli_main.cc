@@ -19,6 +19,7 @@
 #include "identify_command.h"
 #include "inspect_command.h"
 #include "pipeline_reports.h"
+#include "process_memory.h"
 #include "sensitivity_command.h"
 #include "sessions_command.h"
 #include "twed_command.h"
@@ -175,6 +176,7 @@ int Main(const std::vector<std::string>& args) {
 }  // namespace wasserwarp::cli
 
 int main(int argc, char** argv) {
+  wasserwarp::cli::KeepFreedMemoryForReuse();
   // The library reports errors as absl::Status; an exception here (std::bad_alloc, a bug) is
   // by definition unexpected.
   try {
