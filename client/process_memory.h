@@ -5,7 +5,7 @@
 // for its next allocation than handed back to the kernel, which faults it in again
 // page by page when it is needed (about 10 us a 4 KiB page on the 2-core VM the
 // project measures on). On 2000 x 2000 one-sample runs of three channels that cut
-// a whole validation from 0.370 to 0.319 s (median of 11; see README.md).
+// a whole validation from 0.375 to 0.330 s (median of 11; see README.md).
 
 #ifndef WASSERWARP_CLIENT_PROCESS_MEMORY_H_
 #define WASSERWARP_CLIENT_PROCESS_MEMORY_H_
