@@ -14,7 +14,8 @@ namespace wasserwarp::cli {
 
 // Serves allocations below 64 MiB from the heap instead of fresh mappings, and
 // keeps up to 256 MiB of freed heap instead of returning it. Call first in main,
-// before any thread starts.
+// before any thread starts. Does nothing with a C library other than glibc, as
+// the server's ReturnFreeHeapMemory (server/ops/heap_trim.h).
 void KeepFreedMemoryForReuse();
 
 }  // namespace wasserwarp::cli
