@@ -134,10 +134,16 @@ void BM_TwedSingle(benchmark::State& state, int64_t target) {
   const size_t lanes = twed_internal::SingleLanes();
   const LaneRuns runs = MakeLaneRuns(state, lanes);
   const TwedParams params = BenchParams();
-  const twed_internal::SingleLaneBatch batch(runs.pointers, runs.a, params, lanes);
+  const twed_internal::SingleOrigin origin = twed_internal::OriginAt(runs.a);
+  std::vector<twed_internal::SingleRun> single;
+  for (const Series& s : runs.b) single.push_back(twed_internal::ToSingleRun(s, origin, params));
+  std::vector<const twed_internal::SingleRun*> pointers;
+  for (const twed_internal::SingleRun& run : single) pointers.push_back(&run);
+  const twed_internal::SingleLaneBatch batch(pointers, lanes);
+  const twed_internal::SingleRun row = twed_internal::ToSingleRun(runs.a, origin, params);
   std::vector<double> out(lanes);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(twed_internal::SingleTwedBound(runs.a, batch, params, out));
+    benchmark::DoNotOptimize(twed_internal::SingleTwedBound(row, batch, params, out));
     benchmark::DoNotOptimize(out.data());
   }
   twed_internal::ForceBatchTarget(0);

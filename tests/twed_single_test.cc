@@ -52,6 +52,19 @@ double Twed(const TwedCase& c) {
   return d.value_or(std::numeric_limits<double>::quiet_NaN());
 }
 
+// `runs` in single precision relative to `origin`, and pointers to them for a batch.
+struct SingleRuns {
+  std::vector<twed_internal::SingleRun> runs;
+  std::vector<const twed_internal::SingleRun*> pointers;
+};
+SingleRuns ToSingleRuns(const std::vector<Series>& series,
+                        const twed_internal::SingleOrigin& origin, const TwedParams& params) {
+  SingleRuns single;
+  for (const Series& s : series) single.runs.push_back(ToSingleRun(s, origin, params));
+  for (const twed_internal::SingleRun& run : single.runs) single.pointers.push_back(&run);
+  return single;
+}
+
 double Bound(const TwedCase& c) {
   absl::StatusOr<double> d = twed_internal::SingleTwedBoundOfPair(c.a, c.b, c.params);
   EXPECT_TRUE(d.ok()) << d.status();
@@ -70,6 +83,42 @@ TEST_P(TwedSingleTest, NeverAboveTheTwedOnRandomAndAdversarialPairs) {
     if (bound > 0.0) ++positive;
   }
   EXPECT_GT(positive, 800);
+}
+
+// One pair's bound with both runs relative to `origin`.
+double BoundFrom(const TwedCase& c, const twed_internal::SingleOrigin& origin) {
+  const twed_internal::SingleRun column = twed_internal::ToSingleRun(c.b, origin, c.params);
+  const twed_internal::SingleRun* runs[] = {&column};
+  double out = -1.0;
+  EXPECT_TRUE(twed_internal::SingleTwedBound(
+                  twed_internal::ToSingleRun(c.a, origin, c.params),
+                  twed_internal::SingleLaneBatch(runs, twed_internal::SingleLanes()), c.params,
+                  {&out, 1})
+                  .ok());
+  return out;
+}
+
+// The lazy transport takes every run of a computation relative to one origin, the first sample
+// of one run: the other run's first sample, a point far from both, or 0 bound the pair too.
+TEST_P(TwedSingleTest, NeverAboveTheTwedWhateverTheOrigin) {
+  std::mt19937_64 rng(23);
+  int positive = 0;
+  for (int trial = 0; trial < 1200; ++trial) {
+    const TwedCase c = AdversarialCase(rng, trial % kAdversarialKinds);
+    const double twed = Twed(c);
+    twed_internal::SingleOrigin far = twed_internal::OriginAt(c.b);
+    for (double& v : far.values) v = 1e3 * v + 37.5;
+    far.time += 1e4;
+    const twed_internal::SingleOrigin zero{.values = std::vector<double>(c.a.num_channels(), 0.0),
+                                           .time = 0.0};
+    for (const twed_internal::SingleOrigin& origin : {twed_internal::OriginAt(c.b), far, zero}) {
+      const double bound = BoundFrom(c, origin);
+      ASSERT_GE(bound, 0.0) << Describe(c);
+      ASSERT_LE(bound, twed) << Describe(c) << " kind " << trial % kAdversarialKinds;
+      if (bound > 0.0) ++positive;
+    }
+  }
+  EXPECT_GT(positive, 1200);
 }
 
 // On the runs the lazy transport meets (random walks of 2000 samples) the bound is within 2e-4
@@ -94,11 +143,13 @@ TEST_P(TwedSingleTest, LanesGiveEachPairsBoundAlone) {
   const size_t lanes = twed_internal::SingleLanes();
   std::vector<Series> cols;
   for (size_t k = 0; k + 1 < lanes; ++k) cols.push_back(RandomWalkRun(rng, "c", 20 + 7 * k, 2));
-  std::vector<const Series*> series;
-  for (const Series& s : cols) series.push_back(&s);
-  const twed_internal::SingleLaneBatch batch(series, row, params, lanes);
+  const twed_internal::SingleOrigin origin = twed_internal::OriginAt(row);
+  const SingleRuns single = ToSingleRuns(cols, origin, params);
+  const twed_internal::SingleLaneBatch batch(single.pointers, lanes);
   std::vector<double> out(cols.size(), -1.0);
-  ASSERT_TRUE(twed_internal::SingleTwedBound(row, batch, params, out).ok());
+  ASSERT_TRUE(twed_internal::SingleTwedBound(twed_internal::ToSingleRun(row, origin, params), batch,
+                                             params, out)
+                  .ok());
   for (size_t k = 0; k < cols.size(); ++k) {
     EXPECT_EQ(out[k], Bound({row, cols[k], params})) << k;
     EXPECT_LE(out[k], Twed({row, cols[k], params})) << k;
@@ -106,7 +157,7 @@ TEST_P(TwedSingleTest, LanesGiveEachPairsBoundAlone) {
 }
 
 // Lanes of pairs that share no run, each with its own row series and lengths, give each pair's
-// bound bit for bit as the lanes of one row do: the same floats, relative to the same first sample.
+// bound bit for bit as the lanes of one row do: the same floats, relative to the same origin.
 TEST_P(TwedSingleTest, PairLanesGiveEachPairsBoundAlone) {
   std::mt19937_64 rng(11);
   const size_t lanes = twed_internal::SingleLanes();
@@ -118,19 +169,22 @@ TEST_P(TwedSingleTest, PairLanesGiveEachPairsBoundAlone) {
       rows.push_back(RandomWalkRun(rng, "r", 10 + 9 * k, channels));
       cols.push_back(RandomWalkRun(rng, "c", 80 - 3 * k, channels));
     }
-    std::vector<const Series*> row_series;
-    std::vector<const Series*> col_series;
-    for (size_t k = 0; k < rows.size(); ++k) {
-      row_series.push_back(&rows[k]);
-      col_series.push_back(&cols[k]);
-    }
+    const twed_internal::SingleOrigin origin = twed_internal::OriginAt(rows.back());
+    const SingleRuns single_rows = ToSingleRuns(rows, origin, params);
+    const SingleRuns single_cols = ToSingleRuns(cols, origin, params);
     ASSERT_TRUE(twed_internal::SinglePairsSupport(channels, params));
-    const twed_internal::SingleLaneBatch row_batch(row_series, row_series, params, lanes);
-    const twed_internal::SingleLaneBatch batch(col_series, row_series, params, lanes);
+    const twed_internal::SingleLaneBatch row_batch(single_rows.pointers, lanes);
+    const twed_internal::SingleLaneBatch batch(single_cols.pointers, lanes);
     std::vector<double> out(rows.size(), -1.0);
     ASSERT_TRUE(twed_internal::SingleTwedBoundOfPairs(row_batch, batch, params, out).ok());
     for (size_t k = 0; k < rows.size(); ++k) {
-      EXPECT_EQ(out[k], Bound({rows[k], cols[k], params})) << channels << " channels, lane " << k;
+      const twed_internal::SingleRun* col[] = {single_cols.pointers[k]};
+      double alone = -1.0;
+      ASSERT_TRUE(twed_internal::SingleTwedBound(single_rows.runs[k],
+                                                 twed_internal::SingleLaneBatch(col, lanes), params,
+                                                 {&alone, 1})
+                      .ok());
+      EXPECT_EQ(out[k], alone) << channels << " channels, lane " << k;
       EXPECT_LE(out[k], Twed({rows[k], cols[k], params})) << channels << " channels, lane " << k;
     }
   }
@@ -150,14 +204,16 @@ TEST_P(TwedSingleTest, CancelledBeforeItStarts) {
   std::mt19937_64 rng(5);
   const Series a = RandomWalkRun(rng, "a", 50, 1);
   const Series b = RandomWalkRun(rng, "b", 40, 1);
-  const Series* series[] = {&b};
   const TwedParams params = MakeTwedParams(0.01, 0.0);
-  const twed_internal::SingleLaneBatch batch(series, a, params, twed_internal::SingleLanes());
+  const twed_internal::SingleOrigin origin = twed_internal::OriginAt(a);
+  const twed_internal::SingleRun column = twed_internal::ToSingleRun(b, origin, params);
+  const twed_internal::SingleRun* runs[] = {&column};
+  const twed_internal::SingleLaneBatch batch(runs, twed_internal::SingleLanes());
   CancellationToken token;
   token.Cancel();
   double out = 0.0;
-  EXPECT_TRUE(
-      absl::IsCancelled(twed_internal::SingleTwedBound(a, batch, params, {&out, 1}, &token)));
+  EXPECT_TRUE(absl::IsCancelled(twed_internal::SingleTwedBound(
+      twed_internal::ToSingleRun(a, origin, params), batch, params, {&out, 1}, &token)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, TwedSingleTest,

@@ -116,10 +116,19 @@ TEST_P(TwedSymmetryTest, EveryKernelGivesTheTransposedPairsBits) {
       ++in_lanes;
     }
     if (!twed_internal::SingleSupports(g.shared.num_channels(), g.params)) continue;
-    const twed_internal::SingleLaneBatch single(pointers, g.shared, g.params,
-                                                twed_internal::SingleLanes());
+    const twed_internal::SingleOrigin origin = twed_internal::OriginAt(g.shared);
+    std::vector<twed_internal::SingleRun> single_runs;
+    for (const Series& other : g.others) {
+      single_runs.push_back(twed_internal::ToSingleRun(other, origin, g.params));
+    }
+    std::vector<const twed_internal::SingleRun*> single_pointers;
+    for (const twed_internal::SingleRun& run : single_runs) single_pointers.push_back(&run);
+    const twed_internal::SingleLaneBatch single(single_pointers, twed_internal::SingleLanes());
     std::vector<double> bounds(g.others.size());
-    ASSERT_TRUE(twed_internal::SingleTwedBound(g.shared, single, g.params, bounds).ok());
+    ASSERT_TRUE(
+        twed_internal::SingleTwedBound(twed_internal::ToSingleRun(g.shared, origin, g.params),
+                                       single, g.params, bounds)
+            .ok());
     for (size_t k = 0; k < bounds.size(); ++k) {
       EXPECT_LE(bounds[k], forward[k]) << "lane " << k;
       ++bounded;

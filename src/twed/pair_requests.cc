@@ -378,6 +378,33 @@ absl::StatusOr<std::vector<EditPathSummary>> ComputePairPaths(const std::vector<
   return paths;
 }
 
+namespace {
+
+// The runs of `pairs` in single precision relative to the first sample of the first row, each
+// converted once however many pairs it is in: row r at r, column c at rows.size() + c; runs in no
+// pair stay empty.
+std::vector<twed_internal::SingleRun> SingleRunsOf(const std::vector<Series>& rows,
+                                                   const std::vector<Series>& cols,
+                                                   const TwedParams& params,
+                                                   const std::vector<size_t>& pairs) {
+  const size_t m = cols.size();
+  std::vector<bool> used(rows.size() + m, false);
+  for (size_t pair : pairs) {
+    used[pair / m] = true;
+    used[rows.size() + pair % m] = true;
+  }
+  const twed_internal::SingleOrigin origin = twed_internal::OriginAt(rows.front());
+  std::vector<twed_internal::SingleRun> runs(used.size());
+  for (size_t k = 0; k < used.size(); ++k) {
+    if (!used[k]) continue;
+    const Series& run = k < rows.size() ? rows[k] : cols[k - rows.size()];
+    runs[k] = twed_internal::ToSingleRun(run, origin, params);
+  }
+  return runs;
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<double>> ComputePairBounds(const std::vector<Series>& rows,
                                                       const std::vector<Series>& cols,
                                                       const TwedParams& params,
@@ -385,36 +412,38 @@ absl::StatusOr<std::vector<double>> ComputePairBounds(const std::vector<Series>&
                                                       const CostMatrixOptions& options,
                                                       const PairBoundsDone& done) {
   std::vector<double> bounds(pairs.size(), 0.0);
-  if (cols.empty() || !twed_internal::SingleSupports(cols.front().num_channels(), params)) {
+  if (pairs.empty() || !twed_internal::SingleSupports(cols.front().num_channels(), params)) {
     return bounds;
   }
+  const size_t n = rows.size();
   const size_t m = cols.size();
   const size_t lanes = twed_internal::SingleLanes();
+  const std::vector<twed_internal::SingleRun> single = SingleRunsOf(rows, cols, params, pairs);
   std::vector<RequestUnit> units = UnitsOf(rows, cols, pairs, lanes);
   if (twed_internal::SinglePairsSupport(cols.front().num_channels(), params)) {
     units = WithPooledRests(std::move(units), pairs, rows, cols, lanes);
   }
   const absl::Status status =
       BoundEveryUnit(units, pairs, rows, cols, options, done, [&](const RequestUnit& unit) {
-        const bool shared = unit.shares != RequestUnit::Shares::kNothing;
-        std::vector<const Series*> series;
-        std::vector<const Series*> lane_rows;
+        const bool by_column = unit.shares == RequestUnit::Shares::kColumn;
+        std::vector<const twed_internal::SingleRun*> lane_rows;
+        std::vector<const twed_internal::SingleRun*> lane_runs;
         for (size_t k : unit.requests) {
-          lane_rows.push_back(shared ? &SharedRun(unit, rows, cols) : &rows[pairs[k] / m]);
-          series.push_back(shared ? &LaneRun(unit, pairs[k], rows, cols) : &cols[pairs[k] % m]);
+          const size_t row = pairs[k] / m;
+          const size_t col = n + pairs[k] % m;
+          lane_rows.push_back(&single[by_column ? col : row]);
+          lane_runs.push_back(&single[by_column ? row : col]);
         }
         std::vector<double> lane_bounds(unit.requests.size());
+        const twed_internal::SingleLaneBatch batch(lane_runs, lanes);
         absl::Status bounded;
-        if (!shared) {
-          const twed_internal::SingleLaneBatch row_batch(lane_rows, lane_rows, params, lanes);
-          const twed_internal::SingleLaneBatch batch(series, lane_rows, params, lanes);
+        if (unit.shares == RequestUnit::Shares::kNothing) {
+          const twed_internal::SingleLaneBatch row_batch(lane_rows, lanes);
           bounded = twed_internal::SingleTwedBoundOfPairs(row_batch, batch, params, lane_bounds,
                                                           options.cancel);
         } else {
-          const Series& shared = SharedRun(unit, rows, cols);
-          const twed_internal::SingleLaneBatch batch(series, shared, params, lanes);
-          bounded =
-              twed_internal::SingleTwedBound(shared, batch, params, lane_bounds, options.cancel);
+          bounded = twed_internal::SingleTwedBound(*lane_rows.front(), batch, params, lane_bounds,
+                                                   options.cancel);
         }
         if (!bounded.ok()) return false;  // cancelled, the only error it reports
         for (size_t lane = 0; lane < unit.requests.size(); ++lane) {

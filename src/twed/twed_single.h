@@ -34,23 +34,47 @@ bool SingleSupports(size_t channels, const TwedParams& params);
 // registers).
 bool SinglePairsSupport(size_t channels, const TwedParams& params);
 
-// Up to `lanes` column series side by side in single precision, as LaneBatch holds them in
-// double (lane_records.h), with times and values taken relative to the first sample of the row
-// series they are to meet, so that their roundings to single precision stay small; and per lane
-// the largest rounding error of one sample's cost terms (see the proof).
+// Where runs go to single precision from: per channel a value, and a time, that every run of one
+// computation is shifted by before its rounding to float. The TWED depends on differences only,
+// so any origin gives a valid bound; one near the runs keeps the floats' roundings small.
+struct SingleOrigin {
+  std::vector<double> values;  // one per channel
+  double time = 0.0;
+};
+
+// The first sample of `run`: near every run of a manoeuvre, and for a pair taken alone its row's.
+SingleOrigin OriginAt(const Series& run);
+
+// One run in single precision relative to an origin, as the lanes read it: per sample its values,
+// time and deletion cost (rounded down from the double kernels' own), and the largest rounding
+// error of one sample's cost terms, sum_k e(x_k) + nu e(t) (see the proof). Converted once per run
+// and computation, however many pairs the run is in.
+struct SingleRun {
+  size_t channels = 0;
+  std::vector<float> values;  // sample 0 (zeros) first, then samples 1..n, `channels` each
+  std::vector<float> times;
+  std::vector<float> dels;
+  double rounding_error = 0.0;
+  // Whether every value, time and deletion cost fits single precision with room to add up:
+  // otherwise every bound of the run is 0.
+  bool moderate = true;
+
+  ptrdiff_t samples() const { return static_cast<ptrdiff_t>(times.size()) - 1; }
+};
+
+// `run` (valid, SingleSupports its channel count under `params`) relative to `origin`, which has
+// one value per channel of `run`.
+SingleRun ToSingleRun(const Series& run, const SingleOrigin& origin, const TwedParams& params);
+
+// Up to `lanes` runs side by side in single precision, as LaneBatch holds series in double
+// (lane_records.h), all relative to one origin, with per lane its run's rounding error.
 class SingleLaneBatch : public LaneRecords<float> {
  public:
-  // Every series valid with the same channel count, SingleSupports(channels, params) true.
-  SingleLaneBatch(std::span<const Series* const> series, const Series& row,
-                  const TwedParams& params, size_t lanes);
-  // The same with lane k relative to rows[k]: the columns of pairs that share no run, and with
-  // rows == series the row series of those pairs (SingleTwedBoundOfPairs).
-  SingleLaneBatch(std::span<const Series* const> series, std::span<const Series* const> rows,
-                  const TwedParams& params, size_t lanes);
+  // At least one run, all with the same channel count.
+  SingleLaneBatch(std::span<const SingleRun* const> runs, size_t lanes);
 
   std::span<const double> rounding_errors() const { return rounding_errors_; }
-  // Whether every value, time and deletion cost fits single precision with room to add up:
-  // otherwise the bound is 0.
+  // Whether every run of the batch is moderate.
   bool moderate() const { return moderate_; }
 
  private:
@@ -59,23 +83,21 @@ class SingleLaneBatch : public LaneRecords<float> {
 };
 
 // out[k] <= Twed(a, k-th series of the batch) as the double kernels compute it, for
-// k < batch.size(). `a` valid with the batch's channel count, `params` the batch's, and
-// SingleLanes() still batch.lanes(); `a` should be the batch's row (any other run gives a valid
-// bound, only looser). Cancelled, with `out` unspecified,
+// k < batch.size(), with `row` the single-precision run of `a` relative to the batch's origin.
+// `params` the batch's, and SingleLanes() still batch.lanes(). Cancelled, with `out` unspecified,
 // once `cancel` is found cancelled.
-absl::Status SingleTwedBound(const Series& a, const SingleLaneBatch& batch,
+absl::Status SingleTwedBound(const SingleRun& row, const SingleLaneBatch& batch,
                              const TwedParams& params, std::span<double> out,
                              const CancellationToken* cancel = nullptr);
 
 // As SingleTwedBound, with each lane's own row series: out[k] <= Twed(k-th series of `rows`,
-// k-th of `batch`), for pairs that share no run with each other. `rows` is the row series relative
-// to themselves, `batch` the columns relative to them, with as many series, one channel count and
-// the same lanes; SinglePairsSupport holds.
+// k-th of `batch`), for pairs that share no run with each other. `rows` and `batch` relative to one
+// origin, with as many series, one channel count and the same lanes; SinglePairsSupport holds.
 absl::Status SingleTwedBoundOfPairs(const SingleLaneBatch& rows, const SingleLaneBatch& batch,
                                     const TwedParams& params, std::span<double> out,
                                     const CancellationToken* cancel = nullptr);
 
-// The same for one pair, on lanes of which one is used: for tests.
+// The same for one pair, relative to OriginAt(a), on lanes of which one is used: for tests.
 absl::StatusOr<double> SingleTwedBoundOfPair(const Series& a, const Series& b,
                                              const TwedParams& params);
 
