@@ -71,20 +71,6 @@ double Bound(const TwedCase& c) {
   return d.value_or(std::numeric_limits<double>::quiet_NaN());
 }
 
-TEST_P(TwedSingleTest, NeverAboveTheTwedOnRandomAndAdversarialPairs) {
-  std::mt19937_64 rng(19);
-  int positive = 0;
-  for (int trial = 0; trial < 2400; ++trial) {
-    const TwedCase c = AdversarialCase(rng, trial % kAdversarialKinds);
-    const double twed = Twed(c);
-    const double bound = Bound(c);
-    ASSERT_GE(bound, 0.0) << Describe(c);
-    ASSERT_LE(bound, twed) << Describe(c) << " kind " << trial % kAdversarialKinds;
-    if (bound > 0.0) ++positive;
-  }
-  EXPECT_GT(positive, 800);
-}
-
 // One pair's bound with both runs relative to `origin`.
 double BoundFrom(const TwedCase& c, const twed_internal::SingleOrigin& origin) {
   const twed_internal::SingleRun column = twed_internal::ToSingleRun(c.b, origin, c.params);
@@ -98,27 +84,34 @@ double BoundFrom(const TwedCase& c, const twed_internal::SingleOrigin& origin) {
   return out;
 }
 
-// The lazy transport takes every run of a computation relative to one origin, the first sample
-// of one run: the other run's first sample, a point far from both, or 0 bound the pair too.
-TEST_P(TwedSingleTest, NeverAboveTheTwedWhateverTheOrigin) {
-  std::mt19937_64 rng(23);
+// Relative to the first run's first sample (Bound), and on every other trial also to the other
+// run's first sample, to a point far from both and to 0: the lazy transport takes every run of a
+// computation relative to one origin, and any origin gives a bound.
+TEST_P(TwedSingleTest, NeverAboveTheTwedOnRandomAndAdversarialPairs) {
+  std::mt19937_64 rng(19);
   int positive = 0;
-  for (int trial = 0; trial < 1200; ++trial) {
+  for (int trial = 0; trial < 2400; ++trial) {
     const TwedCase c = AdversarialCase(rng, trial % kAdversarialKinds);
     const double twed = Twed(c);
-    twed_internal::SingleOrigin far = twed_internal::OriginAt(c.b);
-    for (double& v : far.values) v = 1e3 * v + 37.5;
-    far.time += 1e4;
-    const twed_internal::SingleOrigin zero{.values = std::vector<double>(c.a.num_channels(), 0.0),
-                                           .time = 0.0};
-    for (const twed_internal::SingleOrigin& origin : {twed_internal::OriginAt(c.b), far, zero}) {
-      const double bound = BoundFrom(c, origin);
-      ASSERT_GE(bound, 0.0) << Describe(c);
-      ASSERT_LE(bound, twed) << Describe(c) << " kind " << trial % kAdversarialKinds;
-      if (bound > 0.0) ++positive;
+    std::vector<double> bounds = {Bound(c)};
+    if (bounds.front() > 0.0) ++positive;
+    if (trial % 2 == 0) {
+      twed_internal::SingleOrigin far = twed_internal::OriginAt(c.b);
+      for (double& v : far.values) v = 1e3 * v + 37.5;
+      far.time += 1e4;
+      const twed_internal::SingleOrigin zero{.values = std::vector<double>(c.a.num_channels(), 0.0),
+                                             .time = 0.0};
+      for (const twed_internal::SingleOrigin& origin : {twed_internal::OriginAt(c.b), far, zero}) {
+        bounds.push_back(BoundFrom(c, origin));
+      }
+    }
+    for (size_t k = 0; k < bounds.size(); ++k) {
+      ASSERT_GE(bounds[k], 0.0) << Describe(c) << " origin " << k;
+      ASSERT_LE(bounds[k], twed) << Describe(c) << " kind " << trial % kAdversarialKinds
+                                 << " origin " << k;
     }
   }
-  EXPECT_GT(positive, 1200);
+  EXPECT_GT(positive, 800);
 }
 
 // On the runs the lazy transport meets (random walks of 2000 samples) the bound is within 2e-4
