@@ -40,16 +40,44 @@ std::vector<const Series*> Pointers(const std::vector<Series>& series) {
   return pointers;
 }
 
-// Runs every test under one dispatch target, restoring the best one after.
-class TwedSimdTest : public ::testing::TestWithParam<BatchTarget> {
+// One dispatch target, and on AVX-512 whether FmaSqrt takes the square roots: each CPU uses it
+// only where it is faster than the divider, and both must give the scalar kernel's bits.
+struct SimdCase {
+  BatchTarget target;
+  std::optional<bool> fma_sqrt;
+  const std::string& name() const { return target.name; }
+};
+void PrintTo(const SimdCase& c, std::ostream* os) { *os << c.target.name; }
+
+std::vector<SimdCase> SimdCases() {
+  std::vector<SimdCase> cases;
+  for (const BatchTarget& target : AvailableBatchTargets()) {
+    if (target.name.starts_with("AVX3")) {
+      cases.push_back({target, true});
+      cases.push_back({target, false});
+    } else {
+      cases.push_back({target, std::nullopt});
+    }
+  }
+  return cases;
+}
+
+// Runs every test under one case, restoring the best target and the default square root after.
+class TwedSimdTest : public ::testing::TestWithParam<SimdCase> {
  protected:
-  void SetUp() override { ForceBatchTarget(GetParam().id); }
-  void TearDown() override { ForceBatchTarget(0); }
+  void SetUp() override {
+    ForceBatchTarget(GetParam().target.id);
+    ForceFmaSqrtForTest(GetParam().fma_sqrt);
+  }
+  void TearDown() override {
+    ForceBatchTarget(0);
+    ForceFmaSqrtForTest(std::nullopt);
+  }
 };
 
 TEST_P(TwedSimdTest, EveryLaneEqualsTheScalarKernel) {
   const size_t lanes = BatchLanes();
-  if (lanes == 0) GTEST_SKIP() << "no lanes on " << GetParam().name;
+  if (lanes == 0) GTEST_SKIP() << "no lanes on " << GetParam().name();
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const double norms[] = {1.0, 2.0, 3.0};
@@ -109,7 +137,7 @@ LanePairs RandomLanePairs(std::mt19937_64& rng, size_t count, size_t channels, c
 // at its own row: every lane Twed's bits, on moderate and extreme values and on identical runs.
 TEST_P(TwedSimdTest, PairLanesEqualTheScalarKernel) {
   const size_t lanes = BatchLanes();
-  if (lanes == 0) GTEST_SKIP() << "no lanes on " << GetParam().name;
+  if (lanes == 0) GTEST_SKIP() << "no lanes on " << GetParam().name();
   std::mt19937_64 rng(17);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const double norms[] = {1.0, 2.0, 3.0};
@@ -147,7 +175,7 @@ TEST_P(TwedSimdTest, PairLanesEqualTheScalarKernel) {
 // (equal costs along different paths), as do identical runs.
 TEST_P(TwedSimdTest, PairPathLanesEqualTheScalarKernel) {
   const size_t lanes = BatchLanes();
-  if (lanes == 0) GTEST_SKIP() << "no lanes on " << GetParam().name;
+  if (lanes == 0) GTEST_SKIP() << "no lanes on " << GetParam().name();
   std::mt19937_64 rng(23);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   int compared = 0;
@@ -186,7 +214,7 @@ TEST_P(TwedSimdTest, PairPathLanesEqualTheScalarKernel) {
 // equal samples (zero costs) make FmaSqrt fall back within a vector.
 TEST_P(TwedSimdTest, ExtremeAndEqualValuesStayExact) {
   const size_t lanes = BatchLanes();
-  if (lanes == 0) GTEST_SKIP() << "no lanes on " << GetParam().name;
+  if (lanes == 0) GTEST_SKIP() << "no lanes on " << GetParam().name();
   std::mt19937_64 rng(8);
   const TwedParams params = MakeTwedParams(0.3, 0.1, 2.0);
   for (const double scale : {1.0, 1e-150, 1e150}) {
@@ -249,8 +277,8 @@ TEST_P(TwedSimdTest, SquareRootsAreCorrectlyRounded) {
 // The portable target is the scalar fallback: no lanes, so the cost matrix
 // calls Twed() (CostMatrixEqualsTwedOnEveryPath runs under it too).
 TEST_P(TwedSimdTest, OnlyThePortableTargetHasNoLanes) {
-  const bool portable = GetParam().name == "SCALAR" || GetParam().name == "EMU128";
-  EXPECT_EQ(BatchLanes() == 0, portable) << GetParam().name;
+  const bool portable = GetParam().name() == "SCALAR" || GetParam().name() == "EMU128";
+  EXPECT_EQ(BatchLanes() == 0, portable) << GetParam().name();
 }
 
 TEST_P(TwedSimdTest, BatchesOnlyWhatItComputesExactly) {
@@ -308,9 +336,11 @@ TEST_P(TwedSimdTest, CostMatrixReportsTheFirstOverflowingPair) {
   EXPECT_EQ(costs.status(), *expected);
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, TwedSimdTest, ::testing::ValuesIn(AvailableBatchTargets()),
-                         [](const ::testing::TestParamInfo<BatchTarget>& info) {
-                           return info.param.name;
+INSTANTIATE_TEST_SUITE_P(Targets, TwedSimdTest, ::testing::ValuesIn(SimdCases()),
+                         [](const ::testing::TestParamInfo<SimdCase>& info) {
+                           if (!info.param.fma_sqrt.has_value()) return info.param.target.name;
+                           return info.param.target.name +
+                                  (*info.param.fma_sqrt ? "_FmaSqrt" : "_Divider");
                          });
 
 }  // namespace

@@ -20,10 +20,13 @@
 #include "twed/twed_batch.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -36,11 +39,14 @@
 #define WASSERWARP_SRC_TWED_BATCH_CC_ONCE_
 namespace wasserwarp::twed_internal {
 
+// ForceFmaSqrtForTest's choice: -1 leaves it to FmaSqrtPays, 0 and 1 force it.
+inline std::atomic<int> fma_sqrt_forced{-1};
+
 // One row series against a LaneBatch, as the per-target kernels take it.
 struct KernelArgs {
   enum class Norm { kOneChannel, kL1, kL2 } norm;
   // Every value of both sides is moderate (ModerateValues), so that FmaSqrt
-  // may take the square roots.
+  // may take the square roots (where it pays on this CPU: UseFmaSqrt).
   bool moderate;
   double nu;
   ptrdiff_t rows;
@@ -352,6 +358,52 @@ void LaneSqrtForTestImpl(const double* x, double* out, size_t n) {
   }
 }
 
+#if HWY_TARGET <= HWY_AVX3
+// Whether FmaSqrt takes the square roots faster than the divider on this CPU. It did on the Xeons
+// it was written for (0.79 against 1.07 ns a three-channel cell) and does not on AMD's Zen 5
+// (BM_TwedBatch_AVX3/1000/3: 356 ps a cell with it, 330 without). Both give the same bits, so
+// the choice changes only the time: made once per process and target by timing both on lanes of
+// three-channel runs of 160 samples, best of five each (about 2 ms).
+bool FmaSqrtPays() {
+  static const bool pays = [] {
+    constexpr size_t kSamples = 160;
+    const D d;
+    std::vector<Series> runs(hn::Lanes(d) + 1);
+    for (size_t k = 0; k < runs.size(); ++k) {
+      runs[k].channels = {"x", "y", "z"};
+      for (size_t j = 0; j < kSamples; ++j) {
+        const double t = 0.01 * static_cast<double>(j) * (1.0 + 0.01 * static_cast<double>(k));
+        runs[k].times.push_back(t);
+        for (const double phase : {0.0, 1.0, 2.0}) runs[k].values.push_back(std::sin(t + phase));
+      }
+    }
+    std::vector<const Series*> columns;
+    for (size_t k = 1; k < runs.size(); ++k) columns.push_back(&runs[k]);
+    const TwedParams params{.nu = 0.001, .lambda = 0.0, .p = 2.0};
+    const LaneBatch batch(columns, params, hn::Lanes(d));
+    const Side side(runs.front(), 0, L2Cost{3}, params.nu, params.lambda);
+    const LaneRow<double> row{side.sample(0, 3), side.times(), side.dels()};
+    std::vector<double> out(hn::Lanes(d));
+    const auto best_time = [&](const auto& cost) {
+      auto best = std::chrono::steady_clock::duration::max();
+      for (int run = 0; run < 5; ++run) {
+        const auto start = std::chrono::steady_clock::now();
+        LaneDp<kStripRows>(d, cost, batch, row, params.nu, side.size(), nullptr, out.data());
+        best = std::min(best, std::chrono::steady_clock::now() - start);
+      }
+      return best;
+    };
+    return best_time(LaneFixedNorm<3, true, true>{}) < best_time(LaneFixedNorm<3, true, false>{});
+  }();
+  return pays;
+}
+
+bool UseFmaSqrt() {
+  const int forced = fma_sqrt_forced.load(std::memory_order_relaxed);
+  return forced >= 0 ? forced == 1 : FmaSqrtPays();
+}
+#endif  // HWY_TARGET <= HWY_AVX3
+
 bool BatchTwedImpl(const KernelArgs& args) {
   switch (args.norm) {
     case KernelArgs::Norm::kOneChannel:
@@ -360,7 +412,7 @@ bool BatchTwedImpl(const KernelArgs& args) {
       return BatchTwedNorm<false, false>(args);
     case KernelArgs::Norm::kL2:
 #if HWY_TARGET <= HWY_AVX3
-      if (args.moderate) return BatchTwedNorm<true, true>(args);
+      if (args.moderate && UseFmaSqrt()) return BatchTwedNorm<true, true>(args);
 #endif
       return BatchTwedNorm<true, false>(args);
   }
@@ -537,6 +589,10 @@ std::vector<BatchTarget> AvailableBatchTargets() {
     targets.push_back({target, hwy::TargetName(target)});
   }
   return targets;
+}
+
+void ForceFmaSqrtForTest(std::optional<bool> use) {
+  fma_sqrt_forced.store(use.has_value() ? static_cast<int>(*use) : -1, std::memory_order_relaxed);
 }
 
 void ForceBatchTarget(int64_t id) {

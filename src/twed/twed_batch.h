@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -105,6 +106,11 @@ void LaneSqrtForTest(std::span<const double> x, std::span<double> out);
 // For tests: dispatches to `id` (one of AvailableBatchTargets()) from now
 // on; 0 restores the best target.
 void ForceBatchTarget(int64_t id);
+
+// For tests: on AVX-512 targets, FmaSqrt (twed_sqrt-inl.h) takes the L2 lanes' square roots
+// wherever the values allow (true) or never (false), from now on; nullopt restores the default,
+// where it does so only if it is faster than the divider on this CPU.
+void ForceFmaSqrtForTest(std::optional<bool> use);
 
 }  // namespace wasserwarp::twed_internal
 

@@ -3,7 +3,9 @@
 // per ns on the Xeons we target, which bounds a three-channel cell at 1.07 ns
 // while the rest of the cell needs 0.45; taking a quarter of the square
 // roots on the FMA ports instead gives 0.79. The result is the same bits as
-// std::sqrt, so the kernels stay bit-identical to the scalar one.
+// std::sqrt, so the kernels stay bit-identical to the scalar one. Where the
+// divider is faster (AMD's Zen 5), the kernels leave it the square roots:
+// twed_batch.cc times both once per process (FmaSqrtPays).
 //
 // Per-target code: included by twed_batch.cc inside its Highway target
 // loop, hence the toggling include guard.
