@@ -307,9 +307,15 @@ void ValidationWorker::ClaimWhileFree(absl::Time now) {
 
 void ValidationWorker::Start(ValidationRecord record) {
   auto active = std::make_shared<Active>();
-  // Streams read the progress as soon as the validation is active; it never has no phase.
+  // Streams read the progress as soon as the validation is active; it never has no phase, and
+  // while it prepares it keeps the totals it was queued with rather than 0 of 0.
   {
     absl::MutexLock lock(&active->mu);
+    v1::ValidateProgress queued;
+    if (queued.ParseFromString(record.progress)) {
+      active->progress.set_pairs_total(queued.pairs_total());
+      active->progress.set_cells_total(queued.cells_total());
+    }
     active->progress.set_phase(v1::PHASE_PREPARING);
   }
   const Key key(record.session_key, record.id);
