@@ -1,2 +1,2 @@
-// The translation unit that builds the tests' precompiled header (tests/CMakeLists.txt): CMake
-// compiles a header only for a target with a source, and every test reuses what this one built.
+// The translation unit that builds one of the tests' precompiled headers (tests/CMakeLists.txt):
+// CMake compiles a header only for a target with a source, and tests reuse what it built.
