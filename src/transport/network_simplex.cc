@@ -249,6 +249,23 @@ ArcSet ViolatingArcs(const CostMatrix& costs, const QuantizedCost& scale,
   return violating;
 }
 
+// The (row node, column node) of each entry of `arcs`, rows numbered first. The entries are
+// sorted, so the row advances with them: no division per arc, which took a third of this
+// function's time on the verdict's many small solves.
+void ArcEnds(const ArcSet& arcs, int rows, int cols, std::vector<std::pair<int, int>>& ends) {
+  ends.clear();
+  ends.reserve(arcs.size());
+  int row = 0;
+  int64_t row_start = 0;
+  for (int64_t entry : arcs) {
+    while (entry >= row_start + cols) {
+      ++row;
+      row_start += cols;
+    }
+    ends.push_back({row, rows + static_cast<int>(entry - row_start)});
+  }
+}
+
 absl::StatusOr<NetworkSimplexSolution> Solve(const CostMatrix& costs,
                                              const std::vector<int64_t>& supply,
                                              const std::vector<int64_t>& demand,
@@ -278,8 +295,7 @@ absl::StatusOr<NetworkSimplexSolution> Solve(const CostMatrix& costs,
   std::vector<std::pair<int, int>> ends;
   std::vector<double> pi(rows + cols);
   while (true) {
-    ends.clear();
-    for (int64_t entry : arcs) ends.push_back({entry / cols, rows + entry % cols});
+    ArcEnds(arcs, rows, cols, ends);
     Digraph graph;
     graph.build(rows + cols, ends.begin(), ends.end());
     Simplex simplex(graph, options.arc_mixing);
@@ -305,8 +321,8 @@ absl::StatusOr<NetworkSimplexSolution> Solve(const CostMatrix& costs,
     std::vector<int64_t> row_flow(rows, 0);
     std::vector<int64_t> col_flow(cols, 0);
     for (size_t a = 0; a < arcs.size(); ++a) {
-      const int i = static_cast<int>(arcs[a] / cols);
-      const int j = static_cast<int>(arcs[a] % cols);
+      const int i = ends[a].first;
+      const int j = ends[a].second - rows;
       const int64_t flow = simplex.flow(Digraph::arc(static_cast<int>(a)));
       if (flow < 0) {
         return absl::InternalError(
