@@ -20,6 +20,7 @@
 #include "server.h"
 #include "spdlog/spdlog.h"
 #include "storage/data_directory.h"
+#include "storage/postgres_secrets.h"
 
 namespace {
 

@@ -30,6 +30,7 @@
 #include "spdlog/spdlog.h"
 #include "storage/postgres_listener.h"
 #include "storage/postgres_schema.h"
+#include "storage/postgres_secrets.h"
 #include "validations/measured_validation_store.h"
 #include "validations/postgres_validation_store.h"
 #include "validations/sqlite_validation_store.h"

@@ -31,6 +31,7 @@
 #include "storage/postgres_listener.h"
 #include "storage/postgres_pool.h"
 #include "storage/postgres_schema.h"
+#include "storage/postgres_secrets.h"
 #include "wasserwarp/field_error.h"
 
 namespace wasserwarp::service::postgres {

@@ -18,6 +18,7 @@
 #include "postgres_server.h"
 #include "storage/postgres.h"
 #include "storage/postgres_schema.h"
+#include "storage/postgres_secrets.h"
 
 namespace wasserwarp::service::postgres {
 namespace {

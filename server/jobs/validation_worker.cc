@@ -1,3 +1,9 @@
+// Over 500 lines for one reason: every step of a validation's life here (queued, claimed,
+// started, run, renewed, ended, cancelled, listened to) takes the one mutex over the maps of
+// queued and active validations, and the order in which the steps take and release it is what
+// keeps a result from being stored twice or a listener from missing its end. Split across files,
+// that order could no longer be read in one place.
+
 #include "jobs/validation_worker.h"
 
 #include <spdlog/spdlog.h>

@@ -5,9 +5,9 @@
 // here, ends once, with what a single process computes.
 //
 // A validation whose cost matrices hold more than tile_min_pairs pairs, and more DP cells than
-// one tile, is computed in tiles
-// (tiled_cost_source.h) that this and every other replica's worker claim as jobs (tile_jobs.h)
-// while they have free slots, before they claim another validation.
+// one tile, is computed in tiles (tiled_cost_source.h) that this and every other replica's
+// worker claim as jobs (tile_jobs.h) while they have free slots, before they claim another
+// validation.
 //
 // Thread-safe. One dispatch thread claims and renews; the jobs run on the job queue.
 

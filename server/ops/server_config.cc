@@ -12,6 +12,7 @@
 #include "ops/exposure_rules.h"
 #include "ops/public_url.h"
 #include "storage/postgres.h"
+#include "storage/postgres_secrets.h"
 
 namespace wasserwarp::service {
 namespace {

@@ -1,7 +1,7 @@
 // PostgreSQL as the shared store of several servers uses it (--postgres_url): one libpq
 // connection, statements with typed parameters, results read cell by cell, transactions, and
 // errors whose code says whether a caller may retry. Every error names the database by its
-// URL with the password masked (RedactedUrl), never the password itself.
+// URL with the password masked (postgres_secrets.h), never the password itself.
 
 #ifndef WASSERWARP_SERVER_STORAGE_POSTGRES_H_
 #define WASSERWARP_SERVER_STORAGE_POSTGRES_H_
@@ -21,11 +21,6 @@ typedef struct pg_conn PGconn;
 typedef struct pg_result PGresult;
 
 namespace wasserwarp::service::postgres {
-
-// `url` (a libpq connection URI or key=value string) with any password replaced by "****":
-// the userinfo password and a password query parameter of a URI, and the password keyword
-// of the key=value form. What every message that names the database shows.
-std::string RedactedUrl(std::string_view url);
 
 // The one place that decides which PostgreSQL errors a caller may retry.
 // `sqlstate` is the error's SQLSTATE ("" when libpq raised it itself, as for a lost
@@ -111,10 +106,6 @@ struct ConnectionSettings {
   // (PGPASSWORD, PGPASSFILE, ~/.pgpass). A password in the URL wins.
   std::string password;
 };
-
-// The first line of `path` (--postgres_password_file) without its line end. InvalidArgument
-// naming the file when it cannot be read or its first line is empty.
-absl::StatusOr<std::string> ReadPasswordFile(const std::string& path);
 
 // How a transaction sees other transactions.
 enum class Isolation { kReadCommitted, kRepeatableRead, kSerializable };

@@ -14,6 +14,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "storage/postgres_secrets.h"
 
 namespace wasserwarp::service::postgres {
 namespace {
